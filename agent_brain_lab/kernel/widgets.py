@@ -1,0 +1,234 @@
+"""Notebook widgets: ranked query results and an interactive knowledge-graph explorer.
+
+Both are anywidgets whose state is plain JSON in synced traitlets. Everything derived
+(score bars, highlight ranges, merged neighbourhoods) is computed here, so the front end
+only draws and the state can be checked from Python.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+import anywidget
+import traitlets as t
+
+from ..engine.tokenizer import identifiers, tokenize
+from ..engine.types import BrainError, QueryResponse
+
+STATIC = Path(__file__).parent / "static"
+LEGS = ("vector", "bm25", "graph")
+MAX_GRAPH_NODES = 400  # keeps the O(n²) force layout interactive in the browser
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def _module(*names: str) -> str:
+    """anywidget loads one ES module per widget, so the shared helpers are prepended to it."""
+    return "\n".join((STATIC / name).read_text(encoding="utf-8") for name in names)
+
+
+# --------------------------------------------------------------------------- shared mapping
+
+
+def location(hit: dict[str, Any]) -> dict[str, Any]:
+    """Where a chunk lives: ``path:start-end`` and its symbol or section, for display and opening."""
+    start, end = hit["start_line"], hit["end_line"]
+    lines = f"{start}" if start == end else f"{start}-{end}"
+    symbol = hit.get("symbol_name")
+    if symbol and hit.get("parent_symbol"):
+        symbol = f"{hit['parent_symbol']}.{symbol}"
+    return {
+        "location": f"{hit['source']}:{lines}",
+        "label": symbol or hit.get("section_path") or "",
+    }
+
+
+def highlight_ranges(text: str, query_tokens: set[str]) -> list[list[int]]:
+    """``[start, end)`` code-point ranges of ``text`` matching the query the way BM25 does.
+
+    A whole identifier or any of its parts (``parseHTTPHeader`` → parse, HTTP, Header) is marked
+    when its stemmed token is one of the query's; adjacent ranges are merged.
+    """
+    ranges: list[list[int]] = []
+    for word in _WORD.finditer(text):
+        if word.group().lower().strip("_") in query_tokens:
+            spans = [(word.start(), word.end())]
+        else:
+            spans = [
+                (word.start() + p.start(), word.start() + p.end())
+                for p in _PART.finditer(word.group())
+                if query_tokens.intersection(tokenize(p.group()))
+            ]
+        for start, end in spans:
+            if ranges and ranges[-1][1] == start:
+                ranges[-1][1] = end
+            else:
+                ranges.append([start, end])
+    return ranges
+
+
+# --------------------------------------------------------------------------- results
+
+
+class ResultsWidget(anywidget.AnyWidget):
+    """Ranked hits of one :class:`QueryResponse`, with per-leg score bars and highlighted snippets."""
+
+    _esm = _module("shared.js", "results.js")
+    _css = _module("shared.css", "results.css")
+
+    query = t.Unicode("").tag(sync=True)
+    mode = t.Unicode("").tag(sync=True)
+    total_results = t.Int(0).tag(sync=True)
+    query_time_ms = t.Float(0.0).tag(sync=True)
+    generation = t.Int(0).tag(sync=True)
+    fallback = t.Unicode(None, allow_none=True).tag(sync=True)
+    query_entities = t.List(t.Unicode()).tag(sync=True)
+    terms = t.List(t.Unicode()).tag(sync=True)
+    results = t.List(t.Dict()).tag(sync=True)
+
+    def __init__(self, response: QueryResponse, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        query_tokens = set(tokenize(response.query))
+        with self.hold_sync():
+            self.query = response.query
+            self.mode = response.mode
+            self.total_results = response.total_results
+            self.query_time_ms = response.query_time_ms
+            self.generation = response.generation
+            self.fallback = response.fallback
+            self.query_entities = list(response.query_entities)
+            self.terms = list(dict.fromkeys(w for w in identifiers(response.query) if tokenize(w)))
+            self.results = _map_results(response, query_tokens)
+
+
+def _map_results(response: QueryResponse, query_tokens: set[str]) -> list[dict[str, Any]]:
+    hits = [r.to_dict() for r in response.results]
+    best = {leg: max((h[f"{leg}_score"] or 0.0 for h in hits), default=0.0) for leg in LEGS}
+    top = max((h["score"] for h in hits), default=0.0)
+    return [
+        {
+            **hit,
+            **location(hit),
+            "rank": rank,
+            "score_fraction": _fraction(hit["score"], top),
+            "legs": _legs(hit, best),
+            "highlights": highlight_ranges(hit["text"], query_tokens),
+        }
+        for rank, hit in enumerate(hits, start=1)
+    ]
+
+
+def _legs(hit: dict[str, Any], best: dict[str, float]) -> list[dict[str, Any]]:
+    """One bar per retrieval leg that scored or ranked this hit.
+
+    Vector scores are cosines, already on a 0..1 scale; BM25 and graph scores are
+    unbounded, so their bars are relative to the best hit in this response.
+    """
+    legs = []
+    for leg in LEGS:
+        score, rank = hit[f"{leg}_score"], hit["ranks"].get(leg)
+        if score is None and rank is None:
+            continue
+        if score is None:
+            fraction = None
+        elif leg == "vector":
+            fraction = min(max(score, 0.0), 1.0)
+        else:
+            fraction = _fraction(score, best[leg])
+        legs.append({"leg": leg, "score": score, "fraction": fraction, "rank": rank})
+    return legs
+
+
+def _fraction(value: float, best: float) -> float:
+    return min(max(value / best, 0.0), 1.0) if best > 0 else 0.0
+
+
+# --------------------------------------------------------------------------- graph
+
+
+class GraphWidget(anywidget.AnyWidget):
+    """An entity's neighbourhood as a node-link view; clicking a node expands it through ``brain``."""
+
+    _esm = _module("shared.js", "graph.js")
+    _css = _module("shared.css", "graph.css")
+
+    query = t.Unicode("").tag(sync=True)
+    matches = t.List(t.Unicode()).tag(sync=True)
+    nodes = t.List(t.Dict()).tag(sync=True)
+    edges = t.List(t.Dict()).tag(sync=True)
+    chunks = t.List(t.Dict()).tag(sync=True)
+    expanded = t.List(t.Unicode()).tag(sync=True)
+    message = t.Unicode("").tag(sync=True)
+
+    def __init__(self, graph: dict[str, Any], brain: Optional[Any] = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._brain = brain
+        with self.hold_sync():
+            self.query = graph["query"]
+            self.matches = list(graph["matches"])
+            self.expanded = list(graph["matches"])
+            added = self._merge(graph, base_hop=0)
+            self.message = "" if graph["matches"] else f"No entity named {graph['query']!r} in the graph."
+            if added < len(graph["nodes"]):
+                self.message = f"Showing the first {MAX_GRAPH_NODES} nodes."
+        self.on_msg(self._on_msg)
+
+    def expand(self, node_id: str) -> int:
+        """Merge the 1-hop neighbourhood of a shown node; returns how many nodes were added."""
+        node = next((n for n in self.nodes if n["id"] == node_id), None)
+        if node is None:
+            self.message = f"Unknown node {node_id!r}."
+            return 0
+        if self._brain is None:
+            self.message = "Expanding needs a Brain: GraphWidget(graph, brain=brain)."
+            return 0
+        try:
+            graph = self._brain.graph_entity(node["name"], 1)
+        except BrainError as err:
+            self.message = str(err)
+            return 0
+        with self.hold_sync():
+            added = self._merge(graph, base_hop=node["hop"])
+            if node_id not in self.expanded:
+                self.expanded = [*self.expanded, node_id]
+            self.message = f"{node['name']}: {added} new node{'s' if added != 1 else ''}."
+            if len(self.nodes) >= MAX_GRAPH_NODES:
+                self.message += f" (view capped at {MAX_GRAPH_NODES} nodes)"
+        return added
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict) or content.get("type") != "expand":
+            self.message = "Ignored an unknown message from the view."
+            return
+        node_id = content.get("id")
+        self.expand(node_id if isinstance(node_id, str) else repr(node_id))
+        self.send({"type": "expanded", "id": node_id})  # lets the view stop its spinner
+
+    def _merge(self, graph: dict[str, Any], base_hop: int) -> int:
+        """Union nodes (keeping the smallest hop from the original query), edges and chunks."""
+        nodes = {n["id"]: n for n in self.nodes}
+        before = len(nodes)
+        for node in graph["nodes"]:
+            hop = base_hop + int(node.get("hop") or 0)
+            old = nodes.get(node["id"])
+            if old is None and len(nodes) < MAX_GRAPH_NODES:
+                nodes[node["id"]] = {**node, "hop": hop}
+            elif old is not None and hop < old["hop"]:
+                nodes[node["id"]] = {**old, "hop": hop}
+        edges = {(e["source"], e["target"], e["relation"]): e for e in self.edges}
+        for edge in graph["edges"]:
+            if edge["source"] not in nodes or edge["target"] not in nodes:
+                continue
+            key = (edge["source"], edge["target"], edge["relation"])
+            chunk_ids = edges[key]["chunk_ids"] if key in edges else []
+            edges[key] = {**edge, "chunk_ids": list(dict.fromkeys([*chunk_ids, *edge.get("chunk_ids", [])]))}
+        chunks = {c["chunk_id"]: c for c in self.chunks}
+        for chunk in graph["chunks"]:
+            chunks.setdefault(chunk["chunk_id"], {**chunk, **location(chunk)})
+        self.nodes = list(nodes.values())
+        self.edges = list(edges.values())
+        self.chunks = list(chunks.values())
+        return len(nodes) - before
