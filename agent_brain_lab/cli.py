@@ -1,0 +1,91 @@
+"""``agent-brain-lab``: the command-line front door (grammar in :mod:`agent_brain_lab.commands`).
+
+stdout carries the result (JSON only with ``--json``); progress and errors go to stderr.
+Exit status: 0 ok, 2 invalid input, 1 any other engine error, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence, TextIO
+
+from . import commands
+from .engine import Brain
+from .engine.types import BrainError, IndexProgress
+from .kernel import render
+
+PROG = "agent-brain-lab"
+
+_TEXT: dict[str, Callable[[Any], str]] = {
+    "index": render.report_text,
+    "query": render.response_text,
+    "status": render.status_text,
+    "graph": render.graph_text,
+}
+
+
+class ProgressBar:
+    """One stderr line redrawn with ``\\r``: bar, files done/total, phase, current file."""
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+        self.width = shutil.get_terminal_size((80, 20)).columns - 1
+        self.drawn = False
+
+    def __call__(self, progress: IndexProgress) -> None:
+        line = render.progress_line(progress)[: self.width]
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _as_json(command: str, result: Any, root: Path) -> Any:
+    if command == "reset":
+        return {"status": "reset", "root": str(root)}
+    return result.to_dict() if hasattr(result, "to_dict") else result
+
+
+def _print(ns, result: Any) -> None:
+    if ns.json:
+        print(json.dumps(_as_json(ns.command, result, ns.root), indent=2, ensure_ascii=False))
+    elif ns.command == "reset":
+        print(f"Index reset: {ns.root}")
+    else:
+        print(_TEXT[ns.command](result))
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    bar: Optional[ProgressBar] = None
+    try:
+        ns = commands.parse(args, prog=PROG, cwd=Path.cwd())
+        if ns.command == "index" and not ns.json and sys.stderr.isatty():
+            bar = ProgressBar(sys.stderr)
+        try:
+            result = commands.execute(ns, Brain(ns.root), progress=bar)
+        finally:
+            if bar:
+                bar.close()
+    except commands.HelpShown:
+        return 0
+    except (commands.UsageError, BrainError, OSError) as err:
+        message, status = commands.describe_error(err, PROG)
+        print(message, file=sys.stderr)
+        return status
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    _print(ns, result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""The one command grammar behind both the CLI and the ``%brain`` magics.
+
+``parse`` turns an argv list into a validated namespace (workspace resolved, query request
+built through :meth:`QueryRequest.build`, index path made relative to the root);
+``execute`` runs it on a :class:`Brain`. Front doors only choose how to show the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextvars
+import threading
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+from .engine import find_workspace
+from .engine.types import MODES, SOURCE_TYPES, BrainError, InvalidRequest, NotIndexed, QueryRequest
+
+COMMANDS = ("index", "query", "status", "graph", "reset")
+MAX_GRAPH_DEPTH = 5
+
+# query flag dest -> QueryRequest field
+_QUERY_FIELDS = {
+    "mode": "mode",
+    "top_k": "top_k",
+    "alpha": "alpha",
+    "threshold": "similarity_threshold",
+    "rrf_k": "rrf_k",
+    "depth": "traversal_depth",
+    "paths": "file_paths",
+}
+# QueryRequest field -> the flag that sets it, so errors name what the user typed
+_FLAGS = {field: "--" + dest.replace("_", "-") for dest, field in _QUERY_FIELDS.items()}
+_FLAGS.update({"source_types": "--source-types", "languages": "--languages", "path": "PATH"})
+
+
+class UsageError(Exception):
+    """A malformed command line; ``str(err)`` is the one line shown to the user."""
+
+
+class HelpShown(Exception):
+    """``--help`` was printed; nothing more to do."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises instead of exiting, so a kernel survives bad input."""
+
+    def error(self, message: str):
+        raise UsageError(f"{self.prog}: {message}")
+
+    def exit(self, status: int = 0, message: Optional[str] = None):
+        if status:
+            raise UsageError(message.strip() if message else f"{self.prog}: failed")
+        raise HelpShown()
+
+
+def _graph_depth(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+    if not 0 <= value <= MAX_GRAPH_DEPTH:
+        raise argparse.ArgumentTypeError(f"must be between 0 and {MAX_GRAPH_DEPTH}")
+    return value
+
+
+def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
+    """The grammar. Values of query flags stay strings: QueryRequest.build validates them."""
+    parser = _Parser(
+        prog=prog,
+        description="Index a workspace (docs, code, notebooks) and search it in five modes.",
+    )
+    workspace_help = (
+        "workspace root (default: nearest folder upward holding .agent-brain/, else the current folder)"
+    )
+    parser.add_argument("--workspace", metavar="PATH", default=None, help=workspace_help)
+    # Also accepted after the sub-command; SUPPRESS keeps it from overwriting the value given before it.
+    common = _Parser(add_help=False)
+    common.add_argument("--workspace", metavar="PATH", default=argparse.SUPPRESS, help=workspace_help)
+    as_json = _Parser(add_help=False)
+    as_json.add_argument("--json", action="store_true", help="print JSON only")
+
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    index = sub.add_parser(
+        "index", parents=[common, as_json], help="index the workspace or part of it (incremental)"
+    )
+    index.add_argument("path", nargs="?", default="", metavar="PATH",
+                       help="file or folder to (re)index, relative to the current folder (default: the whole workspace)")
+    index.add_argument("--force", action="store_true", help="re-embed everything, even unchanged files")
+    index.add_argument("--include", action="append", metavar="GLOB", help="only index files matching GLOB (repeatable)")
+    index.add_argument("--exclude", action="append", metavar="GLOB", help="skip files matching GLOB (repeatable)")
+
+    query = sub.add_parser("query", parents=[common, as_json], help="search the index")
+    query.add_argument("text", nargs="+", metavar="TEXT", help="the query (quote it, or put the flags after it)")
+    query.add_argument("--mode", metavar="M", help=f"one of {', '.join(MODES)} (default: hybrid)")
+    query.add_argument("--top-k", metavar="K", help="number of results (default: 5)")
+    query.add_argument("--alpha", metavar="A", help="hybrid weight of the vector leg, 0..1 (default: 0.5)")
+    query.add_argument("--threshold", metavar="T", help="minimum vector similarity (default: 0)")
+    query.add_argument("--rrf-k", metavar="K", help="RRF constant for multi (default: 60)")
+    query.add_argument("--depth", metavar="D", help="graph traversal depth (default: 2)")
+    query.add_argument("--source-types", nargs="+", action="extend", metavar="TYPE",
+                       help=f"keep only these source types ({', '.join(SOURCE_TYPES)})")
+    query.add_argument("--languages", nargs="+", action="extend", metavar="LANG",
+                       help="keep only these languages (e.g. python markdown)")
+    query.add_argument("--paths", nargs="+", action="extend", metavar="GLOB",
+                       help="keep only files matching these globs, relative to the root (** allowed)")
+
+    sub.add_parser("status", parents=[common, as_json], help="show what is indexed")
+    sub.add_parser("reset", parents=[common, as_json], help="delete the index")
+
+    graph = sub.add_parser("graph", parents=[common, as_json], help="show an entity's neighbourhood in the knowledge graph")
+    graph.add_argument("entity", metavar="ENTITY", help="entity name, e.g. a class or function")
+    graph.add_argument("--depth", type=_graph_depth, default=1, metavar="D",
+                       help=f"hops to follow, 0..{MAX_GRAPH_DEPTH} (default: 1)")
+    return parser
+
+
+def help_text(prog: str) -> str:
+    """The full help: the overview plus every sub-command's own help."""
+    parser = build_parser(prog)
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    parts = [parser.format_help()]
+    parts += [sub.choices[name].format_help() for name in COMMANDS]
+    return "\n".join(parts)
+
+
+def parse(argv: Sequence[str], *, prog: str, cwd: Path) -> argparse.Namespace:
+    """Parse and validate a command line.
+
+    Adds ``root`` (the workspace), ``request`` (query), ``index_path`` (index, relative to the root).
+    Raises UsageError for a malformed line, InvalidRequest for a bad value, HelpShown for --help.
+    """
+    ns = build_parser(prog).parse_args(list(argv))
+    ns.root = _workspace(ns.workspace, cwd, prog)
+    if ns.command == "query":
+        ns.request = query_request(ns)
+    elif ns.command == "index":
+        ns.index_path = _relative_to_root(ns.path, cwd, ns.root)
+    return ns
+
+
+def query_request(ns: argparse.Namespace) -> QueryRequest:
+    data: dict[str, Any] = {"query": " ".join(ns.text)}
+    data.update({field: getattr(ns, dest) for dest, field in _QUERY_FIELDS.items()})
+    # "code,doc" and "code doc" both work: QueryRequest.build splits a string on commas.
+    data["source_types"] = ",".join(ns.source_types) if ns.source_types else None
+    data["languages"] = ",".join(ns.languages) if ns.languages else None
+    return QueryRequest.build(data)
+
+
+def _workspace(given: Optional[str], cwd: Path, prog: str) -> Path:
+    if given is None:
+        return find_workspace(cwd)
+    root = (cwd / Path(given).expanduser()).resolve()
+    if not root.is_dir():
+        raise UsageError(f"{prog}: --workspace: {given} is not a folder")
+    return root
+
+
+def _relative_to_root(path: str, cwd: Path, root: Path) -> str:
+    """A PATH typed relative to the current folder, as the engine wants it: relative to the root."""
+    if not path:
+        return ""
+    target = (cwd / Path(path).expanduser()).resolve()
+    if not target.is_relative_to(root):
+        raise InvalidRequest("path", f"{path} is outside the workspace {root}")
+    relative = target.relative_to(root).as_posix()
+    return "" if relative == "." else relative
+
+
+def execute(ns: argparse.Namespace, brain, progress: Optional[Callable] = None) -> Any:
+    """Run a parsed command; returns what the engine returned (None for reset)."""
+    if ns.command == "index":
+        return run_cancellable(
+            brain.index,
+            force=ns.force,
+            path=ns.index_path,
+            include=tuple(ns.include) if ns.include else None,
+            exclude=tuple(ns.exclude) if ns.exclude else None,
+            progress=progress,
+        )
+    if ns.command == "query":
+        return brain.query(ns.request)
+    if ns.command == "status":
+        return brain.status()
+    if ns.command == "graph":
+        return brain.graph_entity(ns.entity, depth=ns.depth)
+    if ns.command == "reset":
+        brain.reset()
+        return None
+    raise UsageError(f"unknown command {ns.command!r}")
+
+
+def run_cancellable(index: Callable[..., Any], **kwargs: Any) -> Any:
+    """Run ``index`` in a worker thread so that Ctrl-C (or a kernel interrupt) sets its cancel
+    event and the engine stops cleanly, committing nothing, instead of dying mid-write."""
+    cancel = threading.Event()
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["value"] = index(cancel=cancel, **kwargs)
+        except BaseException as err:  # handed back to the calling thread below
+            outcome["error"] = err
+
+    context = contextvars.copy_context()  # keeps the kernel's parent message for widget updates
+    worker = threading.Thread(target=context.run, args=(work,), name="agent-brain-index", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        cancel.set()
+        worker.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def describe_error(err: BaseException, prog: str) -> tuple[str, int]:
+    """One line for the user and the exit status: 2 for bad input, 1 for other failures."""
+    if isinstance(err, UsageError):
+        return str(err), 2
+    if isinstance(err, InvalidRequest):
+        detail = str(err).removeprefix(f"{err.field}: ")
+        return f"{prog}: {_FLAGS.get(err.field, err.field)}: {detail}", 2
+    if isinstance(err, NotIndexed):
+        return f"{prog}: {err} (run `{prog} index` first)", 1
+    if isinstance(err, BrainError):
+        return f"{prog}: {err}", 1
+    if isinstance(err, OSError):
+        return f"{prog}: {err.strerror or err}" + (f": {err.filename}" if err.filename else ""), 1
+    raise TypeError(f"not a user-facing error: {err!r}")

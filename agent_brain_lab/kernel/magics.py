@@ -1,0 +1,261 @@
+"""The ``%brain`` / ``%%brain`` magics: the CLI grammar, run inside the kernel.
+
+Results are returned as Python objects (``r = %brain query ...`` gives a QueryResponse) and are
+displayed as widgets when a kernel can render them, with plain-text and HTML fallbacks.
+"""
+
+from __future__ import annotations
+
+import shlex
+import string
+import time
+from html import escape
+from pathlib import Path
+from typing import Any, Optional
+
+from IPython.core.magic import Magics, line_cell_magic, magics_class
+from IPython.display import display
+
+from .. import commands
+from ..engine import Brain
+from ..engine.types import BrainError, IndexProgress, IndexReport, QueryResponse
+from . import render
+
+PROG = "%brain"
+
+
+class BrainMagicError(Exception):
+    """Bad input or an engine error, shown as one line instead of a traceback."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
+
+
+# --------------------------------------------------------------------------- display
+
+
+def _has_kernel() -> bool:
+    """Widgets need a kernel with comms; terminal IPython gets text instead."""
+    from IPython import get_ipython
+
+    return getattr(get_ipython(), "kernel", None) is not None
+
+
+def _show(text: str, html: str, widget_factory=None) -> None:
+    """Display one output: the widget view (when possible) with text/plain and text/html fallbacks."""
+    data: dict[str, Any] = {"text/plain": text, "text/html": html}
+    metadata: dict[str, Any] = {}
+    if widget_factory is not None and _has_kernel():
+        widget = widget_factory()
+        if widget is not None:
+            bundle = widget._repr_mimebundle_()
+            view, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+            data.update({k: v for k, v in view.items() if k != "text/plain"})
+    display(data, metadata=metadata or None, raw=True)
+
+
+def _widgets():
+    """The widget module, or None while it is missing (the HTML repr is used then)."""
+    try:
+        from . import widgets
+    except ImportError:
+        return None
+    return widgets
+
+
+def display_response(resp: QueryResponse) -> None:
+    widgets = _widgets()
+    factory = (lambda: widgets.ResultsWidget(resp)) if widgets else None
+    _show(render.response_text(resp), render.response_html(resp), factory)
+
+
+def display_report(report: IndexReport) -> None:
+    _show(render.report_text(report), render.report_html(report))
+
+
+class StatusView(dict):
+    """``brain.status()`` as a dict that displays as a table."""
+
+    def _ipython_display_(self) -> None:
+        _show(render.status_text(self), render.status_html(self))
+
+
+class GraphView(dict):
+    """``brain.graph_entity()`` as a dict that displays as the graph explorer."""
+
+    def __init__(self, graph: dict, brain: Optional[Brain] = None):
+        super().__init__(graph)
+        self.brain = brain
+
+    def _ipython_display_(self) -> None:
+        widgets = _widgets()
+        factory = (lambda: widgets.GraphWidget(dict(self), brain=self.brain)) if widgets and self.get("matches") else None
+        _show(render.graph_text(self), render.graph_html(self), factory)
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class _WidgetProgress:
+    """An IntProgress bar and a label, updated live from the engine's progress callback."""
+
+    INTERVAL = 0.1  # seconds between redraws, except on a phase change
+
+    def __init__(self):
+        import ipywidgets as w
+
+        self.bar = w.IntProgress(min=0, max=1, value=0, description="indexing")
+        self.label = w.HTML("scanning…")
+        self.box = w.HBox([self.bar, self.label])
+        self.last = (0.0, "")
+        display(self.box)
+
+    def __call__(self, p: IndexProgress) -> None:
+        now = time.monotonic()
+        if p.phase == self.last[1] and now - self.last[0] < self.INTERVAL:
+            return
+        self.last = (now, p.phase)
+        self.bar.max = max(p.files_total, 1)
+        self.bar.value = min(p.files_done, self.bar.max)
+        current = f" · <code>{escape(p.current_file)}</code>" if p.current_file else ""
+        self.label.value = f"{p.files_done}/{p.files_total} {escape(p.phase)}{current}"
+
+    def close(self, ok: bool) -> None:
+        self.bar.bar_style = "success" if ok else "danger"
+        self.bar.value = self.bar.max if ok else self.bar.value
+        self.label.value = "done" if ok else "stopped"
+
+
+class _TextProgress:
+    """Terminal IPython: one line redrawn with ``\\r``."""
+
+    def __init__(self):
+        self.drawn = False
+
+    def __call__(self, p: IndexProgress) -> None:
+        print("\r" + render.progress_line(p), end="", flush=True)
+        self.drawn = True
+
+    def close(self, ok: bool) -> None:
+        if self.drawn:
+            print()
+
+
+# --------------------------------------------------------------------------- the magics
+
+
+def _expand(text: str, namespace: dict) -> str:
+    """``{var}`` in a cell body from the user's namespace (a plain lookup, no eval).
+
+    Left as typed when a name is unknown or the braces are not a field, like IPython's own expansion.
+    """
+    try:
+        return string.Formatter().vformat(text, (), namespace)
+    except (KeyError, IndexError, AttributeError, ValueError, TypeError):
+        return text
+
+
+@magics_class
+class BrainMagics(Magics):
+    def __init__(self, shell):
+        super().__init__(shell)
+        self._brains: dict[Path, Brain] = {}
+
+    def _brain(self, root: Path) -> Brain:
+        """One Brain per workspace root per kernel; it picks up new index generations itself."""
+        if root not in self._brains:
+            self._brains[root] = Brain(root)
+        return self._brains[root]
+
+    @line_cell_magic
+    def brain(self, line: str, cell: Optional[str] = None):
+        try:
+            argv = shlex.split(line)
+        except ValueError as err:  # e.g. an unclosed quote
+            raise BrainMagicError(f"{PROG}: {err}") from None
+        if cell is not None:
+            if argv[:1] == ["query"]:
+                argv = argv[1:]
+            argv = ["query", *argv, "--", _expand(cell, self.shell.user_ns)]
+        if not argv:
+            print(commands.help_text(PROG))
+            return None
+        return self.run(argv)
+
+    def run(self, argv: list[str]) -> Any:
+        """Run one command line; returns the result object (see the class docstring)."""
+        try:
+            ns = commands.parse(argv, prog=PROG, cwd=Path.cwd())
+            brain = self._brain(ns.root)
+            if ns.command == "index":
+                result = self._index(ns, brain)
+            else:
+                result = commands.execute(ns, brain)
+        except commands.HelpShown:
+            return None
+        except (commands.UsageError, BrainError, OSError) as err:
+            raise BrainMagicError(commands.describe_error(err, PROG)[0]) from None
+        if ns.json:
+            return {"status": "reset", "root": str(ns.root)} if result is None else (
+                result.to_dict() if hasattr(result, "to_dict") else dict(result))
+        if ns.command == "status":
+            return StatusView(result)
+        if ns.command == "graph":
+            return GraphView(result, brain)
+        if ns.command == "reset":
+            print(f"Index reset: {ns.root}")
+        return result
+
+    def _index(self, ns, brain: Brain) -> IndexReport:
+        progress = None if ns.json else (_WidgetProgress() if _has_kernel() else _TextProgress())
+        ok = False
+        try:
+            report = commands.execute(ns, brain, progress=progress)
+            ok = True
+        finally:
+            if progress is not None:
+                progress.close(ok)
+        return report
+
+
+_INTRO = """Agent Brain Lab: index this workspace and search it, from the notebook.
+
+Line magic:  %brain COMMAND [ARGS]   (the same grammar as the `agent-brain-lab` CLI)
+Cell magic:  %%brain [QUERY FLAGS]   the cell body is the query text, e.g.
+
+    %%brain --mode multi --top-k 3
+    where is the discount applied to the cart total?
+
+Examples:
+    %brain index                     index the workspace (incremental; live progress bar)
+    %brain index docs --force        re-index one folder, re-embedding everything
+    r = %brain query "compute total" --mode hybrid --alpha 0.7
+    r.results[0].source              the response is a QueryResponse object
+    %brain query {question} --json   {var} interpolates a Python variable; --json returns a dict
+    %brain status                    what is indexed (a dict)
+    %brain graph Cart --depth 2      the knowledge-graph neighbourhood (interactive explorer)
+    %brain reset                     delete the index
+
+The workspace is the nearest folder upward holding .agent-brain/, else the current folder;
+--workspace PATH overrides it. Bad input raises one line (BrainMagicError), not a traceback.
+In a cell body only {name}, {name.attr} and {name[key]} are interpolated (no expressions).
+
+"""
+
+BrainMagics.brain.__doc__ = _INTRO + commands.help_text(PROG)
+
+
+def load_ipython_extension(ipython) -> None:
+    ipython.register_magics(BrainMagics)
+    formatter = ipython.display_formatter.ipython_display_formatter
+    formatter.for_type(QueryResponse, display_response)
+    formatter.for_type(IndexReport, display_report)
+
+
+def unload_ipython_extension(ipython) -> None:
+    formatter = ipython.display_formatter.ipython_display_formatter
+    for kind in (QueryResponse, IndexReport):
+        formatter.pop(kind, None)
+    ipython.magics_manager.registry.pop("BrainMagics", None)
+    ipython.magics_manager.magics["line"].pop("brain", None)
+    ipython.magics_manager.magics["cell"].pop("brain", None)

@@ -1,0 +1,242 @@
+"""Plain-text and HTML views of engine results, for terminals, the CLI and frontends without widgets.
+
+Pure string functions (no Jupyter imports): the CLI uses the text forms, the magics put both
+into a MIME bundle next to the widget view.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Iterable, Optional
+
+from ..engine.types import IndexProgress, IndexReport, QueryResponse, QueryResult
+
+SNIPPET_LINES = 3
+SNIPPET_WIDTH = 100
+LEGS = (("vector", "vector_score"), ("bm25", "bm25_score"), ("graph", "graph_score"))
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+
+def location(r: QueryResult | dict) -> str:
+    """``path:start-end`` (plus the notebook cell), the address a user can jump to."""
+    get = r.get if isinstance(r, dict) else lambda k: getattr(r, k)
+    where = f"{get('source')}:{get('start_line')}-{get('end_line')}"
+    if get("cell_index") is not None:
+        where += f" [cell {get('cell_index')}]"
+    return where
+
+
+def anchor(r: QueryResult) -> Optional[str]:
+    """The symbol (with its type) or the section a result belongs to."""
+    symbol = f"{r.parent_symbol}.{r.symbol_name}" if r.parent_symbol and r.symbol_name else r.symbol_name
+    if symbol:
+        return f"{symbol} ({r.symbol_type})" if r.symbol_type else symbol
+    return r.section_path
+
+
+def legs(r: QueryResult) -> list[str]:
+    """Per-leg scores and ranks, e.g. ``vector 0.812 #1``."""
+    out = []
+    for leg, attr in LEGS:
+        score, rank = getattr(r, attr), r.ranks.get(leg)
+        if score is None and rank is None:
+            continue
+        text = leg + (f" {score:.3f}" if score is not None else "") + (f" #{rank}" if rank is not None else "")
+        out.append(text)
+    return out
+
+
+def snippet(text: str, lines: int = SNIPPET_LINES, width: int = SNIPPET_WIDTH) -> list[str]:
+    """The first non-blank lines, each cut to ``width``."""
+    kept = [line.rstrip() for line in text.splitlines() if line.strip()][:lines]
+    return [line if len(line) <= width else line[: width - 1] + "…" for line in kept]
+
+
+def _summary(resp: QueryResponse) -> str:
+    return (
+        f"{resp.mode} · {resp.query!r} · {len(resp.results)} of {resp.total_results} results"
+        f" · {resp.query_time_ms:.1f} ms"
+    )
+
+
+def _count_pairs(counts: dict[str, Any]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) or "none"
+
+
+def _human_bytes(n: Optional[int]) -> str:
+    if n is None:
+        return "?"
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+def _table(rows: Iterable[tuple[str, str]]) -> str:
+    body = "".join(f"<tr><th style='text-align:left'>{escape(k)}</th><td style='text-align:left'>{escape(v)}</td></tr>"
+                   for k, v in rows)
+    return f"<table class='agent-brain-table'>{body}</table>"
+
+
+# --------------------------------------------------------------------------- query results
+
+
+def response_text(resp: QueryResponse) -> str:
+    lines = [_summary(resp)]
+    if resp.query_entities:
+        lines.append("entities: " + ", ".join(resp.query_entities))
+    if resp.fallback:
+        lines.append(f"fallback: {resp.fallback}")
+    if not resp.results:
+        lines.append("no results")
+    for rank, r in enumerate(resp.results, 1):
+        head = f"{rank:>2}. {r.score:.4f}  {location(r)}"
+        if anchor(r):
+            head += f"  {anchor(r)}"
+        head += f"  [{r.source_type} · {r.language}]"
+        lines.append(head)
+        detail = legs(r)
+        if detail:
+            lines.append("    " + " · ".join(detail))
+        if r.relationship_path:
+            lines.append("    path: " + " → ".join(r.relationship_path))
+        lines += ["    │ " + line for line in snippet(r.text)]
+    return "\n".join(lines)
+
+
+def response_html(resp: QueryResponse) -> str:
+    parts = [f"<div class='agent-brain-results'><p><b>{escape(_summary(resp))}</b></p>"]
+    if resp.query_entities:
+        parts.append(f"<p>entities: {escape(', '.join(resp.query_entities))}</p>")
+    if resp.fallback:
+        parts.append(f"<p><i>fallback: {escape(resp.fallback)}</i></p>")
+    if not resp.results:
+        parts.append("<p>no results</p>")
+    parts.append("<ol>")
+    for r in resp.results:
+        head = f"<code>{escape(location(r))}</code> <b>{r.score:.4f}</b>"
+        if anchor(r):
+            head += f" {escape(anchor(r))}"
+        head += f" <small>[{escape(r.source_type)} · {escape(r.language)}]</small>"
+        extra = ""
+        if legs(r):
+            extra += f"<br><small>{escape(' · '.join(legs(r)))}</small>"
+        if r.relationship_path:
+            extra += f"<br><small>path: {escape(' → '.join(r.relationship_path))}</small>"
+        code = escape("\n".join(snippet(r.text)))
+        parts.append(f"<li>{head}{extra}<pre style='margin:2px 0 8px 0'>{code}</pre></li>")
+    parts.append("</ol></div>")
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------- index report and progress
+
+
+def report_text(report: IndexReport) -> str:
+    text = (
+        f"Indexed {report.files_indexed} of {report.files_total} files"
+        f" ({report.files_unchanged} unchanged, {report.files_deleted} deleted);"
+        f" {report.chunks_total} chunks (+{report.chunks_added} −{report.chunks_removed},"
+        f" {report.chunks_embedded} embedded) in {report.duration_s:.1f} s; generation {report.generation}"
+    )
+    if report.skipped:
+        text += f"\nskipped {len(report.skipped)}: " + ", ".join(f"{s.path} ({s.reason})" for s in report.skipped)
+    return text
+
+
+def report_html(report: IndexReport) -> str:
+    head, _, skipped = report_text(report).partition("\n")
+    html = f"<p class='agent-brain-report'>{escape(head)}</p>"
+    if report.skipped:
+        rows = "".join(f"<li><code>{escape(s.path)}</code>: {escape(s.reason)}</li>" for s in report.skipped)
+        html += f"<details><summary>skipped {len(report.skipped)}</summary><ul>{rows}</ul></details>"
+    return html
+
+
+def progress_line(p: IndexProgress, width: int = 24) -> str:
+    """``[#####-----] 12/30 embedding shop/models.py`` for a terminal line redrawn with ``\\r``."""
+    filled = round(width * p.percent / 100)
+    line = f"[{'#' * filled}{'-' * (width - filled)}] {p.files_done}/{p.files_total} {p.phase}"
+    return f"{line} {p.current_file}" if p.current_file else line
+
+
+# --------------------------------------------------------------------------- status
+
+
+def _status_rows(status: dict) -> list[tuple[str, str]]:
+    files, chunks, graph, model = (status.get(k) or {} for k in ("files", "chunks", "graph", "model"))
+    rows = [
+        ("state", str(status.get("state"))),
+        ("root", str(status.get("root"))),
+        ("generation", str(status.get("generation"))),
+        ("files", f"{files.get('total', 0)} ({_count_pairs(files.get('by_source_type', {}))})"),
+        ("languages", _count_pairs(files.get("by_language", {}))),
+        ("chunks", f"{chunks.get('total', 0)} ({_count_pairs(chunks.get('by_source_type', {}))})"),
+        ("graph", f"{graph.get('entities', 0)} entities, {graph.get('relations', 0)} relations"
+                  + (f" ({_count_pairs(graph['by_relation'])})" if graph.get("by_relation") else "")),
+        ("model", f"{model.get('name')} ({model.get('dim')}-d)" if model.get("name") else "none"),
+        ("index size", _human_bytes(status.get("index_bytes"))),
+        ("last indexed", str(status.get("last_indexed") or "never")),
+    ]
+    skipped = status.get("skipped") or []
+    if skipped:
+        rows.append(("skipped", ", ".join(f"{s['path']} ({s['reason']})" for s in skipped)))
+    return rows
+
+
+def status_text(status: dict) -> str:
+    rows = _status_rows(status)
+    pad = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{pad}}  {v}" for k, v in rows)
+
+
+def status_html(status: dict) -> str:
+    return _table(_status_rows(status))
+
+
+# --------------------------------------------------------------------------- graph neighbourhood
+
+
+def _node_line(node: dict) -> str:
+    where = f"{node['source']}:{node['start_line']}-{node['end_line']}" if node.get("source") else "external"
+    return f"hop {node.get('hop', '?')}  {node.get('name') or node['id']} ({node.get('kind') or '?'})  {where}"
+
+
+def _edge_line(edge: dict, names: dict[str, str]) -> str:
+    return f"{names.get(edge['source'], edge['source'])} -{edge['relation']}-> {names.get(edge['target'], edge['target'])}"
+
+
+def graph_text(graph: dict) -> str:
+    if not graph.get("matches"):
+        return f"no entity named {graph.get('query')!r} in the graph"
+    names = {n["id"]: n.get("name") or n["id"] for n in graph.get("nodes", [])}
+    nodes = sorted(graph.get("nodes", []), key=lambda n: (n.get("hop", 0), str(n.get("name"))))
+    lines = [f"{graph.get('query')}: {len(nodes)} nodes, {len(graph.get('edges', []))} edges"]
+    lines += ["  " + _node_line(n) for n in nodes]
+    lines += ["  " + _edge_line(e, names) for e in graph.get("edges", [])]
+    chunks = graph.get("chunks", [])
+    if chunks:
+        lines.append("source chunks:")
+        lines += [f"  {location(c)}  {c.get('symbol_name') or c.get('section_path') or ''}".rstrip() for c in chunks]
+    return "\n".join(lines)
+
+
+def graph_html(graph: dict) -> str:
+    if not graph.get("matches"):
+        return f"<p>no entity named <code>{escape(str(graph.get('query')))}</code> in the graph</p>"
+    names = {n["id"]: n.get("name") or n["id"] for n in graph.get("nodes", [])}
+    head, *_ = graph_text(graph).split("\n", 1)
+    nodes = "".join(f"<li>{escape(_node_line(n))}</li>" for n in sorted(
+        graph.get("nodes", []), key=lambda n: (n.get("hop", 0), str(n.get("name")))))
+    edges = "".join(f"<li><code>{escape(_edge_line(e, names))}</code></li>" for e in graph.get("edges", []))
+    chunks = "".join(f"<li><code>{escape(location(c))}</code></li>" for c in graph.get("chunks", []))
+    return (
+        f"<div class='agent-brain-graph'><p><b>{escape(head)}</b></p>"
+        f"<p>nodes</p><ul>{nodes}</ul><p>edges</p><ul>{edges}</ul>"
+        + (f"<p>source chunks</p><ul>{chunks}</ul>" if chunks else "")
+        + "</div>"
+    )
