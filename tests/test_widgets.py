@@ -1,0 +1,215 @@
+"""Notebook widgets: state mapping, the expand round trip on a real index, and the static modules."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import textwrap
+
+import pytest
+
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.types import QueryResponse, QueryResult
+from agent_brain_lab.kernel.widgets import STATIC, GraphWidget, ResultsWidget, _module
+
+WORKSPACE = {
+    "shop/cart.py": '''
+        """Shopping cart."""
+        from shop.pricing import apply_discount
+
+
+        class Cart:
+            """Holds line items and computes the total."""
+
+            def __init__(self):
+                self.items = []
+
+            def add_item(self, name, price):
+                self.items.append((name, price))
+
+            def total(self):
+                return apply_discount(sum(p for _, p in self.items))
+        ''',
+    "shop/pricing.py": '''
+        """Pricing rules."""
+
+
+        def apply_discount(amount):
+            """Ten percent off above one hundred."""
+            return amount * 0.9 if amount > 100 else amount
+        ''',
+    "docs/guide.md": '''
+        # Guide
+
+        ## Discounts
+
+        The `Cart.total` method calls `apply_discount` to apply the discount rule.
+        ''',
+}
+
+
+def hit(**fields) -> QueryResult:
+    base = dict(
+        chunk_id=fields.get("source", "a.py"), text="x = 1", source="a.py", source_type="code",
+        language="python", start_line=1, end_line=1, score=0.5,
+    )
+    return QueryResult(**{**base, **fields})
+
+
+def response(results, **fields) -> QueryResponse:
+    base = dict(query="parse headers", mode="multi", total_results=len(results), query_time_ms=1.5)
+    return QueryResponse(results=results, **{**base, **fields})
+
+
+@pytest.fixture(scope="module")
+def brain(tmp_path_factory):
+    root = tmp_path_factory.mktemp("ws")
+    for rel, text in WORKSPACE.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    brain = Brain(root)
+    brain.index()
+    return brain
+
+
+# --------------------------------------------------------------------------- results state
+
+
+def test_results_carry_location_label_rank_and_summary():
+    results = [
+        hit(source="src/http.py", start_line=3, end_line=9, symbol_name="parse", parent_symbol="Parser",
+            symbol_type="method", score=0.9),
+        hit(source="README.md", source_type="doc", language="markdown", start_line=4, end_line=4,
+            section_path="Intro > Headers", score=0.3),
+        hit(source="nb.ipynb", source_type="notebook", cell_index=2, start_line=1, end_line=2, score=0.1),
+    ]
+    w = ResultsWidget(response(results, total_results=7, fallback="vector: no entity", generation=4))
+    assert [r["location"] for r in w.results] == ["src/http.py:3-9", "README.md:4", "nb.ipynb:1-2"]
+    assert [r["label"] for r in w.results] == ["Parser.parse", "Intro > Headers", ""]
+    assert [r["rank"] for r in w.results] == [1, 2, 3]
+    assert w.results[2]["cell_index"] == 2
+    assert w.results[0]["score_fraction"] == 1.0 and w.results[1]["score_fraction"] == pytest.approx(1 / 3)
+    assert (w.query, w.mode, w.total_results, w.generation) == ("parse headers", "multi", 7, 4)
+    assert w.fallback == "vector: no entity"
+
+
+def test_leg_bars_vector_absolute_others_relative_and_rank_only_legs():
+    results = [
+        hit(vector_score=0.8, bm25_score=6.0, ranks={"vector": 2, "bm25": 1}),
+        hit(vector_score=1.3, bm25_score=3.0, graph_score=0.5, ranks={"vector": 1, "bm25": 2, "graph": 1}),
+        hit(ranks={"graph": 4}),
+    ]
+    legs = [{leg["leg"]: leg for leg in r["legs"]} for r in ResultsWidget(response(results)).results]
+    assert set(legs[0]) == {"vector", "bm25"}
+    assert legs[0]["vector"]["fraction"] == pytest.approx(0.8)  # cosine is its own scale
+    assert legs[1]["vector"]["fraction"] == 1.0  # clamped
+    assert legs[0]["bm25"]["fraction"] == 1.0 and legs[1]["bm25"]["fraction"] == pytest.approx(0.5)
+    assert legs[0]["bm25"]["rank"] == 1 and legs[1]["graph"]["rank"] == 1
+    assert legs[2] == {"graph": {"leg": "graph", "score": None, "fraction": None, "rank": 4}}
+
+
+def test_highlights_mark_identifier_parts_and_stems_in_code_points():
+    text = "# 🙂 parses Headers\ndef parseHTTPHeader(raw):\n    return parse_header_line(raw)  # unrelated"
+    w = ResultsWidget(response([hit(text=text)], query="parse the HTTP header"))
+    marked = [text[a:b] for a, b in w.results[0]["highlights"]]
+    assert marked == ["parses", "Headers", "parseHTTPHeader", "parse", "header"]
+    assert "the" not in w.terms and w.terms == ["parse", "HTTP", "header"]
+
+
+def test_empty_response_has_no_results():
+    w = ResultsWidget(response([], query="nothing here"))
+    assert w.results == [] and w.total_results == 0 and w.fallback is None
+
+
+# --------------------------------------------------------------------------- static modules
+
+
+@pytest.mark.parametrize("widget", [ResultsWidget, GraphWidget])
+def test_widget_modules_are_the_static_files(widget):
+    for name in ("shared.js", "results.js", "graph.js", "shared.css", "results.css", "graph.css"):
+        assert (STATIC / name).is_file()
+    assert widget._esm.count("export default") == 1 and "render({ model, el })" in widget._esm
+    assert ":root" not in widget._css and "--jp-ui-font-color1" in widget._css
+
+
+def test_scripts_build_dom_without_html_strings_or_network():
+    for path in STATIC.glob("*.js"):
+        source = path.read_text()
+        assert "innerHTML" not in source and "insertAdjacentHTML" not in source, path.name
+        assert "import " not in source and "http://" not in source.replace("http://www.w3.org", ""), path.name
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.parametrize("main", ["results.js", "graph.js"])
+def test_modules_parse_as_es_modules(main):
+    proc = subprocess.run(
+        ["node", "--input-type=module", "--check"], input=_module("shared.js", main),
+        capture_output=True, text=True, timeout=30,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+# --------------------------------------------------------------------------- real engine
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "multi", "bm25"])
+def test_results_widget_on_a_real_query(brain, mode):
+    resp = brain.query("apply discount to the cart total", mode=mode, top_k=4)
+    w = ResultsWidget(resp)
+    assert len(w.results) == len(resp.results) > 0
+    assert [r["chunk_id"] for r in w.results] == [r.chunk_id for r in resp.results]
+    expected_legs = {"hybrid": {"vector", "bm25"}, "multi": {"vector", "bm25", "graph"}, "bm25": {"bm25"}}[mode]
+    assert {leg["leg"] for r in w.results for leg in r["legs"]} <= expected_legs
+    assert any(r["highlights"] for r in w.results)
+    for r in w.results:
+        for a, b in r["highlights"]:
+            assert "discount" in r["text"][a:b].lower() or r["text"][a:b].lower() in {"apply", "cart", "total"}
+
+
+def test_graph_widget_expands_a_node_through_the_comm(brain, monkeypatch):
+    graph = brain.graph_entity("apply_discount", depth=1)
+    assert graph["matches"], "the engine should know apply_discount"
+    w = GraphWidget(graph, brain=brain)
+    assert w.matches == graph["matches"] and w.expanded == graph["matches"]
+    assert {n["id"] for n in w.nodes} == {n["id"] for n in graph["nodes"]}
+    assert all(c["location"].startswith(c["source"] + ":") for c in w.chunks)
+
+    target = next(n for n in w.nodes if n["hop"] == 1)
+    sent = []
+    monkeypatch.setattr(w, "_send", lambda msg, buffers=None: sent.append(msg))
+    w._handle_msg({"content": {"data": {"method": "custom", "content": {"type": "expand", "id": target["id"]}}}})
+
+    expected = brain.graph_entity(target["name"], 1)
+    ids = {n["id"] for n in w.nodes}
+    assert {n["id"] for n in expected["nodes"]} <= ids
+    assert target["id"] in w.expanded
+    hops = {n["id"]: n["hop"] for n in w.nodes}
+    assert all(hops[m] == 0 for m in graph["matches"])  # seen again from the neighbour, hop kept
+    assert all(e["source"] in ids and e["target"] in ids for e in w.edges)
+    assert len({(e["source"], e["target"], e["relation"]) for e in w.edges}) == len(w.edges)
+    assert len({c["chunk_id"] for c in w.chunks}) == len(w.chunks) >= len(graph["chunks"])
+    assert target["name"] in w.message
+    assert sent == [{"method": "custom", "content": {"type": "expanded", "id": target["id"]}}]
+
+
+def test_graph_widget_reports_bad_expansions(brain, tmp_path):
+    graph = brain.graph_entity("Cart", depth=1)
+    alone = GraphWidget(graph)
+    nodes = list(alone.nodes)
+    alone.expand(graph["matches"][0])
+    assert "needs a Brain" in alone.message and alone.nodes == nodes
+
+    w = GraphWidget(graph, brain=brain)
+    w._handle_msg({"content": {"data": {"method": "custom", "content": {"type": "expand", "id": "no-such-node"}}}})
+    assert "Unknown node" in w.message and w.nodes == nodes
+    w._handle_msg({"content": {"data": {"method": "custom", "content": {"type": "delete-everything"}}}})
+    assert "unknown message" in w.message and w.nodes == nodes
+
+    empty = GraphWidget(graph, brain=Brain(tmp_path))  # never indexed
+    empty.expand(graph["matches"][0])
+    assert "index" in empty.message.lower() and empty.nodes == nodes
+
+
+def test_graph_widget_for_an_unknown_entity(brain):
+    w = GraphWidget(brain.graph_entity("NoSuchThingAnywhere", depth=1), brain=brain)
+    assert w.matches == [] and w.nodes == [] and "NoSuchThingAnywhere" in w.message
