@@ -1,0 +1,236 @@
+"""The agent-brain-lab CLI, run as a real subprocess on a copy of the fixture workspace."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import select
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agent_brain_lab.engine.types import MODES
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
+TIMEOUT = 600
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return env
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "agent_brain_lab.cli", *args],
+        cwd=cwd, env=_env(), capture_output=True, text=True, timeout=TIMEOUT,
+    )
+
+
+def ok_json(*args: str, cwd: Path):
+    proc = cli(*args, "--json", cwd=cwd)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)  # stdout holds JSON and nothing else
+
+
+def failure(*args: str, cwd: Path, status: int) -> str:
+    proc = cli(*args, cwd=cwd)
+    assert proc.returncode == status, (proc.stdout, proc.stderr)
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory) -> tuple[Path, dict]:
+    """A copy of the fixture workspace, indexed once through the CLI; the index report."""
+    root = tmp_path_factory.mktemp("cli") / "workspace"
+    shutil.copytree(FIXTURE, root)
+    proc = cli("index", "--json", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""  # no progress bar when stderr is not a terminal
+    return root, json.loads(proc.stdout)
+
+
+def test_index_reports_files_and_chunks(indexed):
+    root, report = indexed
+    assert report["files_indexed"] >= 20
+    assert report["chunks_total"] >= report["files_indexed"]
+    assert report["generation"] >= 1
+    assert all(s["path"] and s["reason"] for s in report["skipped"])
+    assert (root / ".agent-brain").is_dir()
+
+
+def test_reindex_is_incremental(indexed):
+    root, first = indexed
+    again = ok_json("index", cwd=root)
+    assert again["files_indexed"] == 0
+    assert again["chunks_embedded"] == 0
+    assert again["chunks_total"] == first["chunks_total"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_query_every_mode_json(indexed, mode):
+    root, _ = indexed
+    resp = ok_json("query", "compute_total applies the discount", "--mode", mode, "--top-k", "4", cwd=root)
+    assert resp["mode"] == mode
+    assert 1 <= len(resp["results"]) <= 4
+    for hit in resp["results"]:
+        assert (root / hit["source"]).is_file()
+        assert 1 <= hit["start_line"] <= hit["end_line"]
+    sources = {hit["source"] for hit in resp["results"]}
+    assert sources & {"shop/pricing.py", "README.md", "docs/architecture.md", "docs/api.rst"}, sources
+
+
+def test_query_text_output(indexed):
+    root, _ = indexed
+    proc = cli("query", "InsufficientStockError: not enough items", "--mode", "bm25", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    first = proc.stdout.splitlines()[1]
+    assert re.match(r"^ 1\. \d+\.\d{4}  \S+:\d+-\d+", first), proc.stdout
+    assert "bm25 " in proc.stdout and "│ " in proc.stdout
+    assert "InsufficientStockError" in proc.stdout
+
+
+def test_query_unquoted_words_and_filters(indexed):
+    root, _ = indexed
+    resp = ok_json("query", "stock", "reservation", "--source-types", "code", "--languages", "python",
+                   "--top-k", "3", cwd=root)
+    assert resp["query"] == "stock reservation"
+    assert resp["results"] and all(h["language"] == "python" and h["source_type"] == "code"
+                                   for h in resp["results"])
+    resp = ok_json("query", "total", "--mode", "bm25", "--paths", "shop/**", cwd=root)
+    assert resp["results"] and all(h["source"].startswith("shop/") for h in resp["results"])
+
+
+def test_status(indexed):
+    root, report = indexed
+    status = ok_json("status", cwd=root)
+    assert status["state"] == "ready"
+    assert Path(status["root"]) == root
+    assert status["files"]["total"] == report["files_total"]
+    assert status["generation"] >= report["generation"]
+    text = cli("status", cwd=root).stdout
+    assert re.search(r"^state\s+ready$", text, re.M), text
+    assert str(root) in text
+
+
+def test_graph(indexed):
+    root, _ = indexed
+    graph = ok_json("graph", "Cart", "--depth", "1", cwd=root)
+    assert graph["matches"]
+    names = {n["name"] for n in graph["nodes"]}
+    assert "Cart" in names and len(names) > 1
+    assert all(e["relation"] for e in graph["edges"])
+    text = cli("graph", "Cart", cwd=root).stdout
+    assert text.startswith("Cart: ") and "-> " in text
+
+    unknown = ok_json("graph", "NoSuchThingAnywhere", cwd=root)
+    assert unknown["matches"] == []
+    assert "no entity named" in cli("graph", "NoSuchThingAnywhere", cwd=root).stdout
+
+
+def test_workspace_discovered_from_subfolder(indexed):
+    root, _ = indexed
+    status = ok_json("status", cwd=root / "shop")
+    assert Path(status["root"]) == root
+    # PATH is relative to the current folder, so "." from shop/ re-indexes just that folder
+    report = ok_json("index", ".", cwd=root / "shop")
+    assert report["files_indexed"] == 0
+    other = root.parent / "elsewhere"
+    other.mkdir(exist_ok=True)
+    assert Path(ok_json("status", "--workspace", str(root), cwd=other)["root"]) == root
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("query", "   "), "query: must be a non-blank string"),
+        (("query",), "required: TEXT"),
+        (("query", "x", "--mode", "fuzzy"), "--mode: must be one of"),
+        (("query", "x", "--top-k", "0"), "--top-k: must be between"),
+        (("query", "x", "--alpha", "abc"), "--alpha: must be a number"),
+        (("query", "x", "--source-types", "video"), "--source-types: unknown value 'video'"),
+        (("query", "x", "--paths", "../etc/*"), "--paths: '../etc/*' must be relative"),
+        (("graph", "Cart", "--depth", "99"), "--depth: must be between 0 and 5"),
+        (("index", "/"), "PATH: / is outside the workspace"),
+        (("frobnicate",), "invalid choice: 'frobnicate'"),
+        (("status", "--workspace", "/no/such/dir"), "--workspace: /no/such/dir is not a folder"),
+    ],
+)
+def test_invalid_input_exits_2_with_one_line(indexed, args, needle):
+    root, _ = indexed
+    line = failure(*args, cwd=root, status=2)
+    assert line.startswith("agent-brain-lab")
+    assert needle in line
+
+
+def test_engine_errors_exit_1(tmp_path):
+    (tmp_path / "a.md").write_text("# A\nnothing indexed here yet\n")
+    line = failure("query", "anything", cwd=tmp_path, status=1)
+    assert "agent-brain-lab index" in line  # the hint names the command to run
+    line = failure("index", "missing-folder", cwd=tmp_path, status=2)
+    assert "path" in line.lower()
+
+
+def test_reset_then_not_indexed(tmp_path):
+    (tmp_path / "notes.md").write_text("# Notes\n\nThe cart total includes tax.\n")
+    assert ok_json("index", cwd=tmp_path)["files_indexed"] == 1
+    proc = cli("reset", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.startswith("Index reset: ")
+    assert ok_json("status", cwd=tmp_path)["state"] == "empty"
+    failure("query", "cart total", cwd=tmp_path, status=1)
+
+
+def test_help_lists_every_command(tmp_path):
+    proc = cli("--help", cwd=tmp_path)
+    assert proc.returncode == 0
+    for command in ("index", "query", "status", "reset", "graph"):
+        assert command in proc.stdout
+    assert "--top-k" in cli("query", "--help", cwd=tmp_path).stdout
+
+
+def test_progress_bar_on_a_terminal(tmp_path):
+    for i in range(3):
+        (tmp_path / f"doc{i}.md").write_text(f"# Doc {i}\n\nParagraph {i} about carts and orders.\n")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agent_brain_lab.cli", "index"],
+        cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=slave, text=True,
+    )
+    os.close(slave)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], TIMEOUT)
+        if not ready:
+            break
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not data:
+            break
+        seen += data
+    stdout, _ = proc.communicate(timeout=TIMEOUT)
+    os.close(master)
+    assert proc.returncode == 0
+    bar = seen.decode()
+    assert "\r[" in bar and "/3 " in bar, bar
+    assert stdout.startswith("Indexed 3 of 3 files")
+
+
+@pytest.mark.skipif(shutil.which("agent-brain-lab") is None, reason="package not installed")
+def test_console_script(indexed):
+    root, _ = indexed
+    proc = subprocess.run(["agent-brain-lab", "status", "--json"], cwd=root, capture_output=True,
+                          text=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["state"] == "ready"

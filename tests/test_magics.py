@@ -1,0 +1,172 @@
+"""The %brain magics in a real IPython shell, on a real (small) workspace."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from IPython.testing.globalipapp import get_ipython
+from IPython.utils.capture import capture_output
+
+from agent_brain_lab.engine.types import IndexReport, QueryResponse
+from agent_brain_lab.kernel.magics import BrainMagicError, GraphView, StatusView
+
+FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
+
+
+@pytest.fixture(scope="module")
+def ip():
+    shell = get_ipython()
+    shell.run_line_magic("load_ext", "agent_brain_lab")
+    yield shell
+    shell.run_line_magic("unload_ext", "agent_brain_lab")
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("magics") / "shop-demo"
+    root.mkdir()
+    shutil.copytree(FIXTURE / "shop", root / "shop")
+    (root / "docs").mkdir()
+    for name in ("README.md", "docs/architecture.md"):
+        shutil.copy(FIXTURE / name, root / name)
+    return root
+
+
+def run(ip, source: str):
+    """Run a cell; fail with the cell's own error if it raised."""
+    result = ip.run_cell(source)
+    if result.error_in_exec is not None:
+        raise result.error_in_exec
+    return result
+
+
+@pytest.fixture(scope="module")
+def indexed(ip, workspace) -> IndexReport:
+    ip.user_ns["ws"] = str(workspace)
+    run(ip, "report = %brain index --workspace {ws}")
+    return ip.user_ns["report"]
+
+
+def test_index_returns_the_report(indexed, workspace):
+    assert isinstance(indexed, IndexReport)
+    assert indexed.files_indexed >= 5
+    assert (workspace / ".agent-brain").is_dir()
+
+
+def test_query_returns_a_response_object(ip, indexed):
+    ip.user_ns["question"] = "where is the discount applied"
+    run(ip, "r = %brain query {question} --mode hybrid --top-k 3 --workspace {ws}")
+    r = ip.user_ns["r"]
+    assert isinstance(r, QueryResponse)
+    assert r.query == "where is the discount applied"  # interpolated, not "{question}"
+    assert r.mode == "hybrid" and 1 <= len(r.results) <= 3
+    assert r.results[0].source in {"shop/pricing.py", "README.md", "docs/architecture.md", "shop/service.py"}
+
+
+def test_cell_magic_body_is_the_query(ip, indexed):
+    ip.user_ns["symbol"] = "InsufficientStockError"
+    r = run(ip, "%%brain --mode bm25 --top-k 2 --workspace {ws}\nwho raises {symbol}?\n").result
+    assert isinstance(r, QueryResponse)
+    assert r.query == "who raises InsufficientStockError?"
+    assert r.mode == "bm25" and len(r.results) <= 2
+    assert any("InsufficientStockError" in hit.text for hit in r.results)
+
+
+def test_cell_body_braces_without_a_variable_stay_as_typed(ip, indexed):
+    r = run(ip, "%%brain query --mode bm25 --workspace {ws}\nthe {unknown_name} total\n").result
+    assert r.query == "the {unknown_name} total"
+
+
+def test_every_mode_and_json(ip, indexed):
+    for mode in ("vector", "bm25", "hybrid", "graph", "multi"):
+        run(ip, f"d = %brain query compute_total Cart --mode {mode} --json --workspace {{ws}}")
+        data = ip.user_ns["d"]
+        assert isinstance(data, dict) and data["mode"] == mode and data["results"]
+
+
+def test_response_display_has_text_and_html(ip, indexed):
+    r = ip.user_ns["r"]
+    with capture_output() as captured:
+        ip.display_formatter.format(r)
+    (output,) = captured.outputs
+    first = r.results[0]
+    location = f"{first.source}:{first.start_line}-{first.end_line}"
+    assert location in output.data["text/plain"]
+    assert location in output.data["text/html"]
+    assert "<script" not in output.data["text/html"]
+
+
+def test_status_and_discovery_from_a_subfolder(ip, indexed, workspace, monkeypatch):
+    monkeypatch.chdir(workspace / "shop")
+    run(ip, "s = %brain status")
+    s = ip.user_ns["s"]
+    assert isinstance(s, StatusView)
+    assert Path(s["root"]) == workspace and s["state"] == "ready"
+    with capture_output() as captured:
+        ip.display_formatter.format(s)
+    assert "ready" in captured.outputs[0].data["text/plain"]
+
+
+def test_graph_returns_a_dict_view(ip, indexed):
+    run(ip, "g = %brain graph Cart --depth 1 --workspace {ws}")
+    g = ip.user_ns["g"]
+    assert isinstance(g, GraphView) and g["matches"]
+    assert "Cart" in {n["name"] for n in g["nodes"]}
+    with capture_output() as captured:
+        ip.display_formatter.format(g)
+    assert captured.outputs[0].data["text/plain"].startswith("Cart: ")
+
+
+def test_brain_objects_are_cached_per_root(ip, indexed, workspace):
+    magics = ip.magics_manager.registry["BrainMagics"]
+    run(ip, "%brain status --workspace {ws}")
+    first = magics._brains[workspace]
+    run(ip, "%brain query cart --workspace {ws}")
+    assert magics._brains[workspace] is first
+
+
+@pytest.mark.parametrize(
+    ("cell", "needle"),
+    [
+        ('%brain query "" --workspace {ws}', "query: must be a non-blank string"),
+        ("%brain query cart --mode fuzzy --workspace {ws}", "--mode: must be one of"),
+        ("%brain query cart --bogus --workspace {ws}", "unrecognized arguments: --bogus"),
+        ("%brain query 'unclosed --workspace {ws}", "No closing quotation"),
+        ("%brain graph Cart --depth x --workspace {ws}", "--depth: must be an integer"),
+        ("%%brain --mode vector --workspace {ws}\n   \n", "query: must be a non-blank string"),
+    ],
+)
+def test_bad_input_is_one_line(ip, indexed, capsys, cell, needle):
+    capsys.readouterr()
+    result = ip.run_cell(cell)
+    assert isinstance(result.error_in_exec, BrainMagicError)
+    assert needle in str(result.error_in_exec)
+    shown = capsys.readouterr()
+    text = shown.out + shown.err
+    assert needle in text and "Traceback" not in text
+    assert len(text.strip().splitlines()) == 1, text
+
+
+def test_index_in_a_terminal_draws_a_text_progress_bar(ip, tmp_path, capsys):
+    (tmp_path / "one.md").write_text("# One\n\nCarts hold items.\n")
+    (tmp_path / "two.py").write_text("def checkout(cart):\n    return sum(cart)\n")
+    ip.user_ns["tiny"] = str(tmp_path)
+    run(ip, "rep = %brain index --workspace {tiny}")
+    out = capsys.readouterr().out
+    assert "\r[" in out and "/2 " in out
+    assert ip.user_ns["rep"].files_indexed == 2
+    run(ip, "%brain reset --workspace {tiny}")
+    assert "Index reset: " in capsys.readouterr().out
+    result = ip.run_cell("%brain query cart --workspace {tiny}")
+    assert isinstance(result.error_in_exec, BrainMagicError)
+    assert "%brain index" in str(result.error_in_exec)
+
+
+def test_help_documents_everything(ip):
+    doc = ip.find_line_magic("brain").__doc__
+    for word in ("%%brain", "index", "query", "status", "graph", "reset", "--mode", "--top-k",
+                 "--workspace", "{var}", "--depth", "--json"):
+        assert word in doc, word
+    assert ip.find_cell_magic("brain") is not None
