@@ -1,0 +1,334 @@
+"""Header-aware chunks of prose: Markdown, reStructuredText, HTML, plain text and config files.
+
+A document becomes a list of units (one per source line, or per block of visible text for
+HTML), grouped into sections by its headings. A heading with no text of its own joins its first
+subsection; large sections are cut on paragraph, then line boundaries with some overlap. Line numbers always point into the original file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from itertools import accumulate
+
+from ..types import Chunk
+
+
+@dataclass
+class Unit:
+    """A piece of visible text at lines start..end (1-based, inclusive); blank text is a paragraph break."""
+
+    start: int
+    end: int
+    text: str
+    heading: tuple[int, str] | None = None  # (level, title) when this unit opens a section
+    decor: bool = False  # a title's underline or overline
+
+
+@dataclass
+class Section:
+    path: tuple[str, ...]
+    units: list[Unit]
+
+    def size(self) -> int:
+        return _joined_len(self.units)
+
+
+def chunk_document(
+    source: str, text: str, language: str, source_type: str, chunk_size: int, chunk_overlap: int
+) -> list[Chunk]:
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be positive")
+    overlap = max(0, min(chunk_overlap, chunk_size // 2))
+    parse = PARSERS.get(language, plain_units)
+    sections = absorb_bare_headings(build_sections(parse(text)))
+    chunks = []
+    for section in sections:
+        section_path = " > ".join(section.path) or None
+        for start, end, body in split_units(section.units, chunk_size, overlap):
+            chunks.append(Chunk(source, source_type, language, start, end, body, section_path=section_path))
+    return chunks
+
+
+# --------------------------------------------------------------------------- parsers
+
+
+def plain_units(text: str) -> list[Unit]:
+    return [Unit(n, n, line) for n, line in enumerate(text.split("\n"), 1)]
+
+
+ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+LIST_OR_QUOTE = re.compile(r"^ {0,3}([-*+>]|\d+[.)])\s")
+
+
+def markdown_units(text: str) -> list[Unit]:
+    units = plain_units(text)
+    fence: str | None = None
+    front_matter = bool(units) and units[0].text.strip() == "---"
+    for i, unit in enumerate(units):
+        line = unit.text
+        if front_matter:
+            front_matter = not (i > 0 and line.strip() in ("---", "..."))
+            continue
+        opener = FENCE.match(line)
+        if fence:
+            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opener:
+            fence = opener.group(1)
+            continue
+        atx = ATX.match(line)
+        if atx:
+            unit.heading = (len(atx.group(1)), _clean_title(atx.group(2) or ""))
+            continue
+        setext = SETEXT.match(line)
+        prev = units[i - 1] if i else None
+        if setext and prev and prev.text.strip() and prev.heading is None and not LIST_OR_QUOTE.match(prev.text) \
+                and not FENCE.match(prev.text) and (i < 2 or not units[i - 2].text.strip()):
+            prev.heading = (1 if setext.group(1)[0] == "=" else 2, _clean_title(prev.text))
+            unit.decor = True
+    return units
+
+
+RST_ADORNMENT = re.compile(r"^([=\-`:'\"~^_*+#<>.!$%&(),/;?@\[\]\\{|}])\1+\s*$")
+
+
+def rst_units(text: str) -> list[Unit]:
+    """Titles are a line underlined (optionally also overlined) by one repeated punctuation character;
+    levels follow the order in which adornment styles first appear, as in docutils."""
+    units = plain_units(text)
+    styles: list[tuple[str, bool]] = []
+    i = 0
+    while i < len(units) - 1:
+        title, under = units[i], units[i + 1]
+        over = units[i - 1] if i else None
+        ok = title.text.strip() and not title.text[0].isspace() and not RST_ADORNMENT.match(title.text) \
+            and RST_ADORNMENT.match(under.text) and len(under.text.rstrip()) >= len(title.text.rstrip()) \
+            and (i == 0 or not over.text.strip() or _same_adornment(over, under))
+        if ok:
+            overlined = _same_adornment(over, under)
+            style = (under.text[0], overlined)
+            if style not in styles:
+                styles.append(style)
+            opener = over if overlined else title
+            under.decor = True
+            if overlined:
+                over.decor = True
+            opener.heading = (styles.index(style) + 1, _clean_title(title.text.strip()))
+            i += 2
+        else:
+            i += 1
+    return units
+
+
+def _same_adornment(a: Unit | None, b: Unit) -> bool:
+    return bool(a and RST_ADORNMENT.match(a.text) and a.text.rstrip() == b.text.rstrip())
+
+
+def html_units(text: str) -> list[Unit]:
+    parser = _HTMLText()
+    parser.feed(text)
+    parser.close()
+    return parser.finish()
+
+
+class _HTMLText(HTMLParser):
+    """Visible text of an HTML page, one unit per block and source line, h1-h6 as headings."""
+
+    SKIP = {"script", "style", "noscript", "template", "svg", "head"}
+    BLOCKS = {
+        "address", "article", "aside", "blockquote", "br", "dd", "details", "div", "dl", "dt",
+        "figcaption", "figure", "footer", "form", "header", "hr", "li", "main", "nav", "ol", "p",
+        "pre", "section", "summary", "table", "td", "th", "tr", "ul",
+    }
+    HEADINGS = {f"h{n}": n for n in range(1, 7)}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.units: list[Unit] = []
+        self.skip_depth = 0
+        self.parts: list[str] = []
+        self.start = self.end = 0
+        self.heading_level = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "body":  # also recovers from a <head> that was never closed
+            self.skip_depth = 0
+        elif tag in self.SKIP:
+            self.skip_depth += 1
+        elif tag in self.HEADINGS:
+            self._flush(paragraph=True)
+            self.heading_level = self.HEADINGS[tag]
+        elif tag in self.BLOCKS:
+            self._flush(paragraph=tag != "br")
+
+    def handle_startendtag(self, tag, attrs):
+        if tag in self.BLOCKS:
+            self._flush(paragraph=tag != "br")
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIP:
+            self.skip_depth = max(0, self.skip_depth - 1)
+        elif tag in self.HEADINGS:
+            self._flush(paragraph=True)
+        elif tag in self.BLOCKS:
+            self._flush(paragraph=True)
+
+    def handle_data(self, data):
+        if self.skip_depth:
+            return
+        line = self.getpos()[0]
+        for offset, piece in enumerate(data.split("\n")):
+            if offset and not self.heading_level:
+                self._flush(paragraph=False)
+            if not piece.strip():
+                if self.parts:
+                    self.parts.append(piece)
+                continue
+            if not self.parts:
+                self.start = line + offset
+            self.parts.append(" " + piece if offset else piece)
+            self.end = line + offset
+
+    def _flush(self, paragraph: bool) -> None:
+        if self.parts:
+            words = " ".join("".join(self.parts).split())
+            heading = (self.heading_level, words) if self.heading_level else None
+            self.units.append(Unit(self.start, self.end, words, heading))
+            self.parts = []
+        self.heading_level = 0
+        if paragraph and self.units and self.units[-1].text:
+            last = self.units[-1].end
+            self.units.append(Unit(last, last, ""))
+
+    def finish(self) -> list[Unit]:
+        self._flush(paragraph=False)
+        return self.units
+
+
+PARSERS = {"markdown": markdown_units, "rst": rst_units, "html": html_units}
+
+
+def _clean_title(title: str) -> str:
+    title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title)  # [text](url) -> text
+    return " ".join(title.replace("`", "").replace("*", "").split())
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def build_sections(units: list[Unit]) -> list[Section]:
+    sections = [Section((), [])]
+    stack: list[tuple[int, str]] = []
+    for unit in units:
+        if unit.heading:
+            level, title = unit.heading
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, title or "(untitled)"))
+            sections.append(Section(tuple(t for _, t in stack), []))
+        sections[-1].units.append(unit)
+    return [s for s in sections if any(u.text.strip() for u in s.units)]
+
+
+def absorb_bare_headings(sections: list[Section]) -> list[Section]:
+    """A section holding nothing but its heading joins the next one when that is its subsection,
+    so "## Install" right before "### From source" is not a chunk of its own."""
+    out: list[Section] = []
+    pending: Section | None = None
+    for section in sections:
+        if pending and section.path[: len(pending.path)] == pending.path:
+            section = Section(section.path, pending.units + section.units)
+        elif pending:
+            out.append(pending)
+        pending = section if _bare(section) else None
+        if pending is None:
+            out.append(section)
+    if pending:
+        out.append(pending)
+    return out
+
+
+def _bare(section: Section) -> bool:
+    return all(u.heading or u.decor or not u.text.strip() for u in section.units)
+
+
+# --------------------------------------------------------------------------- splitting
+
+
+def _joined_len(units: list[Unit]) -> int:
+    return sum(len(u.text) for u in units) + max(0, len(units) - 1)
+
+
+def split_units(units: list[Unit], chunk_size: int, overlap: int) -> list[tuple[int, int, str]]:
+    """(start_line, end_line, text) windows of at most ``chunk_size`` characters (a single line
+    longer than that is cut by characters), cut on paragraph boundaries when possible, else on
+    line boundaries; consecutive windows share up to ``overlap`` characters of whole lines."""
+    ends = [0, *accumulate(len(u.text) + 1 for u in units)]
+
+    def size(i: int, j: int) -> int:  # length of units[i:j] joined by newlines
+        return ends[j] - ends[i] - 1
+
+    windows: list[tuple[int, int, str]] = []
+
+    def emit(i: int, j: int) -> None:
+        while i < j and not units[i].text.strip():
+            i += 1
+        while j > i and not units[j - 1].text.strip():
+            j -= 1
+        if i < j:
+            windows.append((units[i].start, units[j - 1].end, "\n".join(u.text for u in units[i:j])))
+
+    def overlap_start(i: int, j: int) -> int:
+        k = j
+        while k - 1 > i and size(k - 1, j) <= overlap:
+            k -= 1
+        return k
+
+    current: tuple[int, int] | None = None
+    for i, j in _segments(units, size, chunk_size):
+        if size(i, j) > chunk_size:  # one over-long line
+            if current:
+                emit(*current)
+                current = None
+            windows.extend(_cut_line(units[i], chunk_size, overlap))
+        elif current is None:
+            current = (i, j)
+        elif size(current[0], j) <= chunk_size:
+            current = (current[0], j)
+        else:
+            emit(*current)
+            k = overlap_start(*current)
+            current = (k, j) if size(k, j) <= chunk_size else (i, j)
+    if current:
+        emit(*current)
+    return windows
+
+
+def _segments(units: list[Unit], size, chunk_size: int) -> list[tuple[int, int]]:
+    """Paragraph slices of ``units``; a paragraph larger than a chunk becomes one slice per unit."""
+    segments: list[tuple[int, int]] = []
+    i = 0
+    while i < len(units):
+        if not units[i].text.strip():
+            i += 1
+            continue
+        j = i
+        while j < len(units) and units[j].text.strip():
+            j += 1
+        if size(i, j) <= chunk_size:
+            segments.append((i, j))
+        else:
+            segments.extend((k, k + 1) for k in range(i, j))
+        i = j
+    return segments
+
+
+def _cut_line(unit: Unit, chunk_size: int, overlap: int) -> list[tuple[int, int, str]]:
+    step = max(1, chunk_size - overlap)
+    pieces = (unit.text[k:k + chunk_size] for k in range(0, len(unit.text) - overlap, step))
+    return [(unit.start, unit.end, piece) for piece in pieces if piece.strip()]
