@@ -1,0 +1,55 @@
+"""One file in, its chunks and graph facts out: routes each file to the chunker for its kind."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from .chunking.text import chunk_document
+from .types import Chunk
+from .workspace import WorkspaceFile
+
+_BACKTICKED = re.compile(r"`([A-Za-z_][\w.:]*)(?:\(\))?`")
+_IDENT = re.compile(r"\b[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*\b(\()?")
+_CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z0-9]+[A-Z]")
+
+
+@dataclass(frozen=True)
+class ChunkSettings:
+    chunk_size: int = 1500
+    chunk_overlap: int = 200
+
+
+def analyze_file(file: WorkspaceFile, text: str, settings: ChunkSettings) -> tuple[list[Chunk], dict]:
+    """Chunks of the file and its facts for the graph: symbols, raw relations, doc sections."""
+    from .chunking.code import analyze_code  # TEMP lazy until the chunkers land
+    from .chunking.notebook import chunk_notebook
+    if file.source_type == "notebook":
+        chunks, symbols, relations = chunk_notebook(file.path, text, file.source_type, settings.chunk_size,
+                                                    settings.chunk_overlap)
+    elif file.source_type == "doc":
+        chunks = chunk_document(file.path, text, file.language, file.source_type, settings.chunk_size,
+                                settings.chunk_overlap)
+        symbols, relations = [], []
+    else:
+        analysis = analyze_code(file.path, text, file.language, file.source_type, settings.chunk_size)
+        chunks, symbols, relations = analysis.chunks, analysis.symbols, analysis.relations
+    sections = [
+        {"section_path": c.section_path, "start_line": c.start_line, "end_line": c.end_line,
+         "chunk_id": c.chunk_id, "mentions": mentions(c.text)}
+        for c in chunks if c.symbol_name is None and c.language in ("markdown", "rst", "text", "html")
+    ]
+    facts = {"symbols": [asdict(s) for s in symbols], "relations": [asdict(r) for r in relations],
+             "sections": [s for s in sections if s["mentions"]]}
+    return chunks, facts
+
+
+def mentions(text: str) -> list[str]:
+    """Names a passage of prose refers to as code: `backticked`, called(), snake_case or camelCase."""
+    names = {m.rpartition(".")[2].rpartition("::")[2] for m in _BACKTICKED.findall(text)}
+    for match in _IDENT.finditer(text):
+        word = match.group(0).rstrip("(")
+        last = word.rpartition(".")[2]
+        if match.group(1) or _CODE_LIKE.search(last) or "." in word:
+            names.add(last)
+    return sorted(n for n in names if len(n) >= 3)

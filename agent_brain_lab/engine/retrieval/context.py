@@ -1,0 +1,63 @@
+"""What every retrieval mode works from: the snapshot, the request and the query, computed once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, Optional
+
+import numpy as np
+
+from ..snapshot import Snapshot
+from ..tokenizer import tokenize
+from ..types import QueryRequest
+
+
+@dataclass
+class Hit:
+    key: int
+    score: float
+    vector_score: Optional[float] = None
+    bm25_score: Optional[float] = None
+    graph_score: Optional[float] = None
+    ranks: dict[str, int] = field(default_factory=dict)
+    related_entities: list[str] = field(default_factory=list)
+    relationship_path: list[str] = field(default_factory=list)
+
+
+class QueryContext:
+    def __init__(self, snapshot: Snapshot, request: QueryRequest, embed_query: Callable[[str], np.ndarray],
+                 keys_of_chunk_ids: Callable[[list[str]], dict[str, int]]):
+        self.snapshot = snapshot
+        self.request = request
+        self._embed_query = embed_query
+        self.keys_of_chunk_ids = keys_of_chunk_ids
+        self.mask = snapshot.columns.mask(request)
+
+    @cached_property
+    def query_vector(self) -> np.ndarray:
+        return self._embed_query(self.request.query)
+
+    @cached_property
+    def query_tokens(self) -> list[str]:
+        return tokenize(self.request.query)
+
+    @cached_property
+    def bm25_scores(self) -> np.ndarray:
+        """BM25 score per row (filtered-out rows are zero)."""
+        keywords = self.snapshot.keywords
+        if keywords is None:
+            return np.zeros(len(self.snapshot), dtype=np.float32)
+        scores = keywords.scores(self.query_tokens)
+        return scores if self.mask is None else np.where(self.mask, scores, 0.0)
+
+    @property
+    def pool(self) -> int:
+        """How many candidates each leg contributes before fusion."""
+        return max(50, 5 * self.request.top_k)
+
+    def allowed_keys(self, keys: np.ndarray) -> np.ndarray:
+        """Which of these live keys pass the filters."""
+        if self.mask is None:
+            return np.ones(len(keys), dtype=bool)
+        return self.mask[self.snapshot.columns.positions(keys)]

@@ -1,0 +1,104 @@
+"""graph mode: entities named in the query, their neighbourhood in the code graph, and its chunks.
+
+A chunk's graph score sums, over the query's entities that reach it, ``weight * 0.5 ** hops``;
+an entity's weight falls with how many graph nodes share its name, so "get" matters less than
+"InsufficientStockError". Within equal graph scores, BM25 relevance to the query breaks ties.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import numpy as np
+
+from ..tokenizer import identifiers
+from ..store.graph import CodeGraph
+from .context import Hit, QueryContext
+from .fusion import minmax
+
+DECAY = 0.5
+MAX_SEEDS = 24
+_DOTTED = re.compile(r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_][\w]*)+")
+_CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
+_COMMON = frozenset("""a an and are as at be by can do does for from has have how i in is it its of on or
+that the this to was what when where which who why will with you your all any each file files code function
+functions class method methods return returns value values get set new use used using find show list make""".split())
+
+
+def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], float]]:
+    """(name as written, matching node ids, weight) for every graph entity the query names."""
+    words = identifiers(query)
+    candidates = _DOTTED.findall(query) + words
+    for a, b in zip(words, words[1:]):  # "compute total" may mean compute_total / computeTotal
+        candidates += [f"{a}_{b}", f"{a}{b[:1].upper()}{b[1:]}", f"{a}{b}"]
+    found: dict[str, tuple[str, list[str], float]] = {}
+    for cand in candidates:
+        key = cand.lower().replace("::", ".")
+        if key in found or len(key) < 3 or key in _COMMON:
+            continue
+        nodes = graph.lookup(key)
+        if nodes:
+            strength = 1.0 if _CODE_LIKE.search(cand) else 0.5
+            found[key] = (cand, nodes, strength / len(nodes) ** 0.5)
+    return sorted(found.values(), key=lambda e: -e[2])
+
+
+def graph_leg(ctx: QueryContext, count: int) -> tuple[list[Hit], list[str]]:
+    graph = ctx.snapshot.graph
+    if graph is None:
+        return [], []
+    entities = find_entities(ctx.request.query, graph)
+    seeds: list[tuple[str, float]] = [(n, w) for _, nodes, w in entities for n in nodes][:MAX_SEEDS]
+    node_score: dict[str, float] = defaultdict(float)
+    node_path: dict[str, tuple[float, list[str]]] = {}
+    for seed, weight in seeds:
+        for node, (hop, path) in graph.neighbourhood([seed], ctx.request.traversal_depth).items():
+            contribution = weight * DECAY ** hop
+            node_score[node] += contribution
+            if node not in node_path or contribution > node_path[node][0]:
+                node_path[node] = (contribution, path)
+    chunk_nodes: dict[str, str] = {}
+    for node in sorted(node_score, key=lambda n: -node_score[n]):
+        chunk_id = graph.g.nodes[node].get("chunk_id")
+        if chunk_id and chunk_id not in chunk_nodes:
+            chunk_nodes[chunk_id] = node
+    key_of = ctx.keys_of_chunk_ids(list(chunk_nodes))
+    pairs = [(key_of[c], n) for c, n in chunk_nodes.items() if c in key_of]
+    if not pairs:
+        return [], [e[0] for e in entities]
+    keys = np.array([k for k, _ in pairs], dtype=np.int64)
+    allowed = ctx.allowed_keys(keys)
+    base = np.array([node_score[n] for _, n in pairs])
+    relevance = minmax(ctx.bm25_scores[ctx.snapshot.columns.positions(keys)])
+    scores = base * (0.75 + 0.25 * relevance)
+    hits = []
+    for i in np.argsort(-scores, kind="stable"):
+        if not allowed[i]:
+            continue
+        node = pairs[i][1]
+        path = node_path[node][1]
+        hits.append(Hit(int(keys[i]), float(scores[i]), graph_score=float(scores[i]),
+                        related_entities=_neighbours(graph, node),
+                        relationship_path=[p if p.startswith(("-", "<-")) else graph.label(p) for p in path]))
+        if len(hits) == count:
+            break
+    return hits, [e[0] for e in entities]
+
+
+def _neighbours(graph: CodeGraph, node: str, limit: int = 8) -> list[str]:
+    names = []
+    for other in list(graph.g.successors(node)) + list(graph.g.predecessors(node)):
+        label = graph.label(other)
+        if label not in names:
+            names.append(label)
+        if len(names) == limit:
+            break
+    return names
+
+
+def run(ctx: QueryContext) -> tuple[list[Hit], list[str]]:
+    hits, entities = graph_leg(ctx, ctx.request.top_k)
+    for rank, hit in enumerate(hits, 1):
+        hit.ranks["graph"] = rank
+    return hits, entities

@@ -1,0 +1,38 @@
+"""hybrid mode: ``alpha * vector + (1 - alpha) * bm25`` over both legs' candidates, each leg normalised.
+
+Every candidate gets its real score on both legs (not zero for "missing from the other top list"),
+so the blend compares like with like.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .bm25 import bm25_leg
+from .context import Hit, QueryContext
+from .fusion import minmax
+from .vector import vector_leg
+
+
+def run(ctx: QueryContext) -> list[Hit]:
+    pool = ctx.pool
+    vec_hits = vector_leg(ctx, pool)
+    kw_hits = bm25_leg(ctx, pool)
+    keys = np.array(list(dict.fromkeys([h.key for h in vec_hits] + [h.key for h in kw_hits])), dtype=np.int64)
+    if not len(keys):
+        return []
+    sims = ctx.snapshot.vectors.similarities(ctx.query_vector, keys) if ctx.snapshot.vectors else np.zeros(len(keys))
+    bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)]
+    alpha = ctx.request.alpha
+    blended = alpha * minmax(sims) + (1 - alpha) * minmax(bm25)
+    order = np.argsort(-blended, kind="stable")
+    ranks = {leg: {h.key: r for r, h in enumerate(hits, 1)} for leg, hits in (("vector", vec_hits), ("bm25", kw_hits))}
+    hits = []
+    for i in order:
+        key = int(keys[i])
+        if sims[i] < ctx.request.similarity_threshold and key not in ranks["bm25"]:
+            continue
+        hit = Hit(key, float(blended[i]), vector_score=float(sims[i]), bm25_score=float(bm25[i]))
+        hit.ranks = {leg: r[key] for leg, r in ranks.items() if key in r}
+        hits.append(hit)
+    return hits[: ctx.request.top_k]

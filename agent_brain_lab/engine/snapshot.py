@@ -1,0 +1,39 @@
+"""A read-only view of one committed generation: the indexes queries run against."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Optional
+
+from .retrieval.filters import FilterColumns
+from .store.graph import CodeGraph
+from .store.keywords import KeywordIndex
+from .store.vectors import VectorIndex
+
+MANIFEST = "manifest.json"
+
+
+class Snapshot:
+    def __init__(self, gen: int, gen_dir: Path):
+        self.gen = gen
+        self.dir = gen_dir
+        self.manifest: dict = json.loads((gen_dir / MANIFEST).read_text())
+        self.columns = FilterColumns.open(gen_dir)
+        self.vectors = VectorIndex.open(gen_dir)
+        self.keywords = KeywordIndex.open(gen_dir, len(self.columns))
+        self._graph: Optional[CodeGraph] = None
+        self._graph_lock = threading.Lock()
+
+    @property
+    def graph(self) -> Optional[CodeGraph]:
+        """Loaded on first use: most queries never need it, and opening stays fast."""
+        if self._graph is None:
+            with self._graph_lock:
+                if self._graph is None:
+                    self._graph = CodeGraph.open(self.dir)
+        return self._graph
+
+    def __len__(self) -> int:
+        return len(self.columns)

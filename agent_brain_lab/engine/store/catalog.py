@@ -1,0 +1,224 @@
+"""The catalog: files, chunks and cached embeddings in SQLite, versioned by generation.
+
+Every file and chunk row carries ``gen_added`` and ``gen_removed``; a reader pinned to generation G
+sees the rows with ``gen_added <= G < gen_removed``. A writer stages generation G+1 in the same
+tables and only the ``CURRENT`` pointer (see :mod:`.generations`) makes it visible, so a writer killed
+mid-way leaves rows that :meth:`Catalog.discard_after` rolls back on the next run.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Optional, Sequence
+
+import numpy as np
+
+from ..types import Chunk
+
+NEVER = 2**62  # gen_removed of a live row
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER, mtime REAL,
+    source_type TEXT, language TEXT, facts TEXT,
+    gen_added INTEGER NOT NULL, gen_removed INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS files_live ON files (gen_removed, path);
+CREATE TABLE IF NOT EXISTS chunks (
+    key INTEGER PRIMARY KEY AUTOINCREMENT, chunk_id TEXT NOT NULL, source TEXT NOT NULL,
+    source_type TEXT, language TEXT, start_line INTEGER, end_line INTEGER,
+    symbol_name TEXT, symbol_type TEXT, parent_symbol TEXT, section_path TEXT, cell_index INTEGER,
+    text TEXT NOT NULL, text_hash TEXT NOT NULL, tokens TEXT NOT NULL,
+    gen_added INTEGER NOT NULL, gen_removed INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_live ON chunks (gen_removed, source);
+CREATE INDEX IF NOT EXISTS chunks_id ON chunks (chunk_id);
+CREATE TABLE IF NOT EXISTS embeddings (
+    model TEXT NOT NULL, text_hash TEXT NOT NULL, vector BLOB NOT NULL,
+    PRIMARY KEY (model, text_hash)) WITHOUT ROWID;
+"""
+
+CHUNK_FIELDS = (
+    "chunk_id", "source", "source_type", "language", "start_line", "end_line", "symbol_name",
+    "symbol_type", "parent_symbol", "section_path", "cell_index", "text",
+)
+
+
+@dataclass(frozen=True)
+class FileState:
+    path: str
+    hash: str
+    size: int
+    mtime: float
+    source_type: str
+    language: str
+
+
+class Catalog:
+    """One SQLite database; one connection per thread (WAL: readers never wait for the writer)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._local = threading.local()
+        self.db.executescript(_SCHEMA)
+
+    # ---------------------------------------------------------------- plumbing
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = conn
+        return conn
+
+    def _tx(self):
+        return _Transaction(self.db)
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    # ---------------------------------------------------------------- meta
+
+    def get_meta(self, key: str) -> Optional[str]:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, **values: str) -> None:
+        with self._tx() as db:
+            db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", values.items())
+
+    # ---------------------------------------------------------------- reading a generation
+
+    def live_files(self, gen: int) -> dict[str, FileState]:
+        rows = self.db.execute(
+            "SELECT path, hash, size, mtime, source_type, language FROM files"
+            " WHERE gen_added <= ? AND gen_removed > ?", (gen, gen))
+        return {r[0]: FileState(*r) for r in rows}
+
+    def live_facts(self, gen: int) -> Iterator[tuple[str, dict]]:
+        rows = self.db.execute(
+            "SELECT path, facts FROM files WHERE gen_added <= ? AND gen_removed > ? AND facts IS NOT NULL",
+            (gen, gen))
+        for path, facts in rows:
+            yield path, json.loads(facts)
+
+    def live_chunk_columns(self, gen: int, columns: str) -> list[tuple]:
+        return self.db.execute(
+            f"SELECT {columns} FROM chunks WHERE gen_added <= ? AND gen_removed > ? ORDER BY key",
+            (gen, gen)).fetchall()
+
+    def chunks_by_key(self, keys: Sequence[int]) -> dict[int, Chunk]:
+        out: dict[int, Chunk] = {}
+        keys = [int(k) for k in keys]
+        for start in range(0, len(keys), 900):
+            part = keys[start:start + 900]
+            marks = ",".join("?" * len(part))
+            rows = self.db.execute(
+                f"SELECT key, {', '.join(CHUNK_FIELDS)} FROM chunks WHERE key IN ({marks})", part)
+            for row in rows:
+                out[row[0]] = Chunk(**dict(zip(CHUNK_FIELDS, row[1:])))
+        return out
+
+    def keys_of_chunk_ids(self, gen: int, chunk_ids: Iterable[str]) -> dict[str, int]:
+        ids = list(set(chunk_ids))
+        out: dict[str, int] = {}
+        for start in range(0, len(ids), 900):
+            part = ids[start:start + 900]
+            marks = ",".join("?" * len(part))
+            rows = self.db.execute(
+                f"SELECT chunk_id, key FROM chunks WHERE chunk_id IN ({marks})"
+                " AND gen_added <= ? AND gen_removed > ?", (*part, gen, gen))
+            out.update(rows)
+        return out
+
+    # ---------------------------------------------------------------- embeddings cache
+
+    def cached_vectors(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        uniq = list(set(hashes))
+        for start in range(0, len(uniq), 900):
+            part = uniq[start:start + 900]
+            marks = ",".join("?" * len(part))
+            rows = self.db.execute(
+                f"SELECT text_hash, vector FROM embeddings WHERE model=? AND text_hash IN ({marks})",
+                (model, *part))
+            for h, blob in rows:
+                out[h] = np.frombuffer(blob, dtype=np.float32)
+        return out
+
+    def cache_vectors(self, model: str, items: Iterable[tuple[str, np.ndarray]]) -> None:
+        with self._tx() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)",
+                ((model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items))
+
+    # ---------------------------------------------------------------- writing a generation
+
+    def discard_after(self, gen: int) -> None:
+        """Roll back whatever a writer staged beyond ``gen`` and never committed."""
+        with self._tx() as db:
+            for table in ("files", "chunks"):
+                db.execute(f"DELETE FROM {table} WHERE gen_added > ?", (gen,))
+                db.execute(f"UPDATE {table} SET gen_removed=? WHERE gen_removed > ? AND gen_removed < ?",
+                           (NEVER, gen, NEVER))
+
+    def stage(self, gen: int, removed_paths: Iterable[str], files: Sequence[tuple[FileState, Optional[dict]]],
+              chunks: Sequence[tuple[Chunk, str, str]]) -> tuple[list[int], list[int]]:
+        """Stage generation ``gen``: retire the rows of ``removed_paths``, add the new files and chunks.
+
+        ``chunks`` holds (chunk, text_hash, tokens). Returns (retired chunk keys, new chunk keys).
+        """
+        removed = list(removed_paths)
+        with self._tx() as db:
+            retired: list[int] = []
+            for start in range(0, len(removed), 900):
+                part = removed[start:start + 900]
+                marks = ",".join("?" * len(part))
+                retired += [k for (k,) in db.execute(
+                    f"SELECT key FROM chunks WHERE source IN ({marks}) AND gen_removed=?", (*part, NEVER))]
+                for table, column in (("chunks", "source"), ("files", "path")):
+                    db.execute(f"UPDATE {table} SET gen_removed=? WHERE {column} IN ({marks}) AND gen_removed=?",
+                               (gen, *part, NEVER))
+            db.executemany(
+                "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                ((f.path, f.hash, f.size, f.mtime, f.source_type, f.language,
+                  None if facts is None else json.dumps(facts), gen, NEVER) for f, facts in files))
+            first = db.execute("SELECT COALESCE(MAX(key), 0) FROM chunks").fetchone()[0] + 1
+            db.executemany(
+                f"INSERT INTO chunks ({', '.join(CHUNK_FIELDS)}, text_hash, tokens, gen_added, gen_removed)"
+                f" VALUES ({', '.join('?' * (len(CHUNK_FIELDS) + 4))})",
+                ((*(getattr(c, f) for f in CHUNK_FIELDS), h, toks, gen, NEVER) for c, h, toks in chunks))
+            added = [k for (k,) in db.execute("SELECT key FROM chunks WHERE key >= ? ORDER BY key", (first,))]
+        return retired, added
+
+    def forget_before(self, gen: int) -> None:
+        """Delete rows that no generation from ``gen`` on can see."""
+        with self._tx() as db:
+            for table in ("files", "chunks"):
+                db.execute(f"DELETE FROM {table} WHERE gen_removed <= ?", (gen,))
+
+    def clear(self) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM files")
+            db.execute("DELETE FROM chunks")
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -1,0 +1,67 @@
+"""Dense vectors in a usearch index (cosine, f16 storage), keyed by chunk key."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Optional, Sequence
+
+import numpy as np
+import onnxruntime  # noqa: F401  must load before usearch: the reverse order segfaults (usearch 2.26, ort 1.31)
+from usearch.index import Index
+
+FILE = "vectors.usearch"
+EXACT_BELOW = 20_000  # brute force is exact and as fast as HNSW on small indexes
+
+
+class VectorIndex:
+    def __init__(self, index: Index):
+        self._index = index
+
+    @classmethod
+    def empty(cls, dim: int) -> "VectorIndex":
+        return cls(Index(ndim=dim, metric="cos", dtype="f16", connectivity=16))
+
+    @classmethod
+    def open(cls, gen_dir: Path, writable: bool = False) -> Optional["VectorIndex"]:
+        path = gen_dir / FILE
+        if not path.exists():
+            return None
+        return cls(Index.restore(str(path), view=not writable))
+
+    @staticmethod
+    def copy_file(src_gen: Path, dst_gen: Path) -> None:
+        if (src_gen / FILE).exists():
+            shutil.copyfile(src_gen / FILE, dst_gen / FILE)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    @property
+    def dim(self) -> int:
+        return self._index.ndim
+
+    def update(self, removed: Sequence[int], added: Sequence[int], vectors: np.ndarray) -> None:
+        if len(removed):
+            self._index.remove(np.asarray(removed, dtype=np.uint64))
+        if len(added):
+            self._index.add(np.asarray(added, dtype=np.uint64), np.asarray(vectors, dtype=np.float32))
+
+    def save(self, gen_dir: Path) -> None:
+        self._index.save(str(gen_dir / FILE))
+
+    def search(self, query: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top ``count`` (keys, cosine similarities), best first."""
+        n = len(self._index)
+        if n == 0 or count <= 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        matches = self._index.search(query, min(count, n), exact=n < EXACT_BELOW)
+        return matches.keys.astype(np.int64), (1.0 - matches.distances).astype(np.float32)
+
+    def similarities(self, query: np.ndarray, keys: Sequence[int]) -> np.ndarray:
+        """Cosine similarity of the query to each of ``keys`` (vectors are unit length)."""
+        if not len(keys):
+            return np.zeros(0, dtype=np.float32)
+        vectors = self._index.get(np.asarray(keys, dtype=np.uint64))
+        matrix = np.stack([np.asarray(v, dtype=np.float32) for v in vectors])
+        return matrix @ np.asarray(query, dtype=np.float32)

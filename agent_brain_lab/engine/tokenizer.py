@@ -1,0 +1,45 @@
+"""Code-aware keyword tokens for BM25.
+
+Identifiers are split (``parseHTTPHeader`` -> ``parse http header``, ``load_config`` -> ``load config``)
+while the whole identifier is kept too, so both exact symbol look-ups and natural-language words match.
+Words are stemmed (Snowball English) and English stopwords dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import Stemmer
+from bm25s.stopwords import STOPWORDS_EN
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+(?:\.[0-9]+)*")
+_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_STOP = frozenset(STOPWORDS_EN) | {"self", "this", "none", "null", "true", "false"}
+_stemmer = Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def _word_tokens(word: str) -> tuple[str, ...]:
+    parts = [p.lower() for p in _PARTS.findall(word)]
+    whole = word.lower().strip("_")
+    out = []
+    if whole and (len(parts) != 1 or parts[0] != whole) and whole not in _STOP:
+        out.append(whole)  # the identifier as written, unstemmed
+    for part in parts:
+        if len(part) > 1 and part not in _STOP:
+            out.append(_stemmer.stemWord(part))
+    return tuple(out)
+
+
+def tokenize(text: str) -> list[str]:
+    """Tokens of one text, in order (duplicates kept: BM25 counts them)."""
+    tokens: list[str] = []
+    for word in _WORD.findall(text):
+        tokens.extend(_word_tokens(word))
+    return tokens
+
+
+def identifiers(text: str) -> list[str]:
+    """Raw identifier-like words of a text (for entity look-up)."""
+    return _WORD.findall(text)
