@@ -1,0 +1,119 @@
+/**
+ * The Agent Brain side panel plugin: panel, commands, settings, state, and the
+ * `agent-brain:open` window event the kernel widgets dispatch.
+ */
+import {
+  ILayoutRestorer,
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import { ICommandPalette, Notification } from '@jupyterlab/apputils';
+import { IDocumentManager } from '@jupyterlab/docmanager';
+import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
+import { IEditorTracker } from '@jupyterlab/fileeditor';
+import { INotebookTracker } from '@jupyterlab/notebook';
+import { ISettingRegistry } from '@jupyterlab/settingregistry';
+import { IStateDB } from '@jupyterlab/statedb';
+
+import { BrainAPI } from './api';
+import { addCommands } from './commands';
+import { brainIcon } from './icon';
+import { BrainModel, ISearchOptions } from './model';
+import { OPEN_EVENT, openLocation, parseLocation } from './open';
+import { BrainPanel } from './panel/BrainPanel';
+import { followSaves } from './saves';
+import { applySettings, IPanelSettings, readSettings } from './settings';
+
+const PLUGIN_ID = 'agent-brain-lab:plugin';
+const STATE_KEY = 'agent-brain-lab:panel';
+
+const plugin: JupyterFrontEndPlugin<void> = {
+  id: PLUGIN_ID,
+  description: 'Search the workspace by meaning, keywords and code relations.',
+  autoStart: true,
+  requires: [IDocumentManager],
+  optional: [
+    ILayoutRestorer,
+    ISettingRegistry,
+    IStateDB,
+    ICommandPalette,
+    IEditorTracker,
+    INotebookTracker,
+    IDefaultFileBrowser
+  ],
+  activate: async (
+    app: JupyterFrontEnd,
+    docManager: IDocumentManager,
+    restorer: ILayoutRestorer | null,
+    settingRegistry: ISettingRegistry | null,
+    state: IStateDB | null,
+    palette: ICommandPalette | null,
+    editors: IEditorTracker | null,
+    notebooks: INotebookTracker | null,
+    fileBrowser: IDefaultFileBrowser | null
+  ) => {
+    const model = new BrainModel(new BrainAPI(app.serviceManager.serverSettings), {
+      error: message => Notification.error(message, { autoClose: 8000 }),
+      info: message => Notification.info(message, { autoClose: 4000 })
+    });
+    const open = (location: { path: string; line?: number | null; cell_index?: number | null }) =>
+      openLocation(docManager, location).catch(error =>
+        Notification.error(`Cannot open ${location.path}: ${error.message ?? error}`)
+      );
+
+    const panel = new BrainPanel(model, result =>
+      void open({ path: result.source, line: result.start_line, cell_index: result.cell_index })
+    );
+    panel.id = 'agent-brain-lab-panel';
+    panel.title.icon = brainIcon;
+    panel.title.caption = 'Agent Brain';
+    app.shell.add(panel, 'left', { rank: 600 });
+    restorer?.add(panel, 'agent-brain-lab');
+
+    addCommands(app, { model, panel, editors, notebooks, fileBrowser, palette, open });
+
+    window.addEventListener(OPEN_EVENT, event => {
+      const location = parseLocation((event as CustomEvent).detail);
+      if (location) {
+        void open(location);
+      } else {
+        console.warn(`agent-brain-lab: ignored ${OPEN_EVENT} event without a valid path`);
+      }
+    });
+
+    let settings: IPanelSettings | null = null;
+    if (settingRegistry) {
+      try {
+        const loaded = await settingRegistry.load(PLUGIN_ID);
+        settings = readSettings(loaded.composite);
+        applySettings(model, settings);
+        loaded.changed.connect(() => {
+          settings = readSettings(loaded.composite);
+          applySettings(model, settings);
+        });
+      } catch (error) {
+        console.warn('agent-brain-lab: settings could not be loaded', error);
+      }
+    }
+
+    if (state) {
+      const saved = (await state.fetch(STATE_KEY)) as Partial<ISearchOptions> | undefined;
+      if (saved) {
+        model.setOptions(saved);
+      }
+      let last = model.options;
+      model.changed.connect(() => {
+        if (model.options !== last) {
+          last = model.options;
+          void state.save(STATE_KEY, { ...last } as any);
+        }
+      });
+    }
+
+    followSaves(app.serviceManager.contents, model, () => settings?.autoReindexOnSave ?? true);
+
+    void app.restored.then(() => model.refreshStatus());
+  }
+};
+
+export default plugin;

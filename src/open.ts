@@ -1,0 +1,84 @@
+/**
+ * Open a workspace file at a line (editors) or a cell (notebooks).
+ */
+import { IDocumentManager } from '@jupyterlab/docmanager';
+import { IDocumentWidget } from '@jupyterlab/docregistry';
+import { FileEditor } from '@jupyterlab/fileeditor';
+import { Notebook } from '@jupyterlab/notebook';
+
+import { ILocation } from './types';
+
+/** The name of the custom window event the kernel widgets dispatch. */
+export const OPEN_EVENT = 'agent-brain:open';
+
+function isNotebookPath(path: string): boolean {
+  return path.toLowerCase().endsWith('.ipynb');
+}
+
+/**
+ * Validate an untrusted location (e.g. the detail of a window event): a
+ * relative path without `..`, and optional non-negative integers.
+ */
+export function parseLocation(detail: unknown): ILocation | null {
+  if (!detail || typeof detail !== 'object') {
+    return null;
+  }
+  const { path, line, cell_index } = detail as Record<string, unknown>;
+  if (typeof path !== 'string' || !path.trim()) {
+    return null;
+  }
+  const clean = path.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+  if (clean.startsWith('/') || clean.split('/').includes('..')) {
+    return null;
+  }
+  const count = (v: unknown) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null;
+  return { path: clean, line: count(line), cell_index: count(cell_index) };
+}
+
+/**
+ * Open `location.path` with the text editor (or the notebook panel for
+ * .ipynb) and put the cursor on `line` (1-based) / activate `cell_index`.
+ */
+export async function openLocation(
+  docManager: IDocumentManager,
+  location: ILocation
+): Promise<IDocumentWidget | undefined> {
+  const notebook = isNotebookPath(location.path);
+  const widget = docManager.openOrReveal(
+    location.path,
+    notebook ? 'Notebook' : 'Editor'
+  );
+  if (!widget) {
+    return undefined;
+  }
+  await widget.context.ready;
+  await widget.revealed;
+  if (widget.content instanceof Notebook) {
+    await showCell(widget.content, location.cell_index ?? null);
+  } else if (widget.content instanceof FileEditor) {
+    showLine(widget.content, location.line ?? null);
+  }
+  return widget;
+}
+
+function showLine(editor: FileEditor, line: number | null): void {
+  const target = editor.editor;
+  if (line !== null && line > 0) {
+    const position = {
+      line: Math.min(line - 1, Math.max(target.lineCount - 1, 0)),
+      column: 0
+    };
+    target.setCursorPosition(position);
+    target.revealPosition(position);
+  }
+  target.focus();
+}
+
+async function showCell(notebook: Notebook, cellIndex: number | null): Promise<void> {
+  if (cellIndex === null || cellIndex >= notebook.widgets.length) {
+    return;
+  }
+  notebook.activeCellIndex = cellIndex;
+  await notebook.scrollToItem(cellIndex, 'start');
+}

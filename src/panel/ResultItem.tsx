@@ -1,0 +1,79 @@
+/**
+ * One search hit: where it is, why it matched, and a highlighted snippet.
+ */
+import * as React from 'react';
+
+import { highlight, snippet } from '../highlight';
+import { anchorLabel, formatScore, legBreakdown, locationLabel } from '../scores';
+import { IQueryResult, Mode } from '../types';
+
+export interface IResultItemProps {
+  result: IQueryResult;
+  mode: Mode;
+  terms: string[];
+  selected: boolean;
+  onOpen: (result: IQueryResult) => void;
+  onSelect: () => void;
+  itemRef?: (el: HTMLLIElement | null) => void;
+}
+
+/** The snippet, with query terms in <mark>; React escapes every text node. */
+export function Snippet(props: { text: string; terms: string[] }): JSX.Element {
+  const segments = highlight(snippet(props.text, props.terms), props.terms);
+  return (
+    <pre className="jp-AgentBrain-snippet">
+      {segments.map((s, i) =>
+        s.match ? <mark key={i}>{s.text}</mark> : <React.Fragment key={i}>{s.text}</React.Fragment>
+      )}
+    </pre>
+  );
+}
+
+export function ResultItem(props: IResultItemProps): JSX.Element {
+  const { result, mode } = props;
+  const anchor = anchorLabel(result);
+  const legs = legBreakdown(result, mode);
+  return (
+    <li
+      ref={props.itemRef}
+      className={'jp-AgentBrain-result' + (props.selected ? ' jp-mod-selected' : '')}
+      tabIndex={props.selected ? 0 : -1}
+      role="option"
+      aria-selected={props.selected}
+      data-path={result.source}
+      data-line={result.start_line}
+      onClick={() => {
+        props.onSelect();
+        props.onOpen(result);
+      }}
+      onFocus={props.onSelect}
+    >
+      <div className="jp-AgentBrain-resultHead">
+        <span className="jp-AgentBrain-location">{locationLabel(result)}</span>
+        <span className="jp-AgentBrain-score" title={`${mode} score`}>
+          {formatScore(result.score)}
+        </span>
+      </div>
+      <div className="jp-AgentBrain-resultMeta">
+        {anchor && <span className="jp-AgentBrain-anchor">{anchor}</span>}
+        <span className="jp-AgentBrain-badge" data-kind="language">
+          {result.language}
+        </span>
+        <span className="jp-AgentBrain-badge" data-kind="source-type">
+          {result.source_type}
+        </span>
+        {legs.map(l => (
+          <span key={l.leg} className="jp-AgentBrain-leg" data-leg={l.leg}>
+            {l.leg} {l.value}
+          </span>
+        ))}
+      </div>
+      {result.relationship_path.length > 0 && (
+        <div className="jp-AgentBrain-relpath" title="Relationship path">
+          {result.relationship_path.join(' → ')}
+        </div>
+      )}
+      <Snippet text={result.text} terms={props.terms} />
+    </li>
+  );
+}
