@@ -1,0 +1,23 @@
+"""Server-extension entry point: build the service from ``c.AgentBrain`` and mount the routes."""
+
+from __future__ import annotations
+
+from ..engine import Brain
+from .autosave import SaveReindexer
+from .config import AgentBrain
+from .handlers import setup_handlers
+from .service import BrainService
+
+
+def load_jupyter_server_extension(server_app) -> None:
+    options = AgentBrain(parent=server_app)
+    root = options.resolve_root(server_app.root_dir)
+    service = BrainService(Brain(root, config=options.brain_config()), log=server_app.log)
+    setup_handlers(server_app.web_app, service)
+    if options.auto_reindex_on_save:
+        hook = SaveReindexer(
+            service.root, service.accepts_saved_file, service.reindex_file,
+            delay=options.reindex_delay, log=server_app.log,
+        )
+        server_app.contents_manager.register_post_save_hook(hook)
+    server_app.log.info("agent-brain: serving the brain of %s at %sagent-brain/", root, server_app.base_url)

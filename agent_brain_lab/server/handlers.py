@@ -1,0 +1,169 @@
+"""REST handlers under ``{base_url}agent-brain/`` (contract: the README's REST section).
+
+Handlers call the engine and let its :class:`BrainError`s propagate; :class:`BrainHandler`
+turns every error into ``{"error", "message", "field"?, "job_id"?}`` in one place.
+"""
+
+from __future__ import annotations
+
+import json
+from http.client import responses
+from typing import Any
+
+from jupyter_server.base.handlers import APIHandler
+from jupyter_server.utils import url_path_join
+from tornado import web
+
+from ..engine.types import (
+    BrainError,
+    MAX_QUERY_CHARS,
+    IndexCancelled,
+    InvalidRequest,
+    ModelMismatch,
+    ModelUnavailable,
+    NotIndexed,
+    QueryRequest,
+    WorkspaceBusy,
+)
+from .service import BrainService
+
+SETTINGS_KEY = "agent_brain"
+NAMESPACE = "agent-brain"
+
+# Most specific first: the first matching class decides the HTTP status.
+ERROR_STATUS: tuple[tuple[type[BrainError], int], ...] = (
+    (InvalidRequest, 400),
+    (NotIndexed, 503),
+    (ModelUnavailable, 503),
+    (WorkspaceBusy, 409),
+    (ModelMismatch, 409),
+    (IndexCancelled, 409),
+    (BrainError, 500),
+)
+
+
+def error_status(err: BrainError) -> int:
+    return next(status for cls, status in ERROR_STATUS if isinstance(err, cls))
+
+
+class BrainHandler(APIHandler):
+    """Base of every route: the service, JSON in/out and the one error mapping."""
+
+    @property
+    def service(self) -> BrainService:
+        return self.settings[SETTINGS_KEY]
+
+    def json_body(self) -> Any:
+        if not self.request.body:
+            return {}
+        try:
+            return json.loads(self.request.body)
+        except ValueError:
+            raise InvalidRequest("body", "is not valid JSON") from None
+
+    def reply(self, data: Any, status: int = 200) -> None:
+        self.set_status(status)
+        self.finish(json.dumps(data))
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        err = kwargs.get("exc_info", (None, None, None))[1]
+        if isinstance(err, BrainError):
+            self.set_status(error_status(err))
+            body = err.to_dict()
+        elif isinstance(err, web.HTTPError):
+            body = {"error": _snake(err.reason or responses.get(status_code, "error")),
+                    "message": err.log_message or err.reason or responses.get(status_code, "")}
+        else:  # a bug: details stay in the server log, never in the response
+            body = {"error": "internal_error", "message": "internal server error; see the server log"}
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps(body))
+
+    def log_exception(self, typ, value, tb) -> None:
+        if isinstance(value, BrainError):  # an expected, user-facing error: no traceback in the log
+            self.log.info("agent-brain %s %s: %s", self.request.method, self.request.path, value)
+        else:
+            super().log_exception(typ, value, tb)
+
+
+def _snake(reason: str) -> str:
+    return reason.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+class QueryHandler(BrainHandler):
+    @web.authenticated
+    async def post(self) -> None:
+        request = QueryRequest.build(self.json_body())
+        response = await self.service.run(self.service.brain.query, request)
+        self.reply(response.to_dict())
+
+
+class IndexHandler(BrainHandler):
+    @web.authenticated
+    async def post(self) -> None:
+        job = self.service.start_index(self.json_body())
+        self.reply({"job_id": job.id, **job.to_dict()}, status=202)
+
+    @web.authenticated
+    async def delete(self) -> None:
+        await self.service.run(self.service.reset)
+        self.reply({"status": "reset"})
+
+
+class JobsHandler(BrainHandler):
+    @web.authenticated
+    async def get(self) -> None:
+        self.reply({"jobs": [job.to_dict() for job in self.service.jobs.list()]})
+
+
+class JobHandler(BrainHandler):
+    @web.authenticated
+    async def get(self, job_id: str) -> None:
+        job = self.service.jobs.get(job_id)
+        if job is None:
+            raise web.HTTPError(404, f"no job {job_id!r}", reason="Not Found")
+        self.reply(job.to_dict())
+
+    @web.authenticated
+    async def delete(self, job_id: str) -> None:
+        job = self.service.jobs.cancel(job_id)
+        if job is None:
+            raise web.HTTPError(404, f"no job {job_id!r}", reason="Not Found")
+        self.reply(job.to_dict())
+
+
+class StatusHandler(BrainHandler):
+    @web.authenticated
+    async def get(self) -> None:
+        self.reply(await self.service.run(self.service.status))
+
+
+class GraphEntityHandler(BrainHandler):
+    @web.authenticated
+    async def get(self) -> None:
+        name = self.get_query_argument("name", "").strip()
+        if not name:
+            raise InvalidRequest("name", "is required")
+        if len(name) > MAX_QUERY_CHARS:
+            raise InvalidRequest("name", f"must be at most {MAX_QUERY_CHARS} characters")
+        depth_text = self.get_query_argument("depth", "1").strip()
+        if not depth_text.isdigit() or not 0 <= int(depth_text) <= 5:
+            raise InvalidRequest("depth", "must be an integer between 0 and 5")
+        graph = await self.service.run(self.service.brain.graph_entity, name, int(depth_text))
+        self.reply(graph)
+
+
+ROUTES: tuple[tuple[str, type[BrainHandler]], ...] = (
+    ("query", QueryHandler),
+    ("index", IndexHandler),
+    ("jobs", JobsHandler),
+    (r"jobs/(?P<job_id>[A-Za-z0-9_-]+)", JobHandler),
+    ("status", StatusHandler),
+    ("graph/entity", GraphEntityHandler),
+)
+
+
+def setup_handlers(web_app, service: BrainService) -> None:
+    web_app.settings[SETTINGS_KEY] = service
+    base_url = web_app.settings["base_url"]
+    handlers = [(url_path_join(base_url, NAMESPACE, pattern), handler) for pattern, handler in ROUTES]
+    web_app.add_handlers(".*$", handlers)

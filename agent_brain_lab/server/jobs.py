@@ -1,0 +1,204 @@
+"""Background index jobs: one at a time, on one worker thread, with progress and cancel.
+
+The IOLoop only ever touches :class:`Job` snapshots; the engine runs on the worker thread.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import threading
+import uuid
+from collections import OrderedDict
+from datetime import datetime, timezone
+from typing import Any, Callable, Optional
+
+from ..engine.types import BrainError, IndexCancelled, IndexProgress, IndexReport, WorkspaceBusy
+
+ACTIVE = ("pending", "running")
+FINISHED = ("done", "failed", "cancelled")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class JobRunning(WorkspaceBusy):
+    """A job of this server is pending or running; carries its id so a client can follow it."""
+
+    def __init__(self, job: "Job"):
+        super().__init__(f"an index job is already {job.status} (job {job.id}, path {job.path!r})")
+        self.job_id = job.id
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "job_id": self.job_id}
+
+
+@dataclasses.dataclass
+class Job:
+    path: str
+    force: bool = False
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)  # more brain.index() keywords
+    id: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex[:12])
+    status: str = "pending"
+    progress: IndexProgress = dataclasses.field(default_factory=lambda: IndexProgress(phase="pending"))
+    started: Optional[str] = None
+    finished: Optional[str] = None
+    error: Optional[str] = None
+    report: Optional[IndexReport] = None
+    cancel: threading.Event = dataclasses.field(default_factory=threading.Event)
+
+    def record_progress(self, progress: IndexProgress) -> None:
+        """Progress callback for ``brain.index``; copies, since the engine may reuse its object."""
+        self.progress = dataclasses.replace(progress)
+
+    def to_dict(self) -> dict[str, Any]:
+        progress = self.progress
+        report = self.report.to_dict() if self.report else None
+        return {
+            "id": self.id,
+            "status": self.status,
+            "path": self.path,
+            "force": self.force,
+            "phase": progress.phase,
+            "files_done": progress.files_done,
+            "files_total": progress.files_total,
+            "chunks": progress.chunks,
+            "current_file": progress.current_file,
+            "percent": round(progress.percent, 1),
+            "started": self.started,
+            "finished": self.finished,
+            "error": self.error,
+            "skipped": report["skipped"] if report else [],
+            "report": report,
+        }
+
+
+class JobManager:
+    """Queue of index jobs run one after another by ``run(job) -> IndexReport``.
+
+    ``submit(..., exclusive=True)`` (a user's request) refuses while another job is active;
+    ``exclusive=False`` (re-index on save) queues behind it instead.
+    """
+
+    def __init__(self, run: Callable[[Job], IndexReport], *, keep: int = 50, log: logging.Logger | None = None):
+        self._run = run
+        self._keep = keep
+        self._log = log or logging.getLogger(__name__)
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._lock = threading.Lock()
+        self._queue: queue.Queue[Optional[Job]] = queue.Queue()
+        self._worker: Optional[threading.Thread] = None
+        self._closed = False
+
+    # ------------------------------------------------------------------ queries
+
+    def get(self, job_id: str) -> Optional[Job]:
+        with self._lock:
+            return self._jobs.get(job_id)
+
+    def list(self) -> list[Job]:
+        """Newest first."""
+        with self._lock:
+            return list(reversed(self._jobs.values()))
+
+    def active(self) -> Optional[Job]:
+        """The running job, else the oldest pending one, else None."""
+        with self._lock:
+            return self._active_locked()
+
+    def _active_locked(self) -> Optional[Job]:
+        running = [j for j in self._jobs.values() if j.status == "running"]
+        pending = [j for j in self._jobs.values() if j.status == "pending"]
+        return (running or pending or [None])[0]
+
+    # ------------------------------------------------------------------ changes
+
+    def submit(self, path: str, *, force: bool = False, exclusive: bool = True, **options: Any) -> Job:
+        with self._lock:
+            if self._closed:
+                raise BrainError("the server is shutting down")
+            active = self._active_locked()
+            if exclusive and active is not None:
+                raise JobRunning(active)
+            if not exclusive:
+                for job in self._jobs.values():
+                    if job.status == "pending" and job.path == path and not job.force:
+                        return job  # the queued run will pick up this change too
+            job = Job(path=path, force=force, options=options)
+            self._jobs[job.id] = job
+            self._forget_old_locked()
+            self._ensure_worker_locked()
+        self._queue.put(job)
+        return job
+
+    def cancel(self, job_id: str) -> Optional[Job]:
+        """Ask a job to stop; a pending job is cancelled at once. Finished jobs are left as they are."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is None:
+                return None
+            job.cancel.set()
+            if job.status == "pending":
+                self._finish(job, "cancelled")
+            return job
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Cancel everything and stop the worker (server shutdown, tests)."""
+        with self._lock:
+            self._closed = True
+            for job in self._jobs.values():
+                job.cancel.set()
+            worker = self._worker
+        self._queue.put(None)
+        if worker is not None:
+            worker.join(timeout)
+
+    # ------------------------------------------------------------------ worker
+
+    def _ensure_worker_locked(self) -> None:
+        if self._worker is None or not self._worker.is_alive():
+            self._worker = threading.Thread(target=self._work, name="agent-brain-index", daemon=True)
+            self._worker.start()
+
+    def _forget_old_locked(self) -> None:
+        finished = [j.id for j in self._jobs.values() if j.status in FINISHED]
+        for job_id in finished[: max(0, len(self._jobs) - self._keep)]:
+            del self._jobs[job_id]
+
+    def _work(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            with self._lock:
+                if job.status != "pending":  # cancelled while queued
+                    continue
+                job.status = "running"
+                job.started = _now()
+            self._execute(job)
+
+    def _execute(self, job: Job) -> None:
+        try:
+            report = self._run(job)
+        except IndexCancelled:
+            self._finish(job, "cancelled")
+        except BrainError as err:
+            self._finish(job, "failed", error=f"{err.code}: {err}")
+        except Exception as err:  # the worker must survive; the traceback goes to the server log only
+            self._log.exception("agent-brain: index job %s failed", job.id)
+            self._finish(job, "failed", error=f"internal error: {type(err).__name__}")
+        else:
+            job.report = report
+            job.progress = dataclasses.replace(
+                job.progress, phase="done", files_done=job.progress.files_total or report.files_total,
+                files_total=job.progress.files_total or report.files_total, current_file=None,
+            )
+            self._finish(job, "done")
+
+    @staticmethod
+    def _finish(job: Job, status: str, error: Optional[str] = None) -> None:
+        job.error = error
+        job.finished = _now()
+        job.status = status

@@ -1,0 +1,121 @@
+"""The one service object the handlers talk to: a Brain, its index jobs and a query thread pool."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+from ..engine import Brain
+from ..engine.types import IndexReport, InvalidRequest
+from ..engine.workspace import ScanOptions, scan, resolve_inside
+from .jobs import Job, JobManager, JobRunning
+
+T = TypeVar("T")
+
+INDEX_FIELDS = ("path", "force", "include", "exclude", "chunk_size", "chunk_overlap")
+SAVE_LOCK_WAIT_S = 30.0  # a save-triggered job waits this long for another process's writer
+
+
+class BrainService:
+    def __init__(self, brain: Brain, *, log: logging.Logger | None = None, query_threads: int = 2):
+        self.brain = brain
+        self.root: Path = Path(brain.root)
+        self.log = log or logging.getLogger(__name__)
+        self.jobs = JobManager(self._run_job, log=self.log)
+        self._executor = ThreadPoolExecutor(query_threads, thread_name_prefix="agent-brain-query")
+
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run engine work off the IOLoop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
+
+    # ------------------------------------------------------------------ indexing
+
+    def start_index(self, body: Any) -> Job:
+        """Validate a POST /index body and queue the job; raises InvalidRequest or JobRunning."""
+        options = parse_index_body(body)
+        options["path"] = self.index_folder(options["path"])
+        return self.jobs.submit(**options)
+
+    def index_folder(self, rel: str) -> str:
+        """The root-relative POSIX form of a folder given by the client, or InvalidRequest("path")."""
+        target = resolve_inside(self.root, rel)
+        if not target.exists():
+            raise InvalidRequest("path", f"{rel!r} does not exist")
+        if not target.is_dir():
+            raise InvalidRequest("path", f"{rel!r} is not a directory")
+        relative = target.relative_to(self.root).as_posix()
+        return "" if relative == "." else relative
+
+    def accepts_saved_file(self, rel: str) -> bool:
+        """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in."""
+        config = self.brain.config
+        options = ScanOptions(
+            include=tuple(config.include), exclude=tuple(config.exclude),
+            max_file_bytes=config.max_file_bytes, include_hidden=config.include_hidden,
+        )
+        files, skipped = scan(self.root, options, subpath=rel)
+        return any(entry.path == rel for entry in (*files, *skipped))
+
+    def reindex_file(self, rel: str) -> Job:
+        """Queue an incremental index of one saved file, behind any running job."""
+        return self.jobs.submit(rel, exclusive=False, wait=SAVE_LOCK_WAIT_S)
+
+    def _run_job(self, job: Job) -> IndexReport:
+        return self.brain.index(
+            path=job.path, force=job.force, progress=job.record_progress, cancel=job.cancel, **job.options
+        )
+
+    # ------------------------------------------------------------------ reading
+
+    def status(self) -> dict[str, Any]:
+        status = self.brain.status()
+        job = self.jobs.active()
+        if job is not None and job.status == "running":
+            status["state"] = "indexing"
+        status["job"] = job.to_dict() if job is not None else None
+        return status
+
+    def reset(self) -> None:
+        active = self.jobs.active()
+        if active is not None:
+            raise JobRunning(active)
+        self.brain.reset()
+
+    def close(self) -> None:
+        self.jobs.close()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def parse_index_body(body: Any) -> dict[str, Any]:
+    """Check the shape of a POST /index body; the engine checks the values it owns."""
+    if body is None:
+        body = {}
+    if not isinstance(body, dict):
+        raise InvalidRequest("body", "expected a JSON object")
+    unknown = sorted(set(body) - set(INDEX_FIELDS))
+    if unknown:
+        raise InvalidRequest(unknown[0], "unknown field")
+    given = {k: v for k, v in body.items() if v is not None}
+    options: dict[str, Any] = {"path": given.get("path", ""), "force": given.get("force", False)}
+    if not isinstance(options["path"], str):
+        raise InvalidRequest("path", "must be a string")
+    if not isinstance(options["force"], bool):
+        raise InvalidRequest("force", "must be true or false")
+    for name in ("include", "exclude"):
+        value = given.get(name, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise InvalidRequest(name, "must be a list of glob strings")
+        if value:
+            options[name] = tuple(value)
+    for name in ("chunk_size", "chunk_overlap"):
+        if name in given:
+            value = given[name]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidRequest(name, "must be a non-negative integer")
+            options[name] = value
+    return options

@@ -1,0 +1,335 @@
+"""The REST API of the server extension, against a real server, engine and workspace."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from tornado.httpclient import HTTPClientError
+
+from test_server_support import on_server_loop
+
+pytest_plugins = ["pytest_jupyter.jupyter_server"]
+
+FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
+PROBE = '''"""Probe module written by the server tests."""
+
+
+class LighthouseKeeper:
+    """Keeps the lamp of the lighthouse burning through the night."""
+
+    def trim_wick(self, length: int) -> int:
+        return max(0, length - 1)
+
+
+def ring_foghorn(times: int) -> str:
+    keeper = LighthouseKeeper()
+    keeper.trim_wick(times)
+    return "BWAAA " * times
+'''
+MODES = ("vector", "bm25", "hybrid", "graph", "multi")
+
+
+@pytest.fixture
+def jp_server_config():
+    return {
+        "ServerApp": {"jpserver_extensions": {"agent_brain_lab": True}},
+        "AgentBrain": {"reindex_delay": 0.2},
+    }
+
+
+@pytest.fixture
+def jp_root_dir(tmp_path):
+    """The fixture workspace plus a probe module whose content the assertions rely on."""
+    root = tmp_path / "root_dir"
+    shutil.copytree(FIXTURE, root) if FIXTURE.is_dir() else root.mkdir()
+    (root / "probe").mkdir()
+    (root / "probe" / "lighthouse.py").write_text(PROBE)
+    (root / "probe" / "notes.md").write_text("# Lighthouse notes\n\nThe keeper trims the wick at dusk.\n")
+    return root
+
+
+@pytest.fixture
+def big_root(jp_root_dir):
+    """A few hundred generated modules: an index that takes long enough to poke at while it runs."""
+    for i in range(300):
+        folder = jp_root_dir / "gen" / f"pkg{i // 50}"
+        folder.mkdir(parents=True, exist_ok=True)
+        body = "\n\n".join(
+            f"def handler_{i}_{j}(value):\n    \"\"\"Handle case {j} of module {i}.\"\"\"\n"
+            f"    return value * {j} + {i}\n"
+            for j in range(6)
+        )
+        (folder / f"mod_{i}.py").write_text(body)
+    return jp_root_dir
+
+
+@pytest.fixture
+def api(jp_fetch):
+    """call(method, *path, body=None, params=None) -> (status, json body), errors included."""
+
+    async def call(method, *path, body=None, params=None):
+        kwargs = {"method": method, "params": params}
+        if body is not None:
+            kwargs["body"] = body if isinstance(body, str) else json.dumps(body)
+        elif method == "POST":
+            kwargs["body"] = "{}"
+        try:
+            response = await jp_fetch("agent-brain", *path, **kwargs)
+        except HTTPClientError as err:
+            response = err.response
+        return response.code, json.loads(response.body)
+
+    return call
+
+
+async def wait_for_job(api, job_id, statuses=("done", "failed", "cancelled"), timeout=300):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        code, job = await api("GET", "jobs", job_id)
+        assert code == 200
+        if job["status"] in statuses:
+            return job
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"job {job_id} still {job['status']} after {timeout}s")
+
+
+async def index_all(api):
+    code, job = await api("POST", "index", body={"path": ""})
+    assert code == 202, job
+    job = await wait_for_job(api, job["job_id"])
+    assert job["status"] == "done", job
+    return job
+
+
+# ----------------------------------------------------------------------- before indexing
+
+
+@on_server_loop
+async def test_status_before_indexing(api, jp_root_dir):
+    code, status = await api("GET", "status")
+    assert code == 200
+    assert status["state"] == "empty"
+    assert status["job"] is None
+    assert Path(status["root"]).resolve() == jp_root_dir.resolve()
+
+
+@on_server_loop
+async def test_query_and_graph_before_indexing_are_503(api):
+    code, err = await api("POST", "query", body={"query": "lighthouse"})
+    assert (code, err["error"]) == (503, "not_indexed")
+    code, err = await api("GET", "graph", "entity", params={"name": "LighthouseKeeper"})
+    assert (code, err["error"]) == (503, "not_indexed")
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"query": "   "}, "query"),
+        ({}, "query"),
+        ({"query": "x", "mode": "psychic"}, "mode"),
+        ({"query": "x", "top_k": "many"}, "top_k"),
+        ({"query": "x", "top_k": 0}, "top_k"),
+        ({"query": "x", "alpha": 2}, "alpha"),
+        ({"query": "x", "source_types": ["poetry"]}, "source_types"),
+        ({"query": "x", "file_paths": ["../outside/*.py"]}, "file_paths"),
+        ({"query": "x", "colour": "blue"}, "colour"),
+        ("{not json", "body"),
+        ("[1, 2]", "body"),
+    ],
+)
+@on_server_loop
+async def test_bad_query_is_400_naming_the_field(api, body, field):
+    code, err = await api("POST", "query", body=body)
+    assert code == 400
+    assert err["error"] == "invalid_request"
+    assert err["field"] == field
+    assert err["message"]
+
+
+@pytest.mark.parametrize(
+    "params, field",
+    [({}, "name"), ({"name": "  "}, "name"), ({"name": "Cart", "depth": "deep"}, "depth"),
+     ({"name": "Cart", "depth": "9"}, "depth")],
+)
+@on_server_loop
+async def test_bad_graph_entity_is_400(api, params, field):
+    code, err = await api("GET", "graph", "entity", params=params)
+    assert (code, err["error"], err["field"]) == (400, "invalid_request", field)
+
+
+def _escape_paths(root: Path, outside: Path) -> list[str]:
+    outside.mkdir(exist_ok=True)
+    (outside / "secret.py").write_text("TOKEN = 'nope'\n")
+    (root / "link_out").symlink_to(outside, target_is_directory=True)
+    return ["..", "../outside", "probe/../../outside", str(outside), "/etc", "link_out", "no/such/folder",
+            "probe/lighthouse.py"]
+
+
+@on_server_loop
+async def test_index_path_policy(api, jp_root_dir, tmp_path):
+    for path in _escape_paths(jp_root_dir, tmp_path / "outside"):
+        code, err = await api("POST", "index", body={"path": path})
+        assert code == 400, (path, err)
+        assert (err["error"], err["field"]) == ("invalid_request", "path"), path
+    code, jobs = await api("GET", "jobs")
+    assert jobs == {"jobs": []}  # nothing was started
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [({"force": "yes"}, "force"), ({"path": 3}, "path"), ({"include": "*.py"}, "include"),
+     ({"exclude": [1]}, "exclude"), ({"chunk_size": -4}, "chunk_size"), ({"chunk_overlap": 1.5}, "chunk_overlap"),
+     ({"recursive": True}, "recursive"), ("nonsense", "body")],
+)
+@on_server_loop
+async def test_bad_index_body_is_400(api, body, field):
+    code, err = await api("POST", "index", body=body)
+    assert (code, err["error"], err["field"]) == (400, "invalid_request", field)
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE"])
+@on_server_loop
+async def test_unknown_job_is_404(api, method):
+    code, err = await api(method, "jobs", "0123456789ab")
+    assert code == 404
+    assert err["error"] == "not_found"
+    assert "0123456789ab" in err["message"]
+
+
+@on_server_loop
+async def test_reset_when_empty(api):
+    code, body = await api("DELETE", "index")
+    assert (code, body) == (200, {"status": "reset"})
+
+
+# ----------------------------------------------------------------------- with an index
+
+
+@on_server_loop
+async def test_index_then_query_every_mode(api, jp_root_dir):
+    job = await index_all(api)
+    assert job["report"]["files_indexed"] >= 2
+    assert job["percent"] == 100.0 and job["finished"] and job["error"] is None
+    assert all(set(s) == {"path", "reason"} for s in job["skipped"])
+
+    code, listing = await api("GET", "jobs")
+    assert code == 200 and [j["id"] for j in listing["jobs"]] == [job["id"]]
+
+    code, status = await api("GET", "status")
+    assert code == 200 and status["state"] == "ready" and status["job"] is None
+    assert status["files"]["total"] == job["report"]["files_total"]
+
+    for mode in MODES:
+        code, response = await api(
+            "POST", "query", body={"query": "LighthouseKeeper trim_wick", "mode": mode, "top_k": 3}
+        )
+        assert code == 200, (mode, response)
+        assert response["mode"] == mode
+        assert 0 < len(response["results"]) <= 3
+        assert response["results"][0]["source"] == "probe/lighthouse.py", (mode, response["results"][0])
+
+    code, response = await api(
+        "POST", "query", body={"query": "keeper", "mode": "bm25", "source_types": ["doc"], "top_k": 5}
+    )
+    assert code == 200 and response["results"]
+    assert {r["source_type"] for r in response["results"]} == {"doc"}
+
+
+@on_server_loop
+async def test_graph_entity(api):
+    await index_all(api)
+    code, graph = await api("GET", "graph", "entity", params={"name": "LighthouseKeeper", "depth": "1"})
+    assert code == 200
+    assert graph["query"] == "LighthouseKeeper"
+    assert graph["matches"]
+    assert any(node["source"] == "probe/lighthouse.py" for node in graph["nodes"])
+    code, graph = await api("GET", "graph", "entity", params={"name": "NoSuchThingAnywhere"})
+    assert code == 200 and graph["matches"] == []
+
+
+@on_server_loop
+async def test_reindex_subfolder_and_reset(api):
+    await index_all(api)
+    code, job = await api("POST", "index", body={"path": "probe", "force": True})
+    assert code == 202 and job["path"] == "probe" and job["force"] is True
+    job = await wait_for_job(api, job["job_id"])
+    assert job["status"] == "done", job
+
+    code, body = await api("DELETE", "index")
+    assert (code, body) == (200, {"status": "reset"})
+    code, err = await api("POST", "query", body={"query": "lighthouse"})
+    assert (code, err["error"]) == (503, "not_indexed")
+
+
+@on_server_loop
+async def test_save_through_contents_api_is_indexed(api, jp_fetch):
+    await index_all(api)
+    word = "quixotrombone"
+    model = {"type": "file", "format": "text", "content": f"# Band\n\nThe {word} plays at noon.\n"}
+    response = await jp_fetch("api", "contents", "probe", "band.md", method="PUT", body=json.dumps(model))
+    assert response.code in (200, 201)
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        code, listing = await api("GET", "jobs")
+        saved = [j for j in listing["jobs"] if j["path"] == "probe/band.md"]
+        if saved and saved[0]["status"] in ("done", "failed", "cancelled"):
+            break
+        await asyncio.sleep(0.2)
+    assert saved and saved[0]["status"] == "done", listing
+
+    code, response = await api("POST", "query", body={"query": word, "mode": "bm25"})
+    assert code == 200
+    assert response["results"] and response["results"][0]["source"] == "probe/band.md"
+
+
+@on_server_loop
+async def test_save_of_excluded_file_starts_no_job(api, jp_fetch):
+    model = {"type": "file", "format": "text", "content": "ignored\n"}
+    await jp_fetch("api", "contents", "node_modules", method="PUT", body=json.dumps({"type": "directory"}))
+    await jp_fetch("api", "contents", "node_modules", "x.js", method="PUT", body=json.dumps(model))
+    await asyncio.sleep(1.0)
+    code, listing = await api("GET", "jobs")
+    assert listing == {"jobs": []}
+
+
+@on_server_loop
+async def test_busy_status_and_cancel_while_a_long_job_runs(api, big_root):
+    code, job = await api("POST", "index", body={})
+    assert code == 202 and job["status"] in ("pending", "running")
+    job_id = job["job_id"]
+
+    code, err = await api("POST", "index", body={"path": "probe"})
+    assert (code, err["error"], err["job_id"]) == (409, "workspace_busy", job_id)
+    code, err = await api("DELETE", "index")
+    assert (code, err["error"], err["job_id"]) == (409, "workspace_busy", job_id)
+
+    # The server keeps answering while the engine works.
+    await wait_for_job(api, job_id, statuses=("running",), timeout=60)
+    latencies, seen_indexing = [], False
+    for _ in range(10):
+        started = time.monotonic()
+        code, status = await api("GET", "status")
+        latencies.append(time.monotonic() - started)
+        assert code == 200
+        if status["job"] and status["job"]["status"] == "running":
+            seen_indexing = True
+            assert status["state"] == "indexing"
+            assert status["job"]["id"] == job_id
+        await asyncio.sleep(0.05)
+    assert seen_indexing, "the job finished before /status was asked; make the workspace bigger"
+    assert max(latencies) < 2.0, latencies
+
+    code, cancelling = await api("DELETE", "jobs", job_id)
+    assert code == 200 and cancelling["id"] == job_id
+    job = await wait_for_job(api, job_id, timeout=120)
+    assert job["status"] == "cancelled", job
+    assert job["finished"] and job["report"] is None
+
+    code, err = await api("POST", "query", body={"query": "handler_3_4"})
+    assert (code, err["error"]) == (503, "not_indexed")  # a cancelled first index commits nothing
