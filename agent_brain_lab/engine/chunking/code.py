@@ -1,0 +1,404 @@
+"""Code chunking with tree-sitter: one chunk per symbol, the code between symbols in windows.
+
+One parse per file yields the chunks, the symbols and the raw relations for the code graph, and
+every non-blank line of the file lands in at least one chunk:
+
+- a function or method chunk holds its lines, with decorators and the comments right above it;
+- a class-like chunk (class, struct, interface, impl, module...) holds its own lines with each
+  nested symbol cut down to its signature lines, so its text is a subsequence of the file's lines
+  and method bodies live only in the method chunks;
+- lines outside every top-level symbol become "module" chunks (no symbol name): contiguous runs
+  packed into windows of up to ``chunk_size`` characters at statement boundaries;
+- anything longer than ``chunk_size`` is split at statement boundaries into parts that keep the
+  symbol's name and parent.
+
+Files with no grammar, a failed parse or minified content fall back to line windows (:func:`chunk_lines`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from tree_sitter import Node, Tree
+
+from ..graph_extract import Relation, base_relations, callee, import_call_target, import_targets
+from ..types import Chunk
+from .languages import BODY_TYPES, FUNCTION_KINDS, NAME_TYPES, LanguageSpec, parser_for, spec_for, text_of
+
+__all__ = ["Symbol", "Relation", "CodeAnalysis", "analyze_code", "chunk_lines"]
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    qualname: str  # "Class.method"
+    kind: str  # function | method | class | interface | struct | enum | trait | impl | module | type | ...
+    source: str
+    chunk_id: str  # the chunk holding the symbol's first lines
+    start_line: int
+    end_line: int
+
+    @property
+    def node_id(self) -> str:
+        return f"{self.source}::{self.qualname}"
+
+
+@dataclass
+class CodeAnalysis:
+    chunks: list[Chunk]
+    symbols: list[Symbol]
+    relations: list[Relation]
+
+
+def analyze_code(source: str, text: str, language: str, source_type: str, chunk_size: int) -> CodeAnalysis:
+    """Chunks, symbols and raw relations of one code file (see the module docstring for the scheme)."""
+    lines = _lines(text)
+    if not text.strip():
+        return CodeAnalysis([], [], [])
+    spec = spec_for(language)
+    parser = parser_for(spec) if spec is not None else None
+    tree = parser.parse(text.encode("utf-8", "replace")) if parser is not None else None
+    if tree is None or _unusable(tree, lines, chunk_size):
+        return CodeAnalysis(chunk_lines(source, text, language, source_type, chunk_size), [], [])
+    return _Analysis(source, lines, language, source_type, chunk_size, spec).run(tree)
+
+
+def chunk_lines(source: str, text: str, language: str, source_type: str, chunk_size: int) -> list[Chunk]:
+    """Windows of whole lines up to ``chunk_size`` characters, overlapping by a line or two.
+
+    A single line longer than ``chunk_size`` (minified code) is cut into ``chunk_size`` pieces.
+    """
+    lines = _lines(text)
+    chunks: list[Chunk] = []
+
+    def emit(first: int, text_: str) -> None:
+        chunks.append(Chunk(source, source_type, language, first + 1, first + 1 + text_.count("\n"), text_))
+
+    start = 0
+    while start < len(lines):
+        end, size = start, 0
+        while end < len(lines) and (end == start or size + len(lines[end]) + 1 <= chunk_size):
+            size += len(lines[end]) + 1
+            end += 1
+        if end - start == 1 and len(lines[start]) > chunk_size:
+            for i in range(0, len(lines[start]), chunk_size):
+                if lines[start][i : i + chunk_size].strip():
+                    emit(start, lines[start][i : i + chunk_size])
+        else:
+            rows = _trim(list(range(start, end)), lines)
+            if rows:
+                emit(rows[0], "\n".join(lines[rows[0] : rows[-1] + 1]))
+        if end >= len(lines):
+            break
+        back = end
+        while back - 1 > start and end - back < 2 and sum(len(lines[r]) + 1 for r in range(back - 1, end)) <= chunk_size // 8:
+            back -= 1
+        start = back
+    return _unique_ids(chunks)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _lines(text: str) -> list[str]:
+    """Lines as tree-sitter counts rows (on "\\n" only), without a trailing "\\r"."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
+def _trim(rows: list[int], lines: list[str]) -> list[int]:
+    lo, hi = 0, len(rows)
+    while lo < hi and not lines[rows[lo]].strip():
+        lo += 1
+    while hi > lo and not lines[rows[hi - 1]].strip():
+        hi -= 1
+    return rows[lo:hi]
+
+
+def _unusable(tree: Tree, lines: list[str], chunk_size: int) -> bool:
+    """Minified files (average line longer than a chunk) and mostly-unparsable files go to line windows."""
+    root = tree.root_node
+    if sum(len(line) for line in lines) > chunk_size * len(lines):
+        return True
+    if root.type == "ERROR" or not root.named_child_count:
+        return True
+    if not root.has_error:
+        return False
+    broken = sum(c.end_byte - c.start_byte for c in root.children if c.type == "ERROR")
+    return broken * 2 > root.end_byte - root.start_byte
+
+
+def _end_row(node: Node) -> int:
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row
+
+
+def _body(node: Node) -> Optional[Node]:
+    body = node.child_by_field_name("body")
+    if body is None:
+        body = next((c for c in reversed(node.named_children) if c.type in BODY_TYPES), None)
+    return body
+
+
+def _statements(body: Node) -> list[Node]:
+    """The body's statements, looking through a lone wrapper (Go statement_list, Kotlin statements)."""
+    kids = body.named_children
+    if len(kids) == 1 and kids[0].named_child_count and kids[0].type in ("statement_list", "statements", "block"):
+        return kids[0].named_children
+    return kids
+
+
+def _default_name(node: Node) -> Optional[str]:
+    name = node.child_by_field_name("name")
+    if name is None:
+        name = next((c for c in node.named_children if c.type in NAME_TYPES), None)
+    return text_of(name) or None
+
+
+_QUALIFIED = re.compile(r"^(.+?)\s*(?:\.|::|:|->)\s*([^.:>\s]+)$")
+
+
+def _unique_ids(chunks: list[Chunk]) -> list[Chunk]:
+    """Identical chunks in one file (two `#endif` runs) get distinct but still stable ids."""
+    seen: dict[str, int] = {}
+    for chunk in chunks:
+        n = seen.get(chunk.chunk_id, 0)
+        seen[chunk.chunk_id] = n + 1
+        if n:
+            chunk.chunk_id = hashlib.blake2b(f"{chunk.chunk_id}#{n}".encode(), digest_size=10).hexdigest()
+    return chunks
+
+
+def _pack(rows: list[int], starts: set[int], lines: list[str], limit: int, contiguous: bool) -> list[list[int]]:
+    """Group rows into parts of at most ``limit`` characters, breaking only at statement starts.
+
+    Units run from one statement start to the next; a unit longer than ``limit`` is cut by lines.
+    With ``contiguous`` a part never spans a gap in ``rows`` (module code around a symbol).
+    """
+    units: list[list[int]] = []
+    for r in rows:
+        if units and r not in starts and r == units[-1][-1] + 1:
+            units[-1].append(r)
+        else:
+            units.append([r])
+    parts: list[list[int]] = []
+    size = 0
+    for unit in units:
+        unit_size = sum(len(lines[r]) + 1 for r in unit)
+        gap = bool(parts) and unit[0] != parts[-1][-1] + 1
+        if parts and size + unit_size <= limit and not (gap and contiguous):
+            parts[-1].extend(unit)
+            size += unit_size
+        elif unit_size <= limit:
+            parts.append(list(unit))
+            size = unit_size
+        else:
+            parts.append([])
+            size = 0
+            for r in unit:
+                if parts[-1] and size + len(lines[r]) + 1 > limit:
+                    parts.append([])
+                    size = 0
+                parts[-1].append(r)
+                size += len(lines[r]) + 1
+    return [p for p in (_trim(part, lines) for part in parts) if p]
+
+
+# --------------------------------------------------------------------------- the analysis
+
+
+@dataclass(eq=False)
+class _Sym:
+    node: Node  # the symbol's node
+    outer: Node  # with its wrappers (export, decorators, typedef)
+    name: str
+    qualname: str
+    kind: str
+    container: Optional["_Sym"]  # enclosing symbol in the tree
+    parent: Optional[str]  # parent qualname (the container's, or the prefix of a dotted name)
+    start: int = 0  # rows, 0-based inclusive; start includes attached leading comments
+    end: int = 0
+    header_end: int = 0
+    parts: list[tuple[list[int], str]] = field(default_factory=list)  # (rows, chunk id)
+
+
+@dataclass
+class _Analysis:
+    source: str
+    lines: list[str]
+    language: str
+    source_type: str
+    chunk_size: int
+    spec: LanguageSpec
+    symbols: list[_Sym] = field(default_factory=list)
+    attached_rows: set[int] = field(default_factory=set)
+    facts: list[tuple[Optional[_Sym], str, str, int]] = field(default_factory=list)  # owner, relation, target, row
+
+    def run(self, tree: Tree) -> CodeAnalysis:
+        self._walk(tree.root_node)
+        children: dict[Optional[_Sym], list[_Sym]] = defaultdict(list)
+        for sym in self.symbols:
+            children[sym.container].append(sym)
+        self._attach_leading_lines(children)
+        chunks = self._module_chunks(tree.root_node, children[None])
+        for sym in self.symbols:
+            chunks.extend(self._symbol_chunks(sym, children[sym]))
+        chunks.sort(key=lambda c: (c.start_line, -c.end_line))
+        _unique_ids(chunks)
+        module_parts = [([c.start_line - 1 + i for i in range(c.end_line - c.start_line + 1)], c.chunk_id)
+                        for c in chunks if c.symbol_type == "module" and c.symbol_name is None]
+        symbols = [
+            Symbol(s.name, s.qualname, s.kind, self.source, s.parts[0][1], s.start + 1, s.end + 1)
+            for s in self.symbols if s.parts
+        ]
+        return CodeAnalysis(chunks, symbols, self._relations(module_parts, chunks))
+
+    # ---------------------------------------------------------------- one walk
+
+    def _walk(self, root: Node) -> None:
+        spec = self.spec
+        stack: list[tuple[Node, Optional[_Sym]]] = [(root, None)]
+        while stack:
+            node, owner = stack.pop()
+            kind = node.type
+            if kind in spec.attached:
+                self._mark_attached(node)
+                if "comment" in kind:
+                    continue
+            if kind in spec.symbols and (owner is None or owner.kind not in FUNCTION_KINDS):
+                sym = self._symbol(node, owner)
+                if sym is not None:
+                    self.symbols.append(sym)
+                    owner = sym
+                    if sym.kind not in FUNCTION_KINDS:
+                        for relation, target in base_relations(node, spec, sym.kind):
+                            self.facts.append((sym, relation, target, node.start_point[0]))
+            if kind in spec.calls:
+                self._call(node, owner)
+            elif kind in spec.imports:
+                for target in import_targets(node, spec):
+                    self.facts.append((owner, "imports", target, node.start_point[0]))
+            stack.extend((child, owner) for child in reversed(node.named_children))
+
+    def _mark_attached(self, node: Node) -> None:
+        row, column = node.start_point
+        line = self.lines[row]
+        if len(line) - len(line.lstrip()) == column:  # starts its line: not a trailing comment
+            self.attached_rows.update(range(row, _end_row(node) + 1))
+
+    def _call(self, node: Node, owner: Optional[_Sym]) -> None:
+        parent = node.parent
+        if parent is not None and parent.type in self.spec.headers and node.prev_named_sibling is None:
+            return
+        name = callee(node, self.spec)
+        if name is None:
+            return
+        if name in self.spec.import_calls:
+            target = import_call_target(node, self.spec, name)
+            if target:
+                self.facts.append((owner, "imports", target, node.start_point[0]))
+            return
+        self.facts.append((owner, "calls", name, node.start_point[0]))
+
+    def _symbol(self, node: Node, owner: Optional[_Sym]) -> Optional[_Sym]:
+        spec, kind_of = self.spec, self.spec.symbols[node.type]
+        kind = kind_of(node) if callable(kind_of) else kind_of
+        body = _body(node)
+        if body is None and (kind in FUNCTION_KINDS or node.type in spec.needs_body):
+            return None  # a declaration without a body (interface method, forward struct) stays in its parent
+        namer = spec.namers.get(node.type)
+        raw = namer(node) if namer else _default_name(node)
+        if not raw:
+            return None
+        name = " ".join(raw.split())
+        parent = owner.qualname if owner is not None else None
+        qualified = _QUALIFIED.match(name) if kind in FUNCTION_KINDS else None
+        if qualified:  # Lua `Cart:add`, C++ `Circle::area`, Go `Cart.Add`: a method of the prefix
+            prefix, name = re.sub(r"\s*(?:::|:|->)\s*", ".", qualified.group(1)), qualified.group(2)
+            parent = f"{parent}.{prefix}" if parent else prefix
+            kind = "method"
+        elif kind == "function" and owner is not None and owner.kind != "module":
+            kind = "method"
+        outer = node
+        while outer.parent is not None and outer.parent.type in spec.wrappers:
+            outer = outer.parent
+        sym = _Sym(node, outer, name, f"{parent}.{name}" if parent else name, kind, owner, parent)
+        sym.start, sym.end = outer.start_point[0], _end_row(outer)
+        if body is None:
+            sym.header_end = sym.end
+        elif body.child_count and body.children[0].type == "{":
+            sym.header_end = body.start_point[0]
+        else:  # indentation or keyword blocks: the header ends above the first statement
+            sym.header_end = max(node.start_point[0], body.start_point[0] - 1)
+        return sym
+
+    # ---------------------------------------------------------------- chunks
+
+    def _attach_leading_lines(self, children: dict[Optional[_Sym], list[_Sym]]) -> None:
+        """Comment/attribute lines right above a symbol (no blank line between) become part of it."""
+        for container, group in children.items():
+            floor = container.node.start_point[0] if container is not None else -1
+            for sym in group:
+                while sym.start - 1 > floor and sym.start - 1 in self.attached_rows:
+                    sym.start -= 1
+                floor = max(floor, sym.end)
+
+    def _starts(self, nodes: Iterable[Node], nested: list[_Sym]) -> set[int]:
+        starts = {n.start_point[0] for n in nodes}
+        for child in nested:
+            starts.update((child.start, child.outer.start_point[0]))
+        return starts
+
+    def _module_chunks(self, root: Node, top: list[_Sym]) -> list[Chunk]:
+        covered: set[int] = set()
+        for sym in top:
+            covered.update(range(sym.start, sym.end + 1))
+        rows = [r for r in range(len(self.lines)) if r not in covered]
+        parts = _pack(rows, self._starts(root.named_children, top), self.lines, self.chunk_size, contiguous=True)
+        return [self._chunk(part, None, "module", None) for part in parts]
+
+    def _symbol_chunks(self, sym: _Sym, nested: list[_Sym]) -> list[Chunk]:
+        covered: set[int] = set()
+        signatures: set[int] = set()
+        for child in nested:
+            covered.update(range(child.start, child.end + 1))
+            signatures.update(range(child.outer.start_point[0], child.header_end + 1))
+        rows = [r for r in range(sym.start, sym.end + 1)
+                if r not in covered or r in signatures or r <= sym.header_end]
+        body = _body(sym.node)
+        starts = self._starts(_statements(body) if body is not None else (), nested)
+        starts.add(sym.header_end + 1)
+        chunks = []
+        for part in _pack(rows, starts, self.lines, self.chunk_size, contiguous=False):
+            chunks.append(self._chunk(part, sym.name, sym.kind, sym.parent))
+            sym.parts.append((part, chunks[-1].chunk_id))
+        return chunks
+
+    def _chunk(self, rows: list[int], name: Optional[str], kind: str, parent: Optional[str]) -> Chunk:
+        return Chunk(
+            source=self.source, source_type=self.source_type, language=self.language,
+            start_line=rows[0] + 1, end_line=rows[-1] + 1, text="\n".join(self.lines[r] for r in rows),
+            symbol_name=name, symbol_type=kind, parent_symbol=parent,
+        )
+
+    # ---------------------------------------------------------------- relations
+
+    def _relations(self, module_parts: list[tuple[list[int], str]], chunks: list[Chunk]) -> list[Relation]:
+        """Facts with their chunk: the part of the owner holding the line, deduped per owner."""
+        seen: set[tuple[str, str, str]] = set()
+        out: list[Relation] = []
+        fallback = chunks[0].chunk_id if chunks else ""
+        for owner, relation, target, row in self.facts:
+            source_id = f"{self.source}::{owner.qualname}" if owner is not None else self.source
+            key = (source_id, relation, target)
+            if key in seen:
+                continue
+            seen.add(key)
+            parts = owner.parts if owner is not None else module_parts
+            chunk_id = next((cid for rows, cid in parts if rows[0] <= row <= rows[-1] and row in rows),
+                            parts[0][1] if parts else fallback)
+            out.append(Relation(source_id, relation, target, chunk_id))
+        return out

@@ -1,0 +1,372 @@
+"""Per-language syntax tables for code chunking and graph extraction.
+
+Each grammar gets one :class:`LanguageSpec` saying which tree-sitter node types are symbols (and
+of what kind), which nodes wrap a lone symbol (``export``, decorators, ``typedef``), which attach to
+the symbol below them (comments, attributes), and which are calls, imports and base-class clauses.
+Names that are not simply the node's ``name`` field are read by the small functions below.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Optional, Union
+
+from tree_sitter import Node, Parser
+
+FUNCTION_KINDS = frozenset({"function", "method"})
+NAME_TYPES = frozenset({"identifier", "type_identifier", "simple_identifier", "constant", "name", "word"})
+BODY_TYPES = frozenset(
+    {
+        "block", "statement_block", "class_body", "declaration_list", "field_declaration_list",
+        "compound_statement", "function_body", "body_statement", "template_body", "enum_body",
+        "interface_body", "constructor_body", "enum_class_body", "protocol_body", "enum_variant_list",
+        "enum_member_declaration_list", "arrow_expression_clause", "statements", "column_definitions",
+    }
+)
+
+Kind = Union[str, Callable[[Node], str]]
+Namer = Callable[[Node], Optional[str]]
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    grammar: str
+    symbols: Mapping[str, Kind]  # node type -> kind, or a function of the node giving the kind
+    namers: Mapping[str, Namer] = field(default_factory=dict)  # node type -> name reader (default: `name` field)
+    wrappers: frozenset[str] = frozenset()  # a symbol's range grows to these ancestors
+    attached: frozenset[str] = frozenset({"comment"})  # leading lines joined to the next symbol
+    needs_body: frozenset[str] = frozenset()  # node types that are only symbols when they have a body
+    calls: Mapping[str, Optional[str]] = field(default_factory=dict)  # call node -> callee field (None: text before the arguments)
+    import_calls: frozenset[str] = frozenset()  # callees that import (require, library, source)
+    imports: Mapping[str, str] = field(default_factory=dict)  # node type -> "python" | "path" | "text"
+    bases: Mapping[str, str] = field(default_factory=dict)  # clause node type -> rule (see graph_extract)
+    headers: frozenset[str] = frozenset()  # a call-shaped first child of these is a definition, not a call
+
+
+# --------------------------------------------------------------------------- name readers
+
+
+def text_of(node: Optional[Node]) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None else ""
+
+
+_GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]|\{[^{}]*\}")
+
+
+def strip_generics(name: str) -> str:
+    """``Foo<T>`` / ``Foo[T]`` / ``Foo{T}`` -> ``Foo``; also drops pointer/reference marks."""
+    previous = None
+    while previous != name:
+        previous, name = name, _GENERICS.sub("", name)
+    return name.strip().lstrip("*&").strip()
+
+
+def _c_declarator(node: Node) -> Optional[str]:
+    """C/C++ functions hide their name under nested declarators (pointer, function, reference)."""
+    d = node.child_by_field_name("declarator")
+    while d is not None and d.type not in (
+        "identifier", "field_identifier", "qualified_identifier", "destructor_name", "operator_name"
+    ):
+        nxt = d.child_by_field_name("declarator")
+        if nxt is None:  # reference_declarator has no field: its last named child is the inner declarator
+            nxt = d.named_children[-1] if d.named_child_count else None
+        d = nxt
+    return text_of(d) or None
+
+
+def _assigned_name(node: Node) -> Optional[str]:
+    """`const f = () => {}` (JS/TS) or `f <- function(x) {}` (R): the name is on the parent."""
+    parent = node.parent
+    if parent is None:
+        return None
+    target = parent.child_by_field_name("name") or parent.child_by_field_name("lhs")
+    if target is None or target.type not in ("identifier", "property_identifier"):
+        return None
+    return text_of(target)
+
+
+def _go_method(node: Node) -> Optional[str]:
+    """Go methods are named ``Receiver.Method`` so they nest under their type."""
+    name = text_of(node.child_by_field_name("name"))
+    receiver = node.child_by_field_name("receiver")
+    params = [c for c in receiver.named_children if c.type == "parameter_declaration"] if receiver else []
+    rtype = strip_generics(text_of(params[0].child_by_field_name("type"))) if params else ""
+    return f"{rtype}.{name}" if rtype else name or None
+
+
+def _go_type_kind(node: Node) -> str:
+    return {"struct_type": "struct", "interface_type": "interface"}.get(
+        getattr(node.child_by_field_name("type"), "type", ""), "type"
+    )
+
+
+def _type_field(node: Node) -> Optional[str]:
+    return strip_generics(text_of(node.child_by_field_name("type"))) or None
+
+
+def _first_named_leaf(node: Optional[Node]) -> Optional[Node]:
+    while node is not None and node.type not in ("identifier", "field_expression", "scoped_identifier"):
+        node = node.named_children[0] if node.named_child_count else None
+    return node
+
+
+def _julia_function(node: Node) -> Optional[str]:
+    signature = next((c for c in node.named_children if c.type == "signature"), None)
+    return text_of(_first_named_leaf(signature)) or None
+
+
+def _julia_type(node: Node) -> Optional[str]:
+    head = next((c for c in node.named_children if c.type == "type_head"), None)
+    return strip_generics(text_of(_first_named_leaf(head))) or None
+
+
+def _sql_object(node: Node) -> Optional[str]:
+    ref = next((c for c in node.named_children if c.type == "object_reference"), None)
+    return text_of(ref) or None
+
+
+def _constant(value: str) -> Namer:
+    return lambda node: value
+
+
+def keyword_kind(default: str, **by_keyword: str) -> Callable[[Node], str]:
+    """Kotlin and Swift use one node type for class/struct/interface...: the keyword token decides."""
+
+    def kind(node: Node) -> str:
+        for child in node.children:
+            if not child.is_named and child.type in by_keyword:
+                return by_keyword[child.type]
+        return default
+
+    return kind
+
+
+# --------------------------------------------------------------------------- the tables
+
+_C_LIKE_CALLS = {"call_expression": None}
+_JS_SYMBOLS: dict[str, Kind] = {
+    "function_declaration": "function",
+    "generator_function_declaration": "function",
+    "class_declaration": "class",
+    "class": "class",
+    "method_definition": "function",
+    "arrow_function": "function",
+    "function_expression": "function",
+    "function": "function",
+}
+_JS_NAMERS: dict[str, Namer] = {"arrow_function": _assigned_name, "function_expression": _assigned_name,
+                                "function": _assigned_name}
+_JS = dict(
+    namers=_JS_NAMERS,
+    wrappers=frozenset({"export_statement", "variable_declarator", "lexical_declaration", "variable_declaration"}),
+    attached=frozenset({"comment", "decorator"}),
+    calls={"call_expression": None, "new_expression": "constructor"},
+    import_calls=frozenset({"require"}),
+    imports={"import_statement": "path", "export_statement": "path"},
+)
+_TS_SYMBOLS = {
+    **_JS_SYMBOLS,
+    "abstract_class_declaration": "class",
+    "interface_declaration": "interface",
+    "enum_declaration": "enum",
+    "type_alias_declaration": "type",
+    "internal_module": "module",
+    "module": "module",
+}
+_TS_BASES = {"extends_clause": "extends", "implements_clause": "implements", "extends_type_clause": "extends"}
+_C_SYMBOLS = {"function_definition": "function", "struct_specifier": "struct", "union_specifier": "struct",
+              "enum_specifier": "enum"}
+_C_COMMON = dict(
+    namers={"function_definition": _c_declarator},
+    wrappers=frozenset({"type_definition", "template_declaration", "declaration"}),
+    needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"}),
+    calls=_C_LIKE_CALLS,
+    imports={"preproc_include": "path"},
+)
+
+SPECS: dict[str, LanguageSpec] = {
+    "python": LanguageSpec(
+        "python",
+        symbols={"function_definition": "function", "class_definition": "class"},
+        wrappers=frozenset({"decorated_definition"}),
+        calls={"call": None},
+        imports={"import_statement": "python", "import_from_statement": "python"},
+        bases={"argument_list": "extends"},
+    ),
+    "javascript": LanguageSpec("javascript", symbols=_JS_SYMBOLS, bases={"class_heritage": "extends"}, **_JS),
+    "typescript": LanguageSpec("typescript", symbols=_TS_SYMBOLS, bases=_TS_BASES, **_JS),
+    "tsx": LanguageSpec("tsx", symbols=_TS_SYMBOLS, bases=_TS_BASES, **_JS),
+    "java": LanguageSpec(
+        "java",
+        symbols={"class_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum",
+                 "record_declaration": "class", "annotation_type_declaration": "interface",
+                 "method_declaration": "function", "constructor_declaration": "function"},
+        attached=frozenset({"line_comment", "block_comment"}),
+        calls={"method_invocation": None, "object_creation_expression": "type"},
+        imports={"import_declaration": "text"},
+        bases={"superclass": "extends", "super_interfaces": "implements", "extends_interfaces": "extends"},
+    ),
+    "go": LanguageSpec(
+        "go",
+        symbols={"function_declaration": "function", "method_declaration": "method", "type_spec": _go_type_kind},
+        namers={"method_declaration": _go_method},
+        wrappers=frozenset({"type_declaration"}),
+        calls=_C_LIKE_CALLS,
+        imports={"import_spec": "path"},
+    ),
+    "rust": LanguageSpec(
+        "rust",
+        symbols={"function_item": "function", "struct_item": "struct", "enum_item": "enum", "union_item": "struct",
+                 "trait_item": "trait", "impl_item": "impl", "mod_item": "module", "type_item": "type",
+                 "macro_definition": "function"},
+        namers={"impl_item": _type_field},
+        attached=frozenset({"line_comment", "block_comment", "attribute_item"}),
+        needs_body=frozenset({"mod_item"}),
+        calls=_C_LIKE_CALLS,
+        imports={"use_declaration": "text"},
+    ),
+    "c": LanguageSpec("c", symbols=_C_SYMBOLS, **_C_COMMON),
+    "cpp": LanguageSpec(
+        "cpp",
+        symbols={**_C_SYMBOLS, "class_specifier": "class", "namespace_definition": "module"},
+        bases={"base_class_clause": "extends"},
+        **_C_COMMON,
+    ),
+    "csharp": LanguageSpec(
+        "csharp",
+        symbols={"class_declaration": "class", "interface_declaration": "interface", "struct_declaration": "struct",
+                 "enum_declaration": "enum", "record_declaration": "class", "namespace_declaration": "module",
+                 "file_scoped_namespace_declaration": "module", "method_declaration": "function",
+                 "constructor_declaration": "function", "local_function_statement": "function"},
+        needs_body=frozenset({"method_declaration"}),
+        calls={"invocation_expression": None, "object_creation_expression": "type"},
+        imports={"using_directive": "text"},
+        bases={"base_list": "csharp"},
+    ),
+    "ruby": LanguageSpec(
+        "ruby",
+        symbols={"method": "function", "singleton_method": "function", "class": "class", "module": "module",
+                 "singleton_class": "class"},
+        namers={"singleton_class": _constant("self")},
+        calls={"call": None},
+        import_calls=frozenset({"require", "require_relative", "load"}),
+        bases={"superclass": "extends"},
+    ),
+    "php": LanguageSpec(
+        "php",
+        symbols={"function_definition": "function", "method_declaration": "function", "class_declaration": "class",
+                 "interface_declaration": "interface", "trait_declaration": "trait", "enum_declaration": "enum",
+                 "namespace_definition": "module"},
+        needs_body=frozenset({"namespace_definition", "method_declaration"}),
+        calls={"function_call_expression": None, "member_call_expression": None, "scoped_call_expression": None,
+               "object_creation_expression": None},
+        imports={"namespace_use_clause": "text", "require_expression": "text", "require_once_expression": "text",
+                 "include_expression": "text", "include_once_expression": "text"},
+        bases={"base_clause": "extends", "class_interface_clause": "implements"},
+    ),
+    "kotlin": LanguageSpec(
+        "kotlin",
+        symbols={"class_declaration": keyword_kind("class", interface="interface"), "object_declaration": "object",
+                 "companion_object": "object", "function_declaration": "function"},
+        namers={"companion_object": _constant("Companion")},
+        attached=frozenset({"comment", "line_comment", "multiline_comment"}),
+        needs_body=frozenset({"function_declaration"}),
+        calls={"call_expression": None},
+        imports={"import_header": "text"},
+        bases={"delegation_specifier": "kotlin"},
+    ),
+    "swift": LanguageSpec(
+        "swift",
+        symbols={"class_declaration": keyword_kind("class", struct="struct", enum="enum", extension="extension",
+                                                   actor="class"),
+                 "protocol_declaration": "interface", "function_declaration": "function",
+                 "init_declaration": "function"},
+        namers={"init_declaration": _constant("init")},
+        attached=frozenset({"comment", "multiline_comment"}),
+        calls={"call_expression": None},
+        imports={"import_declaration": "text"},
+        bases={"inheritance_specifier": "first_extends"},
+    ),
+    "scala": LanguageSpec(
+        "scala",
+        symbols={"class_definition": "class", "object_definition": "object", "trait_definition": "trait",
+                 "enum_definition": "enum", "function_definition": "function"},
+        attached=frozenset({"comment", "block_comment"}),
+        calls={"call_expression": None, "instance_expression": None},
+        imports={"import_declaration": "text"},
+        bases={"extends_clause": "first_extends"},
+    ),
+    "r": LanguageSpec(
+        "r",
+        symbols={"function_definition": "function"},
+        namers={"function_definition": _assigned_name},
+        wrappers=frozenset({"binary_operator"}),
+        calls={"call": None},
+        import_calls=frozenset({"library", "require", "source", "requireNamespace"}),
+    ),
+    "julia": LanguageSpec(
+        "julia",
+        symbols={"function_definition": "function", "macro_definition": "function", "module_definition": "module",
+                 "struct_definition": "struct", "abstract_definition": "type"},
+        namers={"function_definition": _julia_function, "macro_definition": _julia_function,
+                "struct_definition": _julia_type, "abstract_definition": _julia_type},
+        attached=frozenset({"line_comment", "block_comment", "string_literal"}),  # docstrings sit above
+        calls={"call_expression": None},
+        imports={"using_statement": "text", "import_statement": "text"},
+        bases={"type_head": "subtype"},
+        headers=frozenset({"signature", "assignment"}),  # `function f(x)`, `f(x) = x + 1`
+    ),
+    "lua": LanguageSpec(
+        "lua",
+        symbols={"function_declaration": "function"},
+        calls={"function_call": None},
+        import_calls=frozenset({"require"}),
+    ),
+    "bash": LanguageSpec(
+        "bash",
+        symbols={"function_definition": "function"},
+        calls={"command": "name"},
+        import_calls=frozenset({"source", "."}),
+    ),
+    "sql": LanguageSpec(
+        "sql",
+        symbols={"create_table": "table", "create_view": "view", "create_materialized_view": "view",
+                 "create_function": "function", "create_index": "index", "create_type": "type",
+                 "create_trigger": "function"},
+        namers={t: _sql_object for t in ("create_table", "create_view", "create_materialized_view",
+                                         "create_function", "create_index", "create_type", "create_trigger")},
+        wrappers=frozenset({"statement"}),
+    ),
+}
+
+ALIASES = {
+    "py": "python", "js": "javascript", "jsx": "javascript", "ts": "typescript", "c++": "cpp", "cc": "cpp",
+    "c#": "csharp", "c_sharp": "csharp", "cs": "csharp", "golang": "go", "rs": "rust", "rb": "ruby",
+    "kt": "kotlin", "jl": "julia", "sh": "bash", "shell": "bash", "zsh": "bash",
+}
+
+
+def spec_for(language: str) -> Optional[LanguageSpec]:
+    """The spec for a language name (case-insensitive, common aliases accepted), or None."""
+    key = (language or "").strip().lower()
+    return SPECS.get(ALIASES.get(key, key))
+
+
+_local = threading.local()
+
+
+def parser_for(spec: LanguageSpec) -> Optional[Parser]:
+    """One parser per grammar per thread (parsers are not thread-safe); None if the grammar is missing."""
+    cache = getattr(_local, "parsers", None)
+    if cache is None:
+        cache = _local.parsers = {}
+    if spec.grammar not in cache:
+        try:
+            from tree_sitter_language_pack import get_parser
+
+            cache[spec.grammar] = get_parser(spec.grammar)
+        except (ImportError, LookupError, ValueError, OSError):
+            cache[spec.grammar] = None
+    return cache[spec.grammar]

@@ -1,0 +1,301 @@
+"""Tree-sitter code chunking on one real sample file per language, plus splitting and fallbacks."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from agent_brain_lab.engine.chunking.code import CodeAnalysis, analyze_code, chunk_lines
+
+SAMPLES = Path(__file__).parent / "fixtures" / "code_samples"
+
+# language -> (file, {qualname: (kind, start_line, end_line)}) for every symbol the file defines
+EXPECTED_SYMBOLS = {
+    "python": ("sample.py", {
+        "helper": ("function", 10, 12), "Item": ("class", 15, 33), "Item.__init__": ("method", 22, 24),
+        "Item.total": ("method", 26, 28), "Item.save": ("method", 30, 33)}),
+    "javascript": ("sample.js", {
+        "addTax": ("function", 7, 12), "round": ("function", 14, 14), "Cart": ("class", 16, 30),
+        "Cart.constructor": ("method", 17, 20), "Cart.add": ("method", 22, 25), "Cart.total": ("method", 27, 29)}),
+    "typescript": ("sample.ts", {
+        "Shape": ("interface", 4, 6), "Named": ("interface", 8, 10), "Point": ("type", 12, 12),
+        "Color": ("enum", 14, 17), "Circle": ("class", 19, 34), "Circle.constructor": ("method", 23, 25),
+        "Circle.area": ("method", 27, 29), "Circle.describe": ("method", 31, 33), "Geometry": ("module", 36, 40),
+        "Geometry.unit": ("function", 37, 39)}),
+    "tsx": ("sample.tsx", {
+        "CounterProps": ("interface", 4, 6), "Counter": ("function", 8, 11), "Label": ("function", 13, 13),
+        "Panel": ("class", 15, 19), "Panel.render": ("method", 16, 18)}),
+    "java": ("Sample.java", {
+        "Sample": ("class", 6, 30), "Sample.Sample": ("method", 12, 14), "Sample.add": ("method", 16, 21),
+        "Sample.compareTo": ("method", 23, 25), "Sample.Entry": ("class", 27, 29), "Store": ("interface", 32, 34),
+        "Status": ("enum", 36, 39)}),
+    "go": ("sample.go", {
+        "Cart": ("struct", 13, 17), "Store": ("interface", 19, 22), "Cart.Add": ("method", 24, 28),
+        "NewCart": ("function", 30, 32), "main": ("function", 34, 38)}),
+    "rust": ("sample.rs", {
+        "Point": ("struct", 7, 12), "Shape": ("enum", 14, 17), "Area": ("trait", 19, 21),
+        "Point.new": ("method", 24, 26), "Point.norm": ("method", 28, 30), "Point.fmt": ("method", 34, 36),
+        "util": ("module", 39, 43), "util.double": ("function", 40, 42), "main": ("function", 45, 49)}),
+    "c": ("sample.c", {
+        "cart": ("struct", 6, 10), "point": ("struct", 12, 15), "color": ("enum", 17, 17),
+        "cart_add": ("function", 19, 24), "main": ("function", 26, 32)}),
+    "cpp": ("sample.cpp", {
+        "geo": ("module", 4, 35), "geo.Shape": ("class", 6, 11), "geo.Circle": ("class", 13, 23),
+        "geo.Circle.Circle": ("method", 15, 15), "geo.Circle.area": ("method", 17, 19), "geo.Box": ("struct", 25, 27),
+        "geo.Circle_total": ("function", 29, 33), "main": ("function", 37, 41)}),
+    "csharp": ("Sample.cs", {
+        "Shop.Models": ("module", 4, 36), "Shop.Models.Cart": ("class", 6, 23),
+        "Shop.Models.Cart.Add": ("method", 13, 17), "Shop.Models.Cart.Dispose": ("method", 19, 22),
+        "Shop.Models.IStore": ("interface", 25, 28), "Shop.Models.Point": ("struct", 30, 33),
+        "Shop.Models.Status": ("enum", 35, 35)}),
+    "ruby": ("sample.rb", {
+        "Shop": ("module", 4, 23), "Shop.Cart": ("class", 6, 22), "Shop.Cart.initialize": ("method", 10, 12),
+        "Shop.Cart.add": ("method", 14, 17), "Shop.Cart.build": ("method", 19, 21), "helper": ("function", 25, 27)}),
+    "php": ("sample.php", {
+        "Cart": ("class", 10, 27), "Cart.add": ("method", 17, 21), "Cart.count": ("method", 23, 26),
+        "Store": ("interface", 29, 32), "Loggable": ("trait", 34, 40), "Loggable.log": ("method", 36, 39),
+        "helper": ("function", 42, 45)}),
+    "kotlin": ("sample.kt", {
+        "Cart": ("class", 8, 20), "Cart.add": ("method", 12, 15), "Cart.Companion": ("object", 17, 19),
+        "Cart.Companion.empty": ("method", 18, 18), "Store": ("interface", 22, 24), "Registry": ("object", 26, 28),
+        "helper": ("function", 30, 32)}),
+    "swift": ("sample.swift", {
+        "Cart": ("class", 6, 18), "Cart.init": ("method", 10, 12), "Cart.add": ("method", 14, 17),
+        "Store": ("interface", 20, 22), "Point": ("struct", 24, 26), "Status": ("enum", 28, 31),
+        "Cart.clear": ("method", 34, 36), "helper": ("function", 39, 41)}),
+    "scala": ("sample.scala", {
+        "Cart": ("class", 6, 14), "Cart.add": ("method", 10, 13), "Store": ("trait", 16, 18),
+        "Cart.empty": ("method", 21, 21), "Point": ("class", 24, 24), "helper": ("function", 26, 26)}),
+    "r": ("sample.R", {"scale_values": ("function", 6, 10), "normalize": ("function", 12, 14)}),
+    "julia": ("sample.jl", {
+        "Shapes": ("module", 1, 21), "Shapes.Shape": ("type", 8, 8), "Shapes.Circle": ("struct", 10, 13),
+        "Shapes.area": ("function", 15, 17)}),
+    "lua": ("sample.lua", {"Cart.new": ("method", 8, 10), "Cart.add": ("method", 12, 14), "helper": ("function", 16, 18)}),
+    "bash": ("sample.sh", {"greet": ("function", 7, 12), "cleanup": ("function", 14, 16)}),
+    "sql": ("sample.sql", {
+        "customers": ("table", 1, 5), "orders": ("table", 7, 11), "big_orders": ("view", 13, 15),
+        "order_total": ("function", 17, 19)}),
+}
+# symbols sharing a qualname with another one in the same file (Rust impl blocks, Swift extensions, Scala companions)
+EXTRA_SYMBOLS = {
+    "rust": {("Point", "impl", 23, 31), ("Point", "impl", 33, 37)},
+    "swift": {("Cart", "extension", 33, 37)},
+    "scala": {("Cart", "object", 20, 22)},
+}
+
+
+def analyze(language: str, chunk_size: int = 1500) -> tuple[CodeAnalysis, list[str]]:
+    name = EXPECTED_SYMBOLS[language][0]
+    text = (SAMPLES / name).read_text()
+    return analyze_code(name, text, language, "code", chunk_size), text.split("\n")
+
+
+def assert_lines_faithful(chunks, lines):
+    """Every chunk's text is file lines, in order, starting and ending on its line range."""
+    for c in chunks:
+        assert c.text.strip(), "blank chunk"
+        text_lines = c.text.split("\n")
+        assert text_lines[0] == lines[c.start_line - 1] and text_lines[-1] == lines[c.end_line - 1]
+        window = iter(lines[c.start_line - 1 : c.end_line])
+        assert all(any(t == w for w in window) for t in text_lines), f"not a subsequence: {c.start_line}"
+
+
+def covered_lines(chunks, lines):
+    covered = set()
+    for c in chunks:
+        rows = iter(range(c.start_line, c.end_line + 1))
+        for t in c.text.split("\n"):
+            covered.add(next(r for r in rows if lines[r - 1] == t))
+    return covered
+
+
+@pytest.mark.parametrize("language", sorted(EXPECTED_SYMBOLS))
+def test_sample_symbols_chunks_and_coverage(language):
+    analysis, lines = analyze(language)
+    expected = {q: v for q, v in EXPECTED_SYMBOLS[language][1].items()}
+    got = {(s.qualname, s.kind, s.start_line, s.end_line) for s in analysis.symbols}
+    want = {(q, *v) for q, v in expected.items()} | EXTRA_SYMBOLS.get(language, set())
+    assert got == want
+
+    by_id = {c.chunk_id: c for c in analysis.chunks}
+    assert len(by_id) == len(analysis.chunks), "chunk ids must be unique"
+    for sym in analysis.symbols:
+        chunk = by_id[sym.chunk_id]
+        assert chunk.qualified_symbol == sym.qualname and chunk.symbol_type == sym.kind
+        assert chunk.start_line == sym.start_line
+        if sym.kind in ("function", "method"):  # leaf symbols: the exact lines of the file
+            assert chunk.text == "\n".join(lines[sym.start_line - 1 : sym.end_line])
+        assert all(c.language == language and c.source_type == "code" for c in analysis.chunks)
+
+    assert_lines_faithful(analysis.chunks, lines)
+    non_blank = {i + 1 for i, line in enumerate(lines) if line.strip()}
+    assert non_blank <= covered_lines(analysis.chunks, lines)
+    for c in analysis.chunks:
+        if c.symbol_name is None:
+            assert c.symbol_type == "module" and c.parent_symbol is None
+
+
+def test_parents_and_symbol_fields():
+    analysis, _ = analyze("python")
+    chunks = {c.qualified_symbol: c for c in analysis.chunks if c.symbol_name}
+    assert chunks["Item.save"].symbol_name == "save" and chunks["Item.save"].parent_symbol == "Item"
+    assert chunks["Item"].parent_symbol is None and chunks["helper"].symbol_type == "function"
+    # decorators and the comment right above belong to the symbol
+    assert chunks["Item"].text.startswith("# A stock item kept in memory.\n@dataclass_like\nclass Item(")
+    assert chunks["Item.total"].text.startswith("    @property\n    def total(self):")
+    # nested functions stay inside their function
+    assert "def inner():" in chunks["Item.save"].text and "Item.save.inner" not in chunks
+
+
+def test_class_chunk_keeps_signatures_not_method_bodies():
+    analysis, _ = analyze("python")
+    item = next(c for c in analysis.chunks if c.symbol_name == "Item")
+    assert '"""An item with a price."""' in item.text and 'currency = "EUR"' in item.text
+    assert "    def __init__(self, name, price):" in item.text and "    def save(self):" in item.text
+    assert "self.price = price" not in item.text and "compute_tax" not in item.text
+    java, _ = analyze("java")
+    cls = next(c for c in java.chunks if c.symbol_name == "Sample" and c.symbol_type == "class")
+    assert "private final List<String> items" in cls.text and "    @Override\n    public void add(String item) {" in cls.text
+    assert "log(item);" not in cls.text and cls.text.endswith("\n}")
+
+
+def test_module_level_code_merged_into_windows():
+    analysis, lines = analyze("python")
+    module = [c for c in analysis.chunks if c.symbol_type == "module"]
+    assert [(c.start_line, c.end_line) for c in module] == [(1, 7), (36, 37)]
+    assert "import os.path" in module[0].text and "LIMIT = 10" in module[0].text  # statements merged
+    small, _ = analyze("python", chunk_size=60)
+    heads = [c for c in small.chunks if c.symbol_type == "module" and c.start_line < 10]
+    assert len(heads) > 1 and all(len(c.text) <= 60 for c in heads)
+    assert heads[0].text == lines[0]  # the module docstring alone: the import would overflow it
+
+
+def oversized_source(n: int = 40) -> str:
+    body = "\n".join(f"    total_{i} = compute_{i}(value, {i})" for i in range(n))
+    return f"import math\n\n\ndef big(value):\n    \"\"\"Lots of steps.\"\"\"\n{body}\n    return total_0\n"
+
+
+def test_oversized_symbol_split_on_statement_boundaries():
+    text = oversized_source()
+    lines = text.split("\n")
+    analysis = analyze_code("big.py", text, "python", "code", 300)
+    parts = [c for c in analysis.chunks if c.symbol_name == "big"]
+    assert len(parts) > 3
+    assert all(c.symbol_type == "function" and c.parent_symbol is None for c in parts)
+    assert all(len(c.text) <= 300 for c in parts)
+    assert parts[0].text.startswith("def big(value):")
+    assert [c.start_line for c in parts[1:]] == [c.end_line + 1 for c in parts[:-1]]  # contiguous, no gaps
+    assert parts[-1].end_line == lines.index("    return total_0") + 1
+    for c in parts:
+        assert c.text == "\n".join(lines[c.start_line - 1 : c.end_line])
+    symbol = next(s for s in analysis.symbols if s.name == "big")
+    assert symbol.chunk_id == parts[0].chunk_id and (symbol.start_line, symbol.end_line) == (4, 46)
+    # a call made in a later part is tied to that part
+    call = next(r for r in analysis.relations if r.target == "compute_39")
+    assert call.chunk_id == parts[-1].chunk_id
+
+
+def test_multiline_statement_is_not_cut_when_it_fits():
+    stmt = "    result = combine(\n" + "".join(f"        arg_{i},\n" for i in range(6)) + "    )\n"
+    text = "def f():\n" + stmt * 4 + "    return result\n"
+    analysis = analyze_code("f.py", text, "python", "code", 200)
+    for c in analysis.chunks:
+        first = c.text.split("\n")[0]
+        assert first.startswith(("def f", "    result = combine(", "    return")), first
+
+
+def test_stable_ids_when_lines_move():
+    text = (SAMPLES / "sample.py").read_text()
+    before = analyze_code("sample.py", text, "python", "code", 1500)
+    after = analyze_code("sample.py", "# new header line\n\n" + text, "python", "code", 1500)
+    ids = lambda a: {c.qualified_symbol: c.chunk_id for c in a.chunks if c.symbol_name}  # noqa: E731
+    assert ids(before) == ids(after)
+    assert {c.chunk_id for c in before.chunks} == {c.chunk_id for c in analyze("python")[0].chunks}
+
+
+def test_duplicate_module_text_gets_distinct_ids():
+    text = "#ifdef A\nint a;\n#endif\nint f(void) { return 1; }\n#ifdef A\nint a;\n#endif\n"
+    analysis = analyze_code("d.c", text, "c", "code", 1500)
+    module = [c for c in analysis.chunks if c.symbol_type == "module"]
+    assert len(module) == 2 and module[0].text == module[1].text
+    assert module[0].chunk_id != module[1].chunk_id
+
+
+def test_crlf_lines():
+    text = (SAMPLES / "sample.py").read_text().replace("\n", "\r\n")
+    analysis = analyze_code("sample.py", text, "python", "code", 1500)
+    helper = next(c for c in analysis.chunks if c.symbol_name == "helper")
+    assert helper.text == 'def helper(value):\n    """Double a value."""\n    return os.path.join(str(value), "x")'
+
+
+def test_language_aliases_and_case():
+    text = (SAMPLES / "Sample.cs").read_text()
+    for language in ("c#", "C_Sharp", "cs"):
+        analysis = analyze_code("Sample.cs", text, language, "code", 1500)
+        assert "Shop.Models.Cart.Add" in {s.qualname for s in analysis.symbols}
+
+
+def test_syntax_error_keeps_the_rest():
+    text = "def good():\n    return 1\n\n\ndef bad(:\n    pass\n\n\ndef also_good():\n    return good()\n"
+    analysis = analyze_code("e.py", text, "python", "code", 1500)
+    names = {s.name for s in analysis.symbols}
+    assert {"good", "also_good"} <= names
+    assert {i + 1 for i, l in enumerate(text.split("\n")) if l.strip()} <= covered_lines(analysis.chunks, text.split("\n"))
+
+
+# --------------------------------------------------------------------------- fallback
+
+
+def test_fallback_unknown_language_line_windows():
+    lines = [f"key_{i}: value number {i}" for i in range(200)]
+    text = "\n".join(lines) + "\n"
+    analysis = analyze_code("conf.yaml", text, "yaml", "code", 300)
+    assert analysis.symbols == [] and analysis.relations == []
+    chunks = analysis.chunks
+    assert chunks == chunk_lines("conf.yaml", text, "yaml", "code", 300)
+    assert len(chunks) > 10 and all(len(c.text) <= 300 for c in chunks)
+    assert all(c.symbol_name is None and c.language == "yaml" for c in chunks)
+    for c in chunks:
+        assert c.text == "\n".join(lines[c.start_line - 1 : c.end_line])
+    assert chunks[0].start_line == 1 and chunks[-1].end_line == 200
+    assert all(b.start_line <= a.end_line + 1 for a, b in zip(chunks, chunks[1:]))  # no gaps
+    assert any(b.start_line <= a.end_line for a, b in zip(chunks, chunks[1:]))  # small overlap
+    assert all(b.start_line > a.start_line for a, b in zip(chunks, chunks[1:]))  # always progresses
+
+
+def test_fallback_for_garbage_and_minified():
+    garbage = "\n".join(")))) ((( }}} {{ ;;; ]]] " * 3 for _ in range(30))
+    analysis = analyze_code("weird.py", garbage, "python", "code", 500)
+    assert analysis.symbols == [] and analysis.chunks and all(c.symbol_type is None for c in analysis.chunks)
+    minified = "function a(){return 1}" * 500
+    analysis = analyze_code("app.min.js", minified, "javascript", "code", 1000)
+    assert analysis.symbols == []
+    assert "".join(c.text for c in analysis.chunks) == minified
+    assert all(len(c.text) <= 1000 and c.start_line == 1 for c in analysis.chunks)
+
+
+def test_blank_input_gives_nothing():
+    assert analyze_code("e.py", "  \n\n", "python", "code", 1500).chunks == []
+    assert chunk_lines("e.txt", "\n\n  \n", "text", "code", 1500) == []
+
+
+def test_parsers_are_safe_across_threads():
+    text = (SAMPLES / "sample.rs").read_text()
+    expected = [c.chunk_id for c in analyze_code("s.rs", text, "rust", "code", 1500).chunks]
+    results, errors = [], []
+
+    def run():
+        try:
+            for _ in range(20):
+                results.append([c.chunk_id for c in analyze_code("s.rs", text, "rust", "code", 1500).chunks])
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(results) == 60 and all(r == expected for r in results)
