@@ -218,3 +218,12 @@ def test_chunk_ids_survive_moved_lines_but_not_edits():
 def test_invalid_chunk_size():
     with pytest.raises(ValueError):
         chunk_document("x.md", "# x", "markdown", "doc", 0, 0)
+
+
+def test_identical_chunks_in_one_file_get_distinct_stable_ids():
+    text = "# A\n\nsame\n\n# A\n\nsame\n"
+    first = chunk_document("d.md", text, "markdown", "doc", 1500, 200)
+    second = chunk_document("d.md", text, "markdown", "doc", 1500, 200)
+    assert [(c.section_path, c.text) for c in first] == [("A", "# A\n\nsame")] * 2
+    assert first[0].chunk_id != first[1].chunk_id
+    assert [c.chunk_id for c in first] == [c.chunk_id for c in second]

@@ -7,8 +7,10 @@ subsection; large sections are cut on paragraph, then line boundaries with some 
 
 from __future__ import annotations
 
+import hashlib
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from itertools import accumulate
 
@@ -48,7 +50,20 @@ def chunk_document(
         section_path = " > ".join(section.path) or None
         for start, end, body in split_units(section.units, chunk_size, overlap):
             chunks.append(Chunk(source, source_type, language, start, end, body, section_path=section_path))
-    return chunks
+    return distinct_ids(chunks)
+
+
+def distinct_ids(chunks: list[Chunk]) -> list[Chunk]:
+    """Identical chunks of one file (same anchor, same text) get distinct ids that are still stable."""
+    seen: Counter[str] = Counter()
+    out = []
+    for chunk in chunks:
+        n = seen[chunk.chunk_id]
+        seen[chunk.chunk_id] += 1
+        if n:
+            chunk = replace(chunk, chunk_id=hashlib.blake2b(f"{chunk.chunk_id}#{n}".encode(), digest_size=10).hexdigest())
+        out.append(chunk)
+    return out
 
 
 # --------------------------------------------------------------------------- parsers
