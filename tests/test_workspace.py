@@ -393,3 +393,9 @@ def test_read_text_of_a_vanished_file(root):
     (root / "README.md").unlink()
     with pytest.raises(Unreadable, match="^cannot read"):
         read_text(f)
+
+
+def test_decode_text_matches_read_text(root):
+    assert ws.decode_text(b"a\r\nb\rc") == "a\nb\nc"
+    with pytest.raises(Unreadable, match="^binary file$"):
+        ws.decode_text(b"\x89PNG\x00")

@@ -114,6 +114,11 @@ def read_text(f: WorkspaceFile) -> str:
         raise Unreadable(f"cannot read: {err.strerror or err}") from None
     if len(data) > f.size:
         raise Unreadable("file changed while indexing")
+    return decode_text(data)
+
+
+def decode_text(data: bytes) -> str:
+    """Text of a file's bytes, as read_text returns it (for callers that already hold the bytes)."""
     if b"\x00" in data[:SNIFF_BYTES]:
         raise Unreadable("binary file")
     try:
