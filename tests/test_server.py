@@ -154,7 +154,7 @@ async def test_bad_query_is_400_naming_the_field(api, body, field):
 @pytest.mark.parametrize(
     "params, field",
     [({}, "name"), ({"name": "  "}, "name"), ({"name": "Cart", "depth": "deep"}, "depth"),
-     ({"name": "Cart", "depth": "9"}, "depth")],
+     ({"name": "Cart", "depth": "9"}, "depth"), ({"name": "Cart", "depth": "-1"}, "depth")],
 )
 @on_server_loop
 async def test_bad_graph_entity_is_400(api, params, field):
@@ -184,6 +184,7 @@ async def test_index_path_policy(api, jp_root_dir, tmp_path):
     "body, field",
     [({"force": "yes"}, "force"), ({"path": 3}, "path"), ({"include": "*.py"}, "include"),
      ({"exclude": [1]}, "exclude"), ({"chunk_size": -4}, "chunk_size"), ({"chunk_overlap": 1.5}, "chunk_overlap"),
+     ({"chunk_size": 400, "chunk_overlap": 400}, "chunk_overlap"),
      ({"recursive": True}, "recursive"), ("nonsense", "body")],
 )
 @on_server_loop
@@ -215,6 +216,7 @@ async def test_index_then_query_every_mode(api, jp_root_dir):
     job = await index_all(api)
     assert job["report"]["files_indexed"] >= 2
     assert job["percent"] == 100.0 and job["finished"] and job["error"] is None
+    assert job["skipped"] == job["report"]["skipped"]
     assert all(set(s) == {"path", "reason"} for s in job["skipped"])
 
     code, listing = await api("GET", "jobs")
@@ -222,7 +224,7 @@ async def test_index_then_query_every_mode(api, jp_root_dir):
 
     code, status = await api("GET", "status")
     assert code == 200 and status["state"] == "ready" and status["job"] is None
-    assert status["files"]["total"] == job["report"]["files_total"]
+    assert status["files"]["total"] == job["report"]["files_indexed"]  # a first index: every file is new
 
     for mode in MODES:
         code, response = await api(

@@ -16,7 +16,6 @@ from tornado import web
 
 from ..engine.types import (
     BrainError,
-    MAX_QUERY_CHARS,
     IndexCancelled,
     InvalidRequest,
     ModelMismatch,
@@ -140,15 +139,11 @@ class StatusHandler(BrainHandler):
 class GraphEntityHandler(BrainHandler):
     @web.authenticated
     async def get(self) -> None:
-        name = self.get_query_argument("name", "").strip()
-        if not name:
-            raise InvalidRequest("name", "is required")
-        if len(name) > MAX_QUERY_CHARS:
-            raise InvalidRequest("name", f"must be at most {MAX_QUERY_CHARS} characters")
-        depth_text = self.get_query_argument("depth", "1").strip()
-        if not depth_text.isdigit() or not 0 <= int(depth_text) <= 5:
-            raise InvalidRequest("depth", "must be an integer between 0 and 5")
-        graph = await self.service.run(self.service.brain.graph_entity, name, int(depth_text))
+        name = self.get_query_argument("name", "")
+        depth = self.get_query_argument("depth", "1").strip()
+        if not depth.lstrip("-").isdigit():
+            raise InvalidRequest("depth", "must be an integer")
+        graph = await self.service.run(self.service.brain.graph_entity, name, int(depth))
         self.reply(graph)
 
 

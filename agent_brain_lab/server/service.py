@@ -39,6 +39,8 @@ class BrainService:
         """Validate a POST /index body and queue the job; raises InvalidRequest or JobRunning."""
         options = parse_index_body(body)
         options["path"] = self.index_folder(options["path"])
+        # The engine's own check of the settings, now rather than in the job: a bad value is a 400.
+        self.brain.config.updated(**{k: v for k, v in options.items() if k not in ("path", "force")})
         return self.jobs.submit(**options)
 
     def index_folder(self, rel: str) -> str:
@@ -55,7 +57,7 @@ class BrainService:
         """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in."""
         config = self.brain.config
         options = ScanOptions(
-            include=tuple(config.include), exclude=tuple(config.exclude),
+            include=config.include, exclude=config.exclude,
             max_file_bytes=config.max_file_bytes, include_hidden=config.include_hidden,
         )
         files, skipped = scan(self.root, options, subpath=rel)
@@ -115,7 +117,7 @@ def parse_index_body(body: Any) -> dict[str, Any]:
     for name in ("chunk_size", "chunk_overlap"):
         if name in given:
             value = given[name]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise InvalidRequest(name, "must be a non-negative integer")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidRequest(name, "must be an integer")
             options[name] = value
     return options
