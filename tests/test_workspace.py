@@ -268,12 +268,18 @@ def test_a_50mb_file_is_skipped_without_being_read(root, monkeypatch):
     assert str(big) not in opened and str(big.resolve()) not in opened
 
 
-def test_size_limit_is_configurable_and_config_files_have_a_smaller_one(root):
+def test_size_limit_is_configurable_config_files_have_a_smaller_one_notebooks_a_larger_one(root):
     write(root, "notes/long.md", "word " * 100)
     write(root, "data/dump.json", "[" + "1," * 150_000 + "1]")
-    assert skipped(root, ScanOptions(max_file_bytes=200))["notes/long.md"] == "larger than 200 bytes limit (500 bytes)"
-    assert skipped(root)["data/dump.json"] == "larger than 200.0 KB limit (300.0 KB)"
-    assert "notes/long.md" in paths(root)
+    write(root, "plots.ipynb", '{"cells": [], "outputs": "' + "A" * 1_500_000 + '"}')
+    write(root, "huge.ipynb", '{"cells": [], "outputs": "' + "A" * 10_500_000 + '"}')
+    reasons = skipped(root, ScanOptions(max_file_bytes=100))
+    assert reasons["notes/long.md"] == "larger than 100 bytes limit (500 bytes)"
+    assert reasons["analysis.ipynb"] == "larger than 1.0 KB limit for notebooks (1.8 KB)"
+    reasons = skipped(root)
+    assert reasons["data/dump.json"] == "larger than 200.0 KB limit for config files (300.0 KB)"
+    assert reasons["huge.ipynb"] == "larger than 10.0 MB limit for notebooks (10.5 MB)"
+    assert {"notes/long.md", "plots.ipynb"} <= set(paths(root))
 
 
 def test_human_size():

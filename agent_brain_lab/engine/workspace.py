@@ -18,6 +18,7 @@ from .types import BrainError, InvalidRequest, SkippedFile
 
 SNIFF_BYTES = 8192
 CONFIG_MAX_BYTES = 200_000  # config-ish files (json/yaml/...) above this are data dumps, not docs
+NOTEBOOK_SIZE_FACTOR = 10  # a notebook's bytes are mostly outputs (images), which are not indexed
 
 DOC_LANGUAGES = {
     ".md": "markdown", ".markdown": "markdown", ".rst": "rst", ".txt": "text",
@@ -253,11 +254,13 @@ class _Walker:
     def _skip_reason(self, abs_path: Path, size: int, kind: tuple[str, str] | None) -> str | None:
         if kind is None:
             return "binary file" if _looks_binary(abs_path) else "unsupported file type"
-        limit = self.options.max_file_bytes
-        if kind[1] in CONFIG_LANGUAGES.values():
-            limit = min(limit, CONFIG_MAX_BYTES)
+        limit, what = self.options.max_file_bytes, ""
+        if kind[0] == "notebook":
+            limit, what = limit * NOTEBOOK_SIZE_FACTOR, " for notebooks"
+        elif kind[1] in CONFIG_LANGUAGES.values():
+            limit, what = min(limit, CONFIG_MAX_BYTES), " for config files"
         if size > limit:
-            return f"larger than {human_size(limit)} limit ({human_size(size)})"
+            return f"larger than {human_size(limit)} limit{what} ({human_size(size)})"
         if _looks_binary(abs_path):
             return "binary file"
         return None
