@@ -33,13 +33,11 @@ class Section:
     path: tuple[str, ...]
     units: list[Unit]
 
-    def size(self) -> int:
-        return _joined_len(self.units)
-
 
 def chunk_document(
     source: str, text: str, language: str, source_type: str, chunk_size: int, chunk_overlap: int
 ) -> list[Chunk]:
+    """Chunks of one document; ``language`` picks the parser (markdown, rst, html, else plain text)."""
     if chunk_size < 1:
         raise ValueError("chunk_size must be positive")
     overlap = max(0, min(chunk_overlap, chunk_size // 2))
@@ -273,10 +271,6 @@ def _bare(section: Section) -> bool:
 
 
 # --------------------------------------------------------------------------- splitting
-
-
-def _joined_len(units: list[Unit]) -> int:
-    return sum(len(u.text) for u in units) + max(0, len(units) - 1)
 
 
 def split_units(units: list[Unit], chunk_size: int, overlap: int) -> list[tuple[int, int, str]]:
