@@ -299,3 +299,14 @@ def test_parsers_are_safe_across_threads():
     for t in threads:
         t.join()
     assert not errors and len(results) == 60 and all(r == expected for r in results)
+
+
+def test_split_keeps_doc_comments_with_their_statement():
+    props = "".join(f"  /** The {i}th option{'!' * (i % 7)} */\n  option{i}: {'string' * (i % 3 + 1)};\n"
+                    for i in range(30))
+    text = f"export interface Options {{\n{props}}}\n"
+    analysis = analyze_code("o.ts", text, "typescript", "code", 200)
+    parts = [c for c in analysis.chunks if c.symbol_name == "Options"]
+    assert len(parts) > 3 and all(c.symbol_type == "interface" for c in parts)
+    for part in parts[1:]:
+        assert part.text.startswith("  /** The "), part.text.split("\n")[0]

@@ -55,6 +55,8 @@ def callee(node: Node, spec: LanguageSpec) -> Optional[str]:
     if "(" in raw or ")" in raw:  # a chained call `a.b().c`: keep the trailing name
         raw = raw.rsplit(")", 1)[-1].lstrip(".:->")
     name = strip_generics(raw)
+    if name in spec.import_calls:  # may not look like a name: the shell's `.`
+        return name
     if not name or len(name) > MAX_NAME_CHARS or not _TRAILING_NAME.search(name):
         return None
     return name
@@ -65,10 +67,12 @@ def import_call_target(node: Node, spec: LanguageSpec, name: str) -> Optional[st
     args = _arguments(node) or node.child_by_field_name("argument")
     if args is None:
         return None
-    first = args.named_children[0] if args.named_child_count and args.type != "word" else args
+    literal = "string" in args.type or args.type == "word" or not args.named_child_count
+    first = args if literal else args.named_children[0]
     if first.type == "argument":  # R wraps each argument
         first = first.child_by_field_name("value") or first
-    if "string" not in first.type and first.type not in ("identifier", "word"):
+    bare = first.type == "word" or (first.type == "identifier" and spec.bare_import_names)
+    if "string" not in first.type and not bare:
         return None
     return _unquote(text_of(first)) or None
 
@@ -101,7 +105,7 @@ def _split_top(text: str) -> list[str]:
 
 
 def _expand(item: str) -> Iterator[str]:
-    """`a::{b, c}` -> `a::b`, `a::c`; drops aliases (`as x`, `=>`, C# `X = Y`) and Julia `: names`."""
+    """`a::{b, c}` -> `a::b`, `a::c`; drops aliases (`as x`, `=>`, C# `X = Y`)."""
     if "{" in item and item.endswith("}"):
         prefix, inner = item.split("{", 1)
         for sub in _split_top(inner[:-1]):
@@ -110,7 +114,6 @@ def _expand(item: str) -> Iterator[str]:
     item = re.split(r"\s+as\s+|\s*=>\s*", item)[0]
     if "=" in item:
         item = item.split("=", 1)[1]
-    item = item.split(":", 1)[0] if re.match(r"^[\w.]+\s*:\s*\w", item) else item
     for suffix in ("::self", ".self"):
         item = item.removesuffix(suffix)
     item = _unquote(item)
@@ -121,6 +124,7 @@ def _expand(item: str) -> Iterator[str]:
 def _text_imports(node: Node) -> list[str]:
     text = " ".join(text_of(node).split()).rstrip(";").strip()
     text = _IMPORT_WORDS.sub("", text)
+    text = re.sub(r"^([\w.]+)\s*:(?!:).*", r"\1", text)  # Julia `import Base: show, +`: the module
     return [target for part in _split_top(text) for target in _expand(part)]
 
 

@@ -347,10 +347,11 @@ class _Analysis:
                 floor = max(floor, sym.end)
 
     def _starts(self, nodes: Iterable[Node], nested: list[_Sym]) -> set[int]:
+        """Rows where a part may begin: statement starts, but never right under a leading comment."""
         starts = {n.start_point[0] for n in nodes}
         for child in nested:
             starts.update((child.start, child.outer.start_point[0]))
-        return starts
+        return {r for r in starts if r - 1 not in self.attached_rows}
 
     def _module_chunks(self, root: Node, top: list[_Sym]) -> list[Chunk]:
         covered: set[int] = set()

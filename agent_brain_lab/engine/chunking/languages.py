@@ -42,6 +42,7 @@ class LanguageSpec:
     import_calls: frozenset[str] = frozenset()  # callees that import (require, library, source)
     imports: Mapping[str, str] = field(default_factory=dict)  # node type -> "python" | "path" | "text"
     bases: Mapping[str, str] = field(default_factory=dict)  # clause node type -> rule (see graph_extract)
+    bare_import_names: bool = False  # R's `library(stats)` names a package without quotes
     headers: frozenset[str] = frozenset()  # a call-shaped first child of these is a definition, not a call
 
 
@@ -305,6 +306,7 @@ SPECS: dict[str, LanguageSpec] = {
         wrappers=frozenset({"binary_operator"}),
         calls={"call": None},
         import_calls=frozenset({"library", "require", "source", "requireNamespace"}),
+        bare_import_names=True,
     ),
     "julia": LanguageSpec(
         "julia",
