@@ -310,3 +310,12 @@ def test_split_keeps_doc_comments_with_their_statement():
     assert len(parts) > 3 and all(c.symbol_type == "interface" for c in parts)
     for part in parts[1:]:
         assert part.text.startswith("  /** The "), part.text.split("\n")[0]
+
+
+def test_grouped_declarations_keep_their_own_lines():
+    go = analyze_code("x.go", "package x\n\ntype (\n\tA struct{ x int }\n\tB interface{ F() }\n)\n", "go", "code", 1500)
+    assert {(s.qualname, s.kind, s.start_line, s.end_line) for s in go.symbols} == {
+        ("A", "struct", 4, 4), ("B", "interface", 5, 5)}
+    js = analyze_code("x.js", "const a = () => 1,\n  b = function () { return 2; };\nexport default function main() {}\n",
+                      "javascript", "code", 1500)
+    assert {(s.qualname, s.start_line, s.end_line) for s in js.symbols} == {("a", 1, 1), ("b", 2, 2), ("main", 3, 3)}

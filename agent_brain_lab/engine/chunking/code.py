@@ -158,6 +158,11 @@ def _default_name(node: Node) -> Optional[str]:
     return text_of(name) or None
 
 
+def _alone(node: Node) -> bool:
+    """No sibling of the same type: `type (A struct{}; B int)` or `const a = ..., b = ...` keep their own lines."""
+    return sum(1 for c in node.parent.named_children if c.type == node.type) == 1
+
+
 _QUALIFIED = re.compile(r"^(.+?)\s*(?:\.|::|:|->)\s*([^.:>\s]+)$")
 
 
@@ -323,7 +328,7 @@ class _Analysis:
         elif kind == "function" and owner is not None and owner.kind != "module":
             kind = "method"
         outer = node
-        while outer.parent is not None and outer.parent.type in spec.wrappers:
+        while outer.parent is not None and outer.parent.type in spec.wrappers and _alone(outer):
             outer = outer.parent
         sym = _Sym(node, outer, name, f"{parent}.{name}" if parent else name, kind, owner, parent)
         sym.start, sym.end = outer.start_point[0], _end_row(outer)

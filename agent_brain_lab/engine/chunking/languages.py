@@ -220,8 +220,7 @@ SPECS: dict[str, LanguageSpec] = {
     "rust": LanguageSpec(
         "rust",
         symbols={"function_item": "function", "struct_item": "struct", "enum_item": "enum", "union_item": "struct",
-                 "trait_item": "trait", "impl_item": "impl", "mod_item": "module", "type_item": "type",
-                 "macro_definition": "function"},
+                 "trait_item": "trait", "impl_item": "impl", "mod_item": "module", "type_item": "type"},
         namers={"impl_item": _type_field},
         attached=frozenset({"line_comment", "block_comment", "attribute_item"}),
         needs_body=frozenset({"mod_item"}),
