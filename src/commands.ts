@@ -11,7 +11,7 @@ import { INotebookTracker } from '@jupyterlab/notebook';
 
 import { brainIcon } from './icon';
 import { BrainModel } from './model';
-import { parseLocation } from './open';
+import { parseLocation } from './location';
 import { BrainPanel } from './panel/BrainPanel';
 import { selectedText } from './selection';
 import { ILocation, MAX_QUERY_CHARS } from './types';

@@ -1,0 +1,204 @@
+import { BrainAPI } from '../api';
+import { BrainModel, IReporter } from '../model';
+import { parseLocation } from '../location';
+import { readSettings } from '../settings';
+import { IJob } from '../types';
+import { fakeSettings, IRecorded, Route } from './fakeServer';
+
+function job(fields: Partial<IJob>): IJob {
+  return {
+    id: 'j1',
+    status: 'running',
+    path: '',
+    force: false,
+    phase: 'chunking',
+    files_done: 0,
+    files_total: 3,
+    chunks: 0,
+    current_file: null,
+    percent: 0,
+    started: '2026-01-01T00:00:00+00:00',
+    finished: null,
+    error: null,
+    skipped: [],
+    report: null,
+    ...fields
+  };
+}
+
+const status = (state: string, files: number) => ({
+  state,
+  root: '/w',
+  files: { total: files, by_source_type: {}, by_language: { python: files } },
+  chunks: { total: files * 2, by_source_type: {}, by_language: {} },
+  skipped: [],
+  graph: { entities: 0, relations: 0, by_relation: {} },
+  job: null
+});
+
+function setup(route: Route) {
+  const { settings, requests } = fakeSettings(route);
+  const messages: string[] = [];
+  const reporter: IReporter = {
+    error: m => messages.push(`error: ${m}`),
+    info: m => messages.push(`info: ${m}`)
+  };
+  const model = new BrainModel(new BrainAPI(settings), reporter);
+  const finished = new Promise<IJob>(resolve =>
+    model.jobFinished.connect((_, j) => resolve(j))
+  );
+  return { model, requests, messages, finished };
+}
+
+/** A server whose job advances one file per poll, then is done. */
+function indexingServer(): Route {
+  let polls = 0;
+  return (r: IRecorded) => {
+    if (r.method === 'POST' && r.path === 'index') {
+      return { status: 202, body: { job_id: 'j1', ...job({ status: 'pending', path: r.body.path }) } };
+    }
+    if (r.path === 'jobs/j1') {
+      polls += 1;
+      const done = polls >= 3;
+      return {
+        status: 200,
+        body: job({
+          status: done ? 'done' : 'running',
+          files_done: polls,
+          percent: (100 * polls) / 3,
+          current_file: `f${polls}.py`
+        })
+      };
+    }
+    if (r.path === 'status') {
+      return { status: 200, body: status('ready', 3) };
+    }
+    return { status: 404, body: { error: 'not_found', message: 'no route' } };
+  };
+}
+
+describe('BrainModel indexing', () => {
+  it('starts a job, polls its progress until done, then refreshes the status', async () => {
+    const { model, requests, finished } = setup(indexingServer());
+    const seen: number[] = [];
+    model.changed.connect(() => model.job && seen.push(model.job.files_done));
+    await model.index('shop');
+    const last = await finished;
+    expect(last.status).toBe('done');
+    expect(requests[0].body).toEqual({ path: 'shop', force: false });
+    expect(requests.filter(r => r.path === 'jobs/j1')).toHaveLength(3);
+    expect(seen).toEqual(expect.arrayContaining([1, 2, 3]));
+    expect(model.status?.files.total).toBe(3);
+    expect(requests[requests.length - 1].path).toBe('status');
+  });
+
+  it('follows the running job when the workspace is busy', async () => {
+    const { model, requests, messages, finished } = setup(r => {
+      if (r.path === 'index') {
+        return { status: 409, body: { error: 'workspace_busy', message: 'an index job is already running', job_id: 'other' } };
+      }
+      if (r.path === 'jobs/other') {
+        return { status: 200, body: job({ id: 'other', status: 'done', files_done: 3 }) };
+      }
+      return { status: 200, body: status('ready', 3) };
+    });
+    await model.index();
+    expect((await finished).id).toBe('other');
+    expect(messages).toEqual(['info: an index job is already running']);
+    expect(requests.map(r => r.path)).toContain('jobs/other');
+  });
+
+  it('reports a failed job with its error', async () => {
+    const { model, messages, finished } = setup(r =>
+      r.path === 'index'
+        ? { status: 202, body: job({ status: 'failed', error: 'model missing' }) }
+        : { status: 200, body: status('empty', 0) }
+    );
+    await model.index();
+    await finished;
+    expect(messages).toEqual(['error: Indexing failed: model missing']);
+  });
+
+  it('reports a rejected path with the server message and starts nothing', async () => {
+    const { model, messages } = setup(() => ({
+      status: 400,
+      body: { error: 'invalid_request', message: "path: '../x' is outside the workspace", field: 'path' }
+    }));
+    await model.index('../x');
+    expect(messages).toEqual(["error: path: '../x' is outside the workspace"]);
+    expect(model.job).toBeNull();
+  });
+});
+
+describe('BrainModel search', () => {
+  it('sends alpha only in hybrid mode and splits path globs', () => {
+    const { model } = setup(() => ({ status: 500 }));
+    model.setOptions({ query: '  cart ', mode: 'bm25', paths: 'src/**, ,docs/*.md', sourceTypes: ['code'] });
+    expect(model.request()).toEqual({
+      query: 'cart',
+      mode: 'bm25',
+      top_k: 10,
+      source_types: ['code'],
+      languages: [],
+      file_paths: ['src/**', 'docs/*.md']
+    });
+    model.setOptions({ mode: 'hybrid', alpha: 0.3 });
+    expect(model.request().alpha).toBe(0.3);
+  });
+
+  it('keeps the previous results and reports the server message on error', async () => {
+    let fail = false;
+    const { model, messages } = setup(r =>
+      fail
+        ? { status: 503, body: { error: 'not_indexed', message: 'the workspace is not indexed yet' } }
+        : { status: 200, body: { query: r.body.query, mode: 'bm25', results: [], total_results: 0, query_time_ms: 1, query_entities: [], fallback: null, generation: 1 } }
+    );
+    model.setOptions({ query: 'cart' });
+    await model.search();
+    const first = model.response;
+    expect(first?.query).toBe('cart');
+    fail = true;
+    await model.search();
+    expect(model.response).toBe(first);
+    expect(model.searching).toBe(false);
+    expect(messages).toEqual(['error: the workspace is not indexed yet']);
+  });
+
+  it('does not send a blank query', async () => {
+    const { model, requests, messages } = setup(() => ({ status: 200, body: {} }));
+    model.setOptions({ query: '   ' });
+    await model.search();
+    expect(requests).toHaveLength(0);
+    expect(messages).toEqual(['info: Type something to search for.']);
+  });
+});
+
+describe('parseLocation', () => {
+  it('accepts relative paths and non-negative integer positions', () => {
+    expect(parseLocation({ path: './src/a.py', line: 12 })).toEqual({ path: 'src/a.py', line: 12, cell_index: null });
+    expect(parseLocation({ path: 'nb.ipynb', cell_index: 0, line: -1 })).toEqual({ path: 'nb.ipynb', line: null, cell_index: 0 });
+  });
+
+  it('rejects absolute, escaping or missing paths', () => {
+    for (const detail of [null, 'a.py', {}, { path: '' }, { path: '/etc/passwd' }, { path: 'a/../../b' }, { path: 3 }]) {
+      expect(parseLocation(detail)).toBeNull();
+    }
+  });
+});
+
+describe('readSettings', () => {
+  it('keeps valid values and replaces invalid ones by defaults', () => {
+    expect(readSettings({ defaultMode: 'graph', topK: 7, alpha: 0.2, autoReindexOnSave: false })).toEqual({
+      defaultMode: 'graph',
+      topK: 7,
+      alpha: 0.2,
+      autoReindexOnSave: false
+    });
+    expect(readSettings({ defaultMode: 'magic', topK: 0, alpha: 3, autoReindexOnSave: 'yes' })).toEqual({
+      defaultMode: 'hybrid',
+      topK: 10,
+      alpha: 0.5,
+      autoReindexOnSave: true
+    });
+  });
+});
