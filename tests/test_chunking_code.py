@@ -319,3 +319,14 @@ def test_grouped_declarations_keep_their_own_lines():
     js = analyze_code("x.js", "const a = () => 1,\n  b = function () { return 2; };\nexport default function main() {}\n",
                       "javascript", "code", 1500)
     assert {(s.qualname, s.start_line, s.end_line) for s in js.symbols} == {("a", 1, 1), ("b", 2, 2), ("main", 3, 3)}
+
+
+def test_identical_symbol_chunks_keep_symbols_pointing_at_their_own_chunk():
+    body = "int f(void)\n{\n    return g();\n}\n"
+    text = f"#ifdef A\n{body}#else\n{body}#endif\n"
+    analysis = analyze_code("v.c", text, "c", "code", 1500)
+    fs = [s for s in analysis.symbols if s.name == "f"]
+    chunks = {c.chunk_id: c for c in analysis.chunks}
+    assert len(fs) == 2 and fs[0].chunk_id != fs[1].chunk_id
+    assert [chunks[s.chunk_id].start_line for s in fs] == [s.start_line for s in fs]
+    assert all(r.chunk_id in chunks for r in analysis.relations)

@@ -56,13 +56,16 @@ class CodeAnalysis:
 
 def analyze_code(source: str, text: str, language: str, source_type: str, chunk_size: int) -> CodeAnalysis:
     """Chunks, symbols and raw relations of one code file (see the module docstring for the scheme)."""
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be positive")
     lines = _lines(text)
     if not text.strip():
         return CodeAnalysis([], [], [])
     spec = spec_for(language)
     parser = parser_for(spec) if spec is not None else None
-    tree = parser.parse(text.encode("utf-8", "replace")) if parser is not None else None
-    if tree is None or _unusable(tree, lines, chunk_size):
+    minified = sum(len(line) for line in lines) > chunk_size * len(lines)  # average line longer than a chunk
+    tree = parser.parse(text.encode("utf-8", "replace")) if parser is not None and not minified else None
+    if tree is None or _broken(tree):
         return CodeAnalysis(chunk_lines(source, text, language, source_type, chunk_size), [], [])
     return _Analysis(source, lines, language, source_type, chunk_size, spec).run(tree)
 
@@ -72,6 +75,8 @@ def chunk_lines(source: str, text: str, language: str, source_type: str, chunk_s
 
     A single line longer than ``chunk_size`` (minified code) is cut into ``chunk_size`` pieces.
     """
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be positive")
     lines = _lines(text)
     chunks: list[Chunk] = []
 
@@ -118,11 +123,9 @@ def _trim(rows: list[int], lines: list[str]) -> list[int]:
     return rows[lo:hi]
 
 
-def _unusable(tree: Tree, lines: list[str], chunk_size: int) -> bool:
-    """Minified files (average line longer than a chunk) and mostly-unparsable files go to line windows."""
+def _broken(tree: Tree) -> bool:
+    """Mostly unparsable (wrong language, garbage): line windows serve it better than a guessed structure."""
     root = tree.root_node
-    if sum(len(line) for line in lines) > chunk_size * len(lines):
-        return True
     if root.type == "ERROR" or not root.named_child_count:
         return True
     if not root.has_error:
@@ -227,7 +230,7 @@ class _Sym:
     start: int = 0  # rows, 0-based inclusive; start includes attached leading comments
     end: int = 0
     header_end: int = 0
-    parts: list[tuple[list[int], str]] = field(default_factory=list)  # (rows, chunk id)
+    parts: list[tuple[list[int], Chunk]] = field(default_factory=list)  # (rows, chunk)
 
 
 @dataclass
@@ -253,10 +256,10 @@ class _Analysis:
             chunks.extend(self._symbol_chunks(sym, children[sym]))
         chunks.sort(key=lambda c: (c.start_line, -c.end_line))
         _unique_ids(chunks)
-        module_parts = [([c.start_line - 1 + i for i in range(c.end_line - c.start_line + 1)], c.chunk_id)
+        module_parts = [(list(range(c.start_line - 1, c.end_line)), c)
                         for c in chunks if c.symbol_type == "module" and c.symbol_name is None]
         symbols = [
-            Symbol(s.name, s.qualname, s.kind, self.source, s.parts[0][1], s.start + 1, s.end + 1)
+            Symbol(s.name, s.qualname, s.kind, self.source, s.parts[0][1].chunk_id, s.start + 1, s.end + 1)
             for s in self.symbols if s.parts
         ]
         return CodeAnalysis(chunks, symbols, self._relations(module_parts, chunks))
@@ -380,7 +383,7 @@ class _Analysis:
         chunks = []
         for part in _pack(rows, starts, self.lines, self.chunk_size, contiguous=False):
             chunks.append(self._chunk(part, sym.name, sym.kind, sym.parent))
-            sym.parts.append((part, chunks[-1].chunk_id))
+            sym.parts.append((part, chunks[-1]))
         return chunks
 
     def _chunk(self, rows: list[int], name: Optional[str], kind: str, parent: Optional[str]) -> Chunk:
@@ -392,7 +395,7 @@ class _Analysis:
 
     # ---------------------------------------------------------------- relations
 
-    def _relations(self, module_parts: list[tuple[list[int], str]], chunks: list[Chunk]) -> list[Relation]:
+    def _relations(self, module_parts: list[tuple[list[int], Chunk]], chunks: list[Chunk]) -> list[Relation]:
         """Facts with their chunk: the part of the owner holding the line, deduped per owner."""
         seen: set[tuple[str, str, str]] = set()
         out: list[Relation] = []
@@ -404,7 +407,7 @@ class _Analysis:
                 continue
             seen.add(key)
             parts = owner.parts if owner is not None else module_parts
-            chunk_id = next((cid for rows, cid in parts if rows[0] <= row <= rows[-1] and row in rows),
-                            parts[0][1] if parts else fallback)
+            chunk_id = next((c.chunk_id for rows, c in parts if rows[0] <= row <= rows[-1] and row in rows),
+                            parts[0][1].chunk_id if parts else fallback)
             out.append(Relation(source_id, relation, target, chunk_id))
         return out
