@@ -83,7 +83,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    _print(ns, result)
+    try:
+        _print(ns, result)
+    except BrokenPipeError:  # e.g. piped into `head`: not an error worth a traceback
+        sys.stderr.close()
     return 0
 
 

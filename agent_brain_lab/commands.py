@@ -17,7 +17,6 @@ from .engine import find_workspace
 from .engine.types import MODES, SOURCE_TYPES, BrainError, InvalidRequest, NotIndexed, QueryRequest
 
 COMMANDS = ("index", "query", "status", "graph", "reset")
-MAX_GRAPH_DEPTH = 5
 
 # query flag dest -> QueryRequest field
 _QUERY_FIELDS = {
@@ -31,7 +30,8 @@ _QUERY_FIELDS = {
 }
 # QueryRequest field -> the flag that sets it, so errors name what the user typed
 _FLAGS = {field: "--" + dest.replace("_", "-") for dest, field in _QUERY_FIELDS.items()}
-_FLAGS.update({"source_types": "--source-types", "languages": "--languages", "path": "PATH"})
+_FLAGS.update({"source_types": "--source-types", "languages": "--languages", "path": "PATH",
+               "depth": "--depth", "name": "ENTITY"})
 
 
 class UsageError(Exception):
@@ -54,16 +54,6 @@ class _Parser(argparse.ArgumentParser):
         raise HelpShown()
 
 
-def _graph_depth(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-    if not 0 <= value <= MAX_GRAPH_DEPTH:
-        raise argparse.ArgumentTypeError(f"must be between 0 and {MAX_GRAPH_DEPTH}")
-    return value
-
-
 def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
     """The grammar. Values of query flags stay strings: QueryRequest.build validates them."""
     parser = _Parser(
@@ -78,7 +68,7 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument("--workspace", metavar="PATH", default=argparse.SUPPRESS, help=workspace_help)
     as_json = _Parser(add_help=False)
-    as_json.add_argument("--json", action="store_true", help="print JSON only")
+    as_json.add_argument("--json", action="store_true", help="JSON output only (the magic returns a plain dict)")
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
@@ -111,8 +101,7 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
 
     graph = sub.add_parser("graph", parents=[common, as_json], help="show an entity's neighbourhood in the knowledge graph")
     graph.add_argument("entity", metavar="ENTITY", help="entity name, e.g. a class or function")
-    graph.add_argument("--depth", type=_graph_depth, default=1, metavar="D",
-                       help=f"hops to follow, 0..{MAX_GRAPH_DEPTH} (default: 1)")
+    graph.add_argument("--depth", type=int, default=1, metavar="D", help="hops to follow (default: 1)")
     return parser
 
 
@@ -226,7 +215,7 @@ def describe_error(err: BaseException, prog: str) -> tuple[str, int]:
         detail = str(err).removeprefix(f"{err.field}: ")
         return f"{prog}: {_FLAGS.get(err.field, err.field)}: {detail}", 2
     if isinstance(err, NotIndexed):
-        return f"{prog}: {err} (run `{prog} index` first)", 1
+        return f"{prog}: {err} (run `{prog} index`)", 1
     if isinstance(err, BrainError):
         return f"{prog}: {err}", 1
     if isinstance(err, OSError):

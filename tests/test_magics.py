@@ -134,7 +134,8 @@ def test_brain_objects_are_cached_per_root(ip, indexed, workspace):
         ("%brain query cart --mode fuzzy --workspace {ws}", "--mode: must be one of"),
         ("%brain query cart --bogus --workspace {ws}", "unrecognized arguments: --bogus"),
         ("%brain query 'unclosed --workspace {ws}", "No closing quotation"),
-        ("%brain graph Cart --depth x --workspace {ws}", "--depth: must be an integer"),
+        ("%brain graph Cart --depth x --workspace {ws}", "argument --depth: invalid int value: 'x'"),
+        ("%brain graph Cart --depth 99 --workspace {ws}", "--depth: must be between"),
         ("%%brain --mode vector --workspace {ws}\n   \n", "query: must be a non-blank string"),
     ],
 )

@@ -103,7 +103,7 @@ def response_text(resp: QueryResponse) -> str:
         if detail:
             lines.append("    " + " · ".join(detail))
         if r.relationship_path:
-            lines.append("    path: " + " → ".join(r.relationship_path))
+            lines.append("    path: " + " ".join(r.relationship_path))
         lines += ["    │ " + line for line in snippet(r.text)]
     return "\n".join(lines)
 
@@ -126,7 +126,7 @@ def response_html(resp: QueryResponse) -> str:
         if legs(r):
             extra += f"<br><small>{escape(' · '.join(legs(r)))}</small>"
         if r.relationship_path:
-            extra += f"<br><small>path: {escape(' → '.join(r.relationship_path))}</small>"
+            extra += f"<br><small>path: {escape(' '.join(r.relationship_path))}</small>"
         code = escape("\n".join(snippet(r.text)))
         parts.append(f"<li>{head}{extra}<pre style='margin:2px 0 8px 0'>{code}</pre></li>")
     parts.append("</ol></div>")
@@ -202,8 +202,11 @@ def status_html(status: dict) -> str:
 
 
 def _node_line(node: dict) -> str:
-    where = f"{node['source']}:{node['start_line']}-{node['end_line']}" if node.get("source") else "external"
-    return f"hop {node.get('hop', '?')}  {node.get('name') or node['id']} ({node.get('kind') or '?'})  {where}"
+    where = node.get("source") or ""
+    if where and node.get("start_line") is not None:
+        where += f":{node['start_line']}-{node.get('end_line', node['start_line'])}"
+    name = node.get("qualname") or node.get("name") or node["id"]
+    return f"hop {node.get('hop', '?')}  {name} ({node.get('kind') or '?'})  {where}".rstrip()
 
 
 def _edge_line(edge: dict, names: dict[str, str]) -> str:
