@@ -114,9 +114,8 @@ def covered_lines(chunks, lines):
 @pytest.mark.parametrize("language", sorted(EXPECTED_SYMBOLS))
 def test_sample_symbols_chunks_and_coverage(language):
     analysis, lines = analyze(language)
-    expected = {q: v for q, v in EXPECTED_SYMBOLS[language][1].items()}
     got = {(s.qualname, s.kind, s.start_line, s.end_line) for s in analysis.symbols}
-    want = {(q, *v) for q, v in expected.items()} | EXTRA_SYMBOLS.get(language, set())
+    want = {(q, *v) for q, v in EXPECTED_SYMBOLS[language][1].items()} | EXTRA_SYMBOLS.get(language, set())
     assert got == want
 
     by_id = {c.chunk_id: c for c in analysis.chunks}

@@ -62,7 +62,7 @@ def callee(node: Node, spec: LanguageSpec) -> Optional[str]:
     return name
 
 
-def import_call_target(node: Node, spec: LanguageSpec, name: str) -> Optional[str]:
+def import_call_target(node: Node, spec: LanguageSpec) -> Optional[str]:
     """`require("x")`, `library(stats)`, `source ./lib.sh`: the first argument, if it is literal."""
     args = _arguments(node) or node.child_by_field_name("argument")
     if args is None:

@@ -80,6 +80,9 @@ def chunk_lines(source: str, text: str, language: str, source_type: str, chunk_s
     lines = _lines(text)
     chunks: list[Chunk] = []
 
+    def size_of(first: int, stop: int) -> int:
+        return sum(len(lines[r]) + 1 for r in range(first, stop))
+
     def emit(first: int, text_: str) -> None:
         chunks.append(Chunk(source, source_type, language, first + 1, first + 1 + text_.count("\n"), text_))
 
@@ -99,8 +102,8 @@ def chunk_lines(source: str, text: str, language: str, source_type: str, chunk_s
                 emit(rows[0], "\n".join(lines[rows[0] : rows[-1] + 1]))
         if end >= len(lines):
             break
-        back = end
-        while back - 1 > start and end - back < 2 and sum(len(lines[r]) + 1 for r in range(back - 1, end)) <= chunk_size // 8:
+        back = end  # overlap: up to two lines, at most an eighth of a chunk
+        while back - 1 > start and end - back < 2 and size_of(back - 1, end) <= chunk_size // 8:
             back -= 1
         start = back
     return _unique_ids(chunks)
@@ -305,7 +308,7 @@ class _Analysis:
         if name is None:
             return
         if name in self.spec.import_calls:
-            target = import_call_target(node, self.spec, name)
+            target = import_call_target(node, self.spec)
             if target:
                 self.facts.append((owner, "imports", target, node.start_point[0]))
             return

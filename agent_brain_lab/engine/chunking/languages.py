@@ -38,7 +38,8 @@ class LanguageSpec:
     wrappers: frozenset[str] = frozenset()  # a symbol's range grows to these ancestors
     attached: frozenset[str] = frozenset({"comment"})  # leading lines joined to the next symbol
     needs_body: frozenset[str] = frozenset()  # node types that are only symbols when they have a body
-    calls: Mapping[str, Optional[str]] = field(default_factory=dict)  # call node -> callee field (None: text before the arguments)
+    # call node type -> the field naming the callee (None: the text before the argument list)
+    calls: Mapping[str, Optional[str]] = field(default_factory=dict)
     import_calls: frozenset[str] = frozenset()  # callees that import (require, library, source)
     imports: Mapping[str, str] = field(default_factory=dict)  # node type -> "python" | "path" | "text"
     bases: Mapping[str, str] = field(default_factory=dict)  # clause node type -> rule (see graph_extract)
