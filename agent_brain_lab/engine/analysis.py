@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
+from .chunking.code import analyze_code
+from .chunking.notebook import chunk_notebook
 from .chunking.text import chunk_document
 from .types import Chunk
 from .workspace import WorkspaceFile
@@ -22,8 +24,6 @@ class ChunkSettings:
 
 def analyze_file(file: WorkspaceFile, text: str, settings: ChunkSettings) -> tuple[list[Chunk], dict]:
     """Chunks of the file and its facts for the graph: symbols, raw relations, doc sections."""
-    from .chunking.code import analyze_code  # TEMP lazy until the chunkers land
-    from .chunking.notebook import chunk_notebook
     if file.source_type == "notebook":
         chunks, symbols, relations = chunk_notebook(file.path, text, file.source_type, settings.chunk_size,
                                                     settings.chunk_overlap)

@@ -101,7 +101,7 @@ class Brain:
         return indexer.run(settings, force=force, subpath=subpath, progress=progress, cancel=cancel, wait=wait)
 
     def relative_path(self, path: str) -> str:
-        """A user path (relative to the root, or absolute inside it) as a POSIX path relative to the root."""
+        """A user path relative to the root, checked to stay inside it, as a POSIX path relative to the root."""
         resolved = resolve_inside(self.root, path)
         return resolved.relative_to(self.root).as_posix() if resolved != self.root else ""
 

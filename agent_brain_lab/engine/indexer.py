@@ -30,7 +30,7 @@ from .store.vectors import VectorIndex
 from .tokenizer import tokenize
 from .types import (Chunk, IndexCancelled, IndexProgress, IndexReport, ModelMismatch, ProgressCallback,
                     SkippedFile)
-from .workspace import ScanOptions, Unreadable, WorkspaceFile, read_text, scan
+from .workspace import ScanOptions, Unreadable, decode_text, read_bytes, scan
 
 EMBED_GROUP = 256  # chunks embedded (and cached) between progress reports and cancel checks
 
@@ -139,17 +139,14 @@ class Indexer:
                 continue
             notify(IndexProgress("indexing", done, total, len(chunks) + len(pending), f.path))
             try:
-                data = f.abs_path.read_bytes()
+                data = read_bytes(f)
                 digest = hashlib.blake2b(data, digest_size=16).hexdigest()
                 if not force and old and old.hash == digest:  # touched, not changed
                     report.files_unchanged += 1
                     continue
-                file_chunks, facts = analyze_file(f, read_text(f), settings.chunks)
+                file_chunks, facts = analyze_file(f, decode_text(data), settings.chunks)
             except Unreadable as err:
                 skipped.append(SkippedFile(f.path, str(err)))
-                continue
-            except OSError as err:
-                skipped.append(SkippedFile(f.path, f"cannot read: {err.strerror or err}"))
                 continue
             state = FileState(f.path, digest, f.size, f.mtime, f.source_type, f.language)
             staged.append((state, facts if settings.graph_enabled else None))
@@ -159,8 +156,8 @@ class Indexer:
                 h = hashlib.blake2b(indexed.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
                 pending.append((chunk, h, " ".join(tokenize(indexed))))
             if len(pending) >= EMBED_GROUP:
-                notify(IndexProgress("embedding", done, total, len(chunks) + len(pending), f.path))
                 flush()
+                notify(IndexProgress("embedding", done + 1, total, len(chunks), f.path))
         flush()
         return staged, chunks, vectors
 

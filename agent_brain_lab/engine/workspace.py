@@ -103,11 +103,13 @@ def _is_test(path: PurePosixPath) -> bool:
 
 
 def read_text(f: WorkspaceFile) -> str:
-    """The file's text with newlines normalised to \\n; Unreadable for binary or non-UTF-8 content.
+    """The file's text with newlines normalised to \\n; Unreadable for binary or non-UTF-8 content."""
+    return decode_text(read_bytes(f))
 
-    Reads at most one byte more than the size seen by the scan, so a file that grew into a huge
-    one in the meantime is never read whole.
-    """
+
+def read_bytes(f: WorkspaceFile) -> bytes:
+    """The file's bytes, reading at most one byte more than the size the scan saw, so a file
+    that grew into a huge one in the meantime is never read whole."""
     try:
         with open(f.abs_path, "rb") as fh:
             data = fh.read(f.size + 1)
@@ -115,7 +117,7 @@ def read_text(f: WorkspaceFile) -> str:
         raise Unreadable(f"cannot read: {err.strerror or err}") from None
     if len(data) > f.size:
         raise Unreadable("file changed while indexing")
-    return decode_text(data)
+    return data
 
 
 def decode_text(data: bytes) -> str:

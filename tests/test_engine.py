@@ -1,0 +1,218 @@
+"""The engine end to end: a real workspace, the real embedding model, every mode and filter."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.types import (MODES, InvalidRequest, ModelMismatch, NotIndexed, QueryRequest,
+                                          WorkspaceBusy)
+
+FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
+
+
+@pytest.fixture(scope="module")
+def brain(tmp_path_factory) -> Brain:
+    root = tmp_path_factory.mktemp("ws") / "workspace"
+    shutil.copytree(FIXTURE, root)
+    brain = Brain(root)
+    brain.index()
+    return brain
+
+
+def sources(response) -> list[str]:
+    return [r.source for r in response.results]
+
+
+# ------------------------------------------------------------------ indexing
+
+
+def test_status_counts_files_chunks_languages_and_graph(brain):
+    status = brain.status()
+    assert status["state"] == "ready" and status["generation"] >= 1
+    by_lang = status["files"]["by_language"]
+    for lang in ("python", "javascript", "typescript", "tsx", "java", "go", "rust", "c", "cpp", "csharp", "ruby",
+                 "php", "kotlin", "swift", "scala", "r", "julia", "lua", "bash", "sql", "markdown"):
+        assert by_lang.get(lang, 0) >= 1, lang
+    assert set(status["files"]["by_source_type"]) == {"doc", "code", "test", "notebook"}
+    assert status["chunks"]["total"] > status["files"]["total"]
+    assert status["graph"]["entities"] > 20 and status["graph"]["relations"] > 20
+    assert {"contains", "defined_in", "calls", "imports"} <= set(status["graph"]["by_relation"])
+    assert status["model"]["dim"] == 384 and status["index_bytes"] > 0 and status["last_indexed"]
+
+
+def test_skips_are_recorded_with_reasons_and_excludes_are_silent(brain):
+    status = brain.status()
+    reasons = {s["path"]: s["reason"] for s in status["skipped"]}
+    assert "binary" in reasons["assets/logo.png"]
+    assert "notebook" in reasons["broken.ipynb"]
+    assert "UTF-8" in reasons["legacy/latin1.txt"]
+    indexed = set(_indexed_sources(brain))
+    for excluded in ("secret/keys.txt", "debug.log", "node_modules/pkg/index.js", "web/vendor.min.js",
+                     "poetry.lock", ".env"):
+        assert excluded not in indexed and excluded not in reasons
+
+
+def _indexed_sources(brain) -> list[str]:
+    catalog = brain._open_catalog()
+    return list(catalog.live_files(brain._index_dir.current()))
+
+
+def test_code_chunks_carry_symbols_and_exact_lines(brain):
+    hits = brain.query("compute_total", mode="bm25", top_k=10, languages=["python"]).results
+    chunk = next(r for r in hits if r.symbol_name == "compute_total")
+    assert chunk.source == "shop/pricing.py" and chunk.symbol_type == "function"
+    lines = (brain.root / chunk.source).read_text().splitlines()[chunk.start_line - 1:chunk.end_line]
+    assert lines[0].startswith("def compute_total")
+    assert "\n".join(lines).strip() == chunk.text.strip()
+
+
+def test_notebook_cells_are_chunks_with_cell_index(brain):
+    hits = brain.query("analysis notebook", mode="hybrid", top_k=20, source_types=["notebook"]).results
+    assert hits and all(r.source == "analysis.ipynb" and r.cell_index is not None for r in hits)
+    assert {r.language for r in hits} >= {"markdown", "python"}
+
+
+# ------------------------------------------------------------------ modes
+
+
+def test_bm25_finds_exact_error_strings(brain):
+    response = brain.query("InsufficientStockError: not enough items", mode="bm25", top_k=5)
+    assert response.results[0].bm25_score > 0
+    assert {"shop/inventory.py", "README.md"} & set(sources(response)[:3])
+
+
+def test_vector_finds_meaning_without_shared_words(brain):
+    response = brain.query("how much money does the customer pay including tax", mode="vector", top_k=5)
+    assert any("pricing" in s for s in sources(response))
+    assert all(r.vector_score is not None and -1.0 <= r.vector_score <= 1.0 for r in response.results)
+    scores = [r.score for r in response.results]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_vector_threshold_drops_weak_matches(brain):
+    loose = brain.query("discount", mode="vector", top_k=50)
+    strict = brain.query("discount", mode="vector", top_k=50, similarity_threshold=0.3)
+    assert len(strict.results) < len(loose.results)
+    assert all(r.vector_score >= 0.3 for r in strict.results)
+
+
+def test_hybrid_reports_both_legs_and_alpha_moves_the_blend(brain):
+    response = brain.query("apply discount to the amount", mode="hybrid", top_k=5)
+    assert all(r.vector_score is not None and r.bm25_score is not None for r in response.results)
+    pure_vector = brain.query("apply discount to the amount", mode="hybrid", alpha=1.0, top_k=5)
+    vector = brain.query("apply discount to the amount", mode="vector", top_k=5)
+    assert [r.chunk_id for r in pure_vector.results] == [r.chunk_id for r in vector.results]
+
+
+def test_graph_traverses_relations_with_hop_decayed_scores(brain):
+    response = brain.query("What calls compute_total?", mode="graph", top_k=10, traversal_depth=2)
+    assert response.fallback is None and "compute_total" in response.query_entities
+    assert response.results[0].symbol_name == "compute_total"
+    callers = [r for r in response.results if r.relationship_path and "-calls->" in " ".join(r.relationship_path)
+               or "<-calls-" in " ".join(r.relationship_path)]
+    assert callers, [r.relationship_path for r in response.results]
+    scores = [r.graph_score for r in response.results]
+    assert len(set(scores)) > 1 and scores == sorted(scores, reverse=True)
+    assert response.results[0].related_entities
+
+
+def test_graph_without_entity_falls_back_to_vector_and_says_so(brain):
+    response = brain.query("zebra migration patterns", mode="graph", top_k=3)
+    assert response.fallback and response.fallback.startswith("vector")
+    assert response.results and all(r.vector_score is not None for r in response.results)
+
+
+def test_multi_fuses_legs_with_reported_ranks(brain):
+    response = brain.query("OrderService place_order reserves stock", mode="multi", top_k=5, rrf_k=60)
+    top = response.results[0]
+    assert len(top.ranks) >= 2 and all(leg in ("vector", "bm25", "graph") for leg in top.ranks)
+    expected = sum(1 / (60 + r) for r in top.ranks.values())
+    assert top.score == pytest.approx(expected, rel=1e-4)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_filters_apply_before_the_cut(brain, mode):
+    query = "Cart Order Inventory" if mode == "graph" else "cart total price"
+    unfiltered = brain.query(query, mode=mode, top_k=4)
+    assert {r.language for r in unfiltered.results} - {"python"}, "the filter must have work to do"
+    response = brain.query(query, mode=mode, top_k=4, source_types=["code"], languages=["python"])
+    assert len(response.results) == 4
+    assert all(r.language == "python" and r.source_type == "code" for r in response.results)
+    globbed = brain.query(query, mode=mode, top_k=3, file_paths=["web/**", "mobile/*.kt"])
+    assert len(globbed.results) == 3
+    assert all(r.source.startswith("web/") or r.source.endswith(".kt") for r in globbed.results)
+
+
+def test_glob_without_slash_matches_basenames(brain):
+    response = brain.query("pricing discount", mode="bm25", top_k=10, file_paths=["*.ts"])
+    assert response.results and all(r.source.endswith(".ts") for r in response.results)
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize("fields,field", [
+    ({"query": "  "}, "query"),
+    ({"query": "x" * 1001}, "query"),
+    ({"query": "x", "mode": "telepathy"}, "mode"),
+    ({"query": "x", "top_k": 0}, "top_k"),
+    ({"query": "x", "top_k": 101}, "top_k"),
+    ({"query": "x", "alpha": 1.5}, "alpha"),
+    ({"query": "x", "source_types": ["slides"]}, "source_types"),
+    ({"query": "x", "file_paths": ["../etc/*"]}, "file_paths"),
+    ({"query": "x", "colour": "red"}, "colour"),
+])
+def test_invalid_requests_name_the_field(brain, fields, field):
+    with pytest.raises(InvalidRequest) as err:
+        brain.query(fields)
+    assert err.value.field == field
+
+
+def test_request_build_is_the_only_validator():
+    request = QueryRequest.build({"query": " hi ", "top_k": "7", "languages": "Go, rust"})
+    assert request.query == "hi" and request.top_k == 7 and request.languages == ("go", "rust")
+
+
+def test_not_indexed_until_indexed(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\nalpha\n")
+    brain = Brain(tmp_path)
+    assert brain.status()["state"] == "empty"
+    with pytest.raises(NotIndexed):
+        brain.query("alpha")
+
+
+def test_path_outside_root_is_rejected(brain, tmp_path):
+    for bad in ("..", "/etc", "../elsewhere"):
+        with pytest.raises(InvalidRequest) as err:
+            brain.index(path=bad)
+        assert err.value.field == "path"
+
+
+def test_model_change_demands_force(tmp_path):
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "a.md").write_text("# A\n\nalpha beta\n")
+    Brain(workspace).index()
+    other_model = tmp_path / "my-minilm"  # the same files under another name: another model to the index
+    shutil.copytree(Path(Brain(workspace).status()["model"]["path"]), other_model, symlinks=True)
+    switched = Brain(workspace, model_path=str(other_model))
+    with pytest.raises(ModelMismatch):
+        switched.index()
+    assert Brain(workspace).query("alpha", mode="bm25").results  # the old index keeps serving
+    report = switched.index(force=True)
+    assert report.generation == 2 and switched.status()["model"]["path"] == str(other_model)
+
+
+def test_a_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\nalpha\n")
+    brain = Brain(tmp_path)
+    brain.index()
+    with brain._index_dir.writer_lock():
+        with pytest.raises(WorkspaceBusy):
+            Brain(tmp_path).index(force=True)
+        assert brain.query("alpha", mode="bm25").results  # readers are never blocked
+        assert brain.status()["state"] == "indexing"

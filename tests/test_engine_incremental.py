@@ -1,0 +1,216 @@
+"""Incremental indexing, deletion, crash safety and concurrency, on real files and real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.types import IndexCancelled, WorkspaceBusy
+
+
+def write_module(root: Path, name: str, body: str) -> None:
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(body))
+
+
+@pytest.fixture
+def small(tmp_path) -> Brain:
+    write_module(tmp_path, "geo/shapes.py", '''
+        class Circle:
+            def area(self, radius):
+                return 3.14159 * radius * radius
+
+
+        def perimeter_of_square(side):
+            return 4 * side
+    ''')
+    write_module(tmp_path, "geo/report.py", '''
+        from .shapes import Circle
+
+
+        def describe_circle(radius):
+            return f"area {Circle().area(radius)}"
+    ''')
+    write_module(tmp_path, "README.md", "# Geometry\n\nUse `describe_circle` to print an area.\n")
+    brain = Brain(tmp_path)
+    brain.index()
+    return brain
+
+
+def test_unchanged_workspace_commits_nothing(small):
+    gen = small.status()["generation"]
+    report = small.index()
+    assert report.files_indexed == 0 and report.files_unchanged == 3 and report.generation == gen
+
+
+def test_edit_rechunks_only_that_file_and_embeds_only_new_text(small):
+    shapes = small.root / "geo/shapes.py"
+    shapes.write_text(shapes.read_text() + "\n\ndef hexagon_corner_count():\n    return 6\n")
+    report = small.index()
+    assert report.files_indexed == 1 and report.files_unchanged == 2
+    assert report.chunks_embedded <= 2  # the new function (and at most one neighbour), never the whole file
+    hit = small.query("hexagon_corner_count", mode="bm25").results[0]
+    lines = shapes.read_text().splitlines()
+    assert hit.symbol_name == "hexagon_corner_count"
+    assert lines[hit.start_line - 1] == "def hexagon_corner_count():" and hit.end_line == len(lines)
+
+
+def test_reverting_a_file_reuses_cached_embeddings(small):
+    shapes = small.root / "geo/shapes.py"
+    original = shapes.read_text()
+    shapes.write_text(original.replace("3.14159", "3.1416"))
+    assert small.index().chunks_embedded >= 1
+    shapes.write_text(original)
+    os.utime(shapes, (time.time() + 5, time.time() + 5))
+    report = small.index()
+    assert report.files_indexed == 1 and report.chunks_embedded == 0
+
+
+def test_deleted_file_leaves_no_chunks_vectors_keywords_or_edges(small):
+    (small.root / "geo/shapes.py").unlink()
+    report = small.index()
+    assert report.files_deleted == 1 and report.chunks_removed >= 2
+    for mode in ("bm25", "vector", "hybrid", "multi", "graph"):
+        results = small.query("Circle area perimeter_of_square", mode=mode, top_k=20).results
+        assert all(r.source != "geo/shapes.py" for r in results), mode
+    snapshot = small._current_snapshot()
+    assert len(snapshot.vectors) == len(snapshot.columns) == small.status()["chunks"]["total"]
+    assert not [n for n, d in snapshot.graph.g.nodes(data=True) if d.get("source") == "geo/shapes.py"]
+    assert small.graph_entity("perimeter_of_square")["matches"] == []
+
+
+def test_force_rebuilds_everything_from_the_cache(small):
+    report = small.index(force=True)
+    assert report.files_indexed == 3 and report.chunks_embedded == 0
+    assert small.query("area of a circle", mode="vector").results
+
+
+def test_subfolder_index_leaves_the_rest_alone(small):
+    write_module(small.root, "geo/solids.py", "def sphere_volume(r):\n    return 4 / 3 * 3.14159 * r ** 3\n")
+    (small.root / "README.md").write_text("# Geometry\n\nChanged but not re-indexed yet.\n")
+    report = small.index(path="geo")
+    assert report.files_indexed == 1 and report.files_total == 3
+    assert not small.query("Changed but not re-indexed", mode="bm25").results
+    assert "describe_circle" in small.query("Geometry", mode="bm25", file_paths=["README.md"]).results[0].text
+    assert small.query("sphere_volume", mode="bm25").results[0].source == "geo/solids.py"
+
+
+def test_cancel_keeps_the_last_generation(small):
+    for i in range(30):
+        write_module(small.root, f"bulk/mod{i}.py", f"def handler_{i}(event):\n    return event + {i}\n")
+    cancel = threading.Event()
+    seen = []
+
+    def progress(p):
+        seen.append(p.phase)
+        if p.files_done >= 5:
+            cancel.set()
+
+    gen = small.status()["generation"]
+    with pytest.raises(IndexCancelled):
+        small.index(progress=progress, cancel=cancel)
+    assert small.status()["generation"] == gen and "scanning" in seen
+    assert not small.query("handler_7", mode="bm25").results
+    assert small.index().files_indexed == 30
+
+
+def test_progress_reports_files_and_phases(small):
+    write_module(small.root, "extra.py", "def extra_function():\n    return 1\n")
+    events = []
+    small.index(progress=events.append)
+    phases = [e.phase for e in events]
+    assert phases[0] == "scanning" and phases[-1] == "done"
+    assert any(e.current_file == "extra.py" for e in events)
+    assert events[-1].files_done == events[-1].files_total == 4
+
+
+def test_reader_picks_up_a_new_generation_from_another_brain(small):
+    reader = Brain(small.root)
+    assert not reader.query("zanzibar_lighthouse", mode="bm25").results
+    write_module(small.root, "light.py", "def zanzibar_lighthouse():\n    return 'beam'\n")
+    Brain(small.root).index()
+    assert reader.query("zanzibar_lighthouse", mode="bm25").results[0].source == "light.py"
+
+
+def test_reset_removes_the_index(small):
+    small.reset()
+    assert small.status()["state"] == "empty" and not small.is_indexed()
+
+
+# ------------------------------------------------------------------ real processes
+
+INDEXER = """
+import json, os, sys, time
+from agent_brain_lab import Brain
+root, gate = sys.argv[1], sys.argv[2]
+def progress(p):
+    if p.phase == "embedding":
+        print(json.dumps({"files_done": p.files_done}), flush=True)
+        while os.path.exists(gate):  # the test holds the writer here, mid-index, as long as it likes
+            time.sleep(0.05)
+try:
+    report = Brain(root).index(progress=progress)
+    print(json.dumps({"generation": report.generation}), flush=True)
+except Exception as err:
+    print(json.dumps({"error": type(err).__name__, "message": str(err)}), flush=True)
+"""
+
+
+def big_workspace(root: Path, files: int) -> None:
+    for i in range(files):
+        body = "\n\n".join(f"def step_{i}_{j}(value):\n    '''Step {j} of pipeline {i}.'''\n    return value * {j}"
+                           for j in range(12))
+        write_module(root, f"pipeline/p{i:03d}.py", body + "\n")
+
+
+def spawn_indexer(root: Path, gate: Path) -> subprocess.Popen:
+    """An indexer in another process; it pauses after each embedded group while ``gate`` exists."""
+    return subprocess.Popen([sys.executable, "-c", INDEXER, str(root), str(gate)], stdout=subprocess.PIPE, text=True)
+
+
+def test_killed_indexer_leaves_last_generation_serving_and_next_run_finishes(small):
+    big_workspace(small.root, 30)
+    gate = small.root.parent / "hold"
+    gate.touch()
+    proc = spawn_indexer(small.root, gate)
+    first = json.loads(proc.stdout.readline())  # it has embedded (and cached) at least one group
+    assert "files_done" in first
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert small.status()["generation"] == 1
+    assert small.query("describe_circle", mode="bm25").results  # the last good generation answers
+    report = small.index()
+    assert report.generation == 2 and report.files_indexed == 30
+    assert report.chunks_embedded < 30 * 12  # what the killed run embedded was kept
+    assert small.query("step_17_7", mode="bm25").results[0].source == "pipeline/p017.py"
+
+
+def test_two_processes_indexing_at_once_the_second_is_refused_and_queries_keep_answering(small):
+    big_workspace(small.root, 25)
+    gate = small.root.parent / "hold"
+    gate.touch()
+    first = spawn_indexer(small.root, gate)
+    assert "files_done" in json.loads(first.stdout.readline())
+    second = spawn_indexer(small.root, small.root.parent / "no-gate")
+    refused = json.loads(second.stdout.readline())
+    assert refused["error"] == "WorkspaceBusy" and "another indexer" in refused["message"]
+    with pytest.raises(WorkspaceBusy):
+        small.index()
+    assert small.query("describe_circle", mode="hybrid").results  # readers are never blocked
+    assert small.status()["state"] == "indexing"
+    gate.unlink()
+    lines = first.stdout.read().splitlines()
+    assert first.wait(timeout=300) == 0 and json.loads(lines[-1])["generation"] == 2
+    second.wait()
+    assert small.query("step_13_5", mode="bm25").results[0].source == "pipeline/p013.py"
