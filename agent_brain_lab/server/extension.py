@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..engine import Brain
 from .autosave import SaveReindexer
 from .config import AgentBrain
 from .handlers import setup_handlers
@@ -12,9 +11,9 @@ from .service import BrainService
 def load_jupyter_server_extension(server_app) -> None:
     options = AgentBrain(parent=server_app)
     root = options.resolve_root(server_app.root_dir)
-    service = BrainService(Brain(root, config=options.brain_config()), log=server_app.log)
+    service = BrainService(root, options.brain_config(), log=server_app.log)
     setup_handlers(server_app.web_app, service)
-    if options.auto_reindex_on_save:
+    if options.auto_reindex_on_save and service.healthy:
         hook = SaveReindexer(
             service.root, service.accepts_saved_file, service.reindex_file,
             delay=options.reindex_delay, log=server_app.log,

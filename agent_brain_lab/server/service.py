@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from ..engine import Brain
-from ..engine.types import IndexReport, InvalidRequest
+from ..engine import Brain, BrainConfig
+from ..engine.types import BrainError, IndexReport, InvalidRequest
 from ..engine.workspace import ScanOptions, scan, resolve_inside
 from .jobs import Job, JobManager, JobRunning
 
@@ -21,12 +21,31 @@ SAVE_LOCK_WAIT_S = 30.0  # a save-triggered job waits this long for another proc
 
 
 class BrainService:
-    def __init__(self, brain: Brain, *, log: logging.Logger | None = None, query_threads: int = 2):
-        self.brain = brain
-        self.root: Path = Path(brain.root)
+    """Owns the server's Brain. A Brain that cannot open (no model, bad root) is kept as its error,
+    which every route then answers with, instead of the extension failing to load."""
+
+    def __init__(self, root: Path, config: BrainConfig, *, log: logging.Logger | None = None, query_threads: int = 2):
+        self.root = root
         self.log = log or logging.getLogger(__name__)
+        self._brain: Brain | None = None
+        self._error: BrainError | None = None
+        try:
+            self._brain = Brain(root, config=config)
+        except BrainError as err:
+            self._error = err
+            self.log.error("agent-brain: cannot open the brain of %s: %s", root, err)
         self.jobs = JobManager(self._run_job, log=self.log)
         self._executor = ThreadPoolExecutor(query_threads, thread_name_prefix="agent-brain-query")
+
+    @property
+    def brain(self) -> Brain:
+        if self._brain is None:
+            raise self._error
+        return self._brain
+
+    @property
+    def healthy(self) -> bool:
+        return self._brain is not None
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run engine work off the IOLoop."""
@@ -37,10 +56,11 @@ class BrainService:
 
     def start_index(self, body: Any) -> Job:
         """Validate a POST /index body and queue the job; raises InvalidRequest or JobRunning."""
+        brain = self.brain
         options = parse_index_body(body)
         options["path"] = self.index_folder(options["path"])
         # The engine's own check of the settings, now rather than in the job: a bad value is a 400.
-        self.brain.config.updated(**{k: v for k, v in options.items() if k not in ("path", "force")})
+        brain.config.updated(**{k: v for k, v in options.items() if k not in ("path", "force")})
         return self.jobs.submit(**options)
 
     def index_folder(self, rel: str) -> str:
