@@ -24,7 +24,7 @@ STRUCTURE = {
     "java": {(F, "imports", "java.util.List"), (F, "imports", "java.util.ArrayList"), ("Sample", "extends", "BaseCart"),
              ("Sample", "implements", "Comparable"), ("Sample", "implements", "Serializable"),
              ("Store", "extends", "AutoCloseable")},
-    "go": {(F, "imports", "fmt"), (F, "imports", "strings"), (F, "imports", "os")},
+    "go": {(F, "imports", "fmt"), (F, "imports", "strings"), (F, "imports", "os"), ("Cart", "extends", "Base")},
     "rust": {(F, "imports", "std::fmt"), (F, "imports", "std::collections::HashMap"),
              (F, "imports", "std::collections::HashSet"), ("Point", "implements", "fmt::Display")},
     "c": {(F, "imports", "stdio.h"), (F, "imports", "cart.h")},
@@ -176,6 +176,9 @@ def test_import_targets(language, text, expected):
          {("I", "extends", "J"), ("I", "extends", "K"), ("C", "extends", "Base"), ("C", "implements", "I")}),
         ("swift", "protocol P: Q {}\nstruct S: P, Hashable {}\n",
          {("P", "extends", "Q"), ("S", "implements", "P"), ("S", "implements", "Hashable")}),
+        ("go", "package x\ntype A struct {\n\tBase\n\t*pkg.Other\n\tName string\n}\n"
+               "type I interface {\n\tio.Reader\n\tClose() error\n}\n",
+         {("A", "extends", "Base"), ("A", "extends", "pkg.Other"), ("I", "extends", "io.Reader")}),
         ("java", "interface I extends A, B {}\nclass C extends D<E> implements I {}\n",
          {("I", "extends", "A"), ("I", "extends", "B"), ("C", "extends", "D"), ("C", "implements", "I")}),
     ],

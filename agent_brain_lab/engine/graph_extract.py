@@ -205,4 +205,24 @@ def base_relations(node: Node, spec: LanguageSpec, kind: str) -> list[tuple[str,
                 index += 1
     if node.type == "impl_item" and node.child_by_field_name("trait") is not None:  # Rust: Type implements Trait
         found.append(("implements", strip_generics(text_of(node.child_by_field_name("trait")))))
+    if node.type == "type_spec":
+        found.extend(("extends", strip_generics(text_of(t))) for t in _go_embedded(node.child_by_field_name("type")))
     return found
+
+
+_GO_TYPES = frozenset({"type_identifier", "qualified_type", "generic_type"})
+
+
+def _go_embedded(body: Optional[Node]) -> list[Node]:
+    """Go: embedded struct fields (`Base`, `*pkg.Other`) and embedded interfaces (`io.Reader`)."""
+    if body is None:
+        return []
+    if body.type == "struct_type":
+        fields = next((c for c in body.named_children if c.type == "field_declaration_list"), None)
+        found = [f.child_by_field_name("type") for f in (fields.named_children if fields else ())
+                 if f.type == "field_declaration" and f.child_by_field_name("name") is None]
+    elif body.type == "interface_type":
+        found = [e.named_children[0] for e in body.named_children if e.type == "type_elem" and e.named_child_count == 1]
+    else:
+        return []
+    return [t for t in found if t is not None and t.type in _GO_TYPES]
