@@ -1,0 +1,61 @@
+"""``python -m benchmarks [--quick|--full] [--only SECTIONS]``: run, then write results/<size>.json and .md."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from . import report
+from .sizes import SECTIONS, SIZES
+
+HERE = Path(__file__).parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", dest="size", action="store_const", const="quick", help="CI size (default)")
+    size.add_argument("--full", dest="size", action="store_const", const="full", help="the sizes of issue 6")
+    parser.add_argument("--only", default=",".join(SECTIONS),
+                        help=f"comma-separated sections to run, of: {', '.join(SECTIONS)}")
+    parser.add_argument("--packages", help="code-search sets: installed packages, comma-separated")
+    parser.add_argument("--limit", type=int, help="queries per code-search set (0: all)")
+    parser.add_argument("--fresh", action="store_true", help="rebuild cached code-search indexes")
+    parser.add_argument("--out", type=Path, default=HERE / "results", help="where the JSON and Markdown go")
+    parser.add_argument("--cache", type=Path, default=HERE / ".cache", help="corpora, indexes, embeddings")
+    args = parser.parse_args(argv)
+    sizes = SIZES[args.size or "quick"]
+    sections = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = sorted(set(sections) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown section {unknown[0]!r}; expected any of {', '.join(SECTIONS)}")
+    if args.packages:
+        sizes = sizes.with_packages([p.strip() for p in args.packages.split(",") if p.strip()])
+    if args.limit is not None:
+        sizes = sizes.with_limit(args.limit or None)
+
+    args.cache.mkdir(parents=True, exist_ok=True)
+    started = time.time()
+    results = {"size": sizes.name, "machine": report.machine(), "sizes": sizes.to_dict(), "sections": {}}
+    for section in sections:
+        log(f"== {section}")
+        results["sections"][section] = SECTIONS[section](sizes, args, log)
+    results["wall_s"] = round(time.time() - started, 1)
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    name = sizes.name if set(sections) == set(SECTIONS) else f"{sizes.name}-{'-'.join(sections)}"
+    (args.out / f"{name}.json").write_text(json.dumps(results, indent=1) + "\n")
+    (args.out / f"{name}.md").write_text(report.markdown(results))
+    log(f"wrote {args.out / name}.json and .md")
+    return 0
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""Docstring -> function code-search sets built from installed packages.
+
+A set is a workspace holding a package's ``.py`` files with every docstring removed, plus the
+queries (each function's docstring summary) and where each function lives. Sets are cached under
+``benchmarks/.cache/codesearch/``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import json
+import random
+import shutil
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+from .docstrip import Target, query_for, strip_docstrings
+
+CORPUS_VERSION = 1
+
+
+@dataclass
+class CodeSearchSet:
+    name: str
+    root: Path  # the workspace to index
+    targets: list[Target]
+    files: int
+
+    def sample(self, limit: Optional[int], seed: int = 0) -> list[Target]:
+        """A seeded random subset (all targets when ``limit`` is None or larger)."""
+        if limit is None or limit >= len(self.targets):
+            return list(self.targets)
+        return random.Random(seed).sample(self.targets, limit)
+
+
+def build_set(package: str, cache_dir: Path) -> CodeSearchSet:
+    """Build (or load from the cache) the set for an installed package."""
+    module = importlib.import_module(package)
+    src = Path(module.__file__).parent
+    version = _version(package)
+    home = cache_dir / "codesearch" / f"{package}-{version}-v{CORPUS_VERSION}"
+    manifest = home / "targets.json"
+    if not manifest.is_file():
+        _materialize(package, src, home)
+    data = json.loads(manifest.read_text())
+    return CodeSearchSet(
+        name=f"{package} {version}",
+        root=home / "workspace",
+        targets=[Target(**t) for t in data["targets"]],
+        files=data["files"],
+    )
+
+
+def _version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return str(getattr(importlib.import_module(package), "__version__", "0"))
+
+
+def _materialize(package: str, src: Path, home: Path) -> None:
+    """Write the stripped workspace and ``targets.json`` (last, so a half-built set is redone)."""
+    shutil.rmtree(home, ignore_errors=True)
+    workspace = home / "workspace"
+    targets: list[Target] = []
+    files = 0
+    for path in sorted(src.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        rel = (Path(package) / path.relative_to(src)).as_posix()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # invalid escape sequences in old sources
+                stripped, functions = strip_docstrings(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            continue  # cannot strip it reliably: leave it out rather than leak docstrings
+        out = workspace / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(stripped, encoding="utf-8")
+        files += 1
+        for qualname, start, end, doc in functions:
+            query = query_for(doc)
+            if query:
+                targets.append(Target(query, rel, qualname, start, end))
+    targets = _unique_queries(targets)
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "targets.json").write_text(
+        json.dumps({"files": files, "targets": [t.to_dict() for t in targets]}, indent=1)
+    )
+
+
+def _unique_queries(targets: list[Target]) -> list[Target]:
+    """Drop queries shared by several functions: they have no single right answer."""
+    counts: dict[str, int] = {}
+    for t in targets:
+        counts[t.query.lower()] = counts.get(t.query.lower(), 0) + 1
+    return [t for t in targets if counts[t.query.lower()] == 1]
+
+
+def is_hit(result: Mapping[str, Any], target: Target) -> bool:
+    """The result is the function: same file and overlapping lines, or the same qualified symbol."""
+    if result["source"] != target.source:
+        return False
+    if result["start_line"] <= target.end_line and result["end_line"] >= target.start_line:
+        return True
+    symbol = result.get("symbol_name")
+    parent = result.get("parent_symbol")
+    qualified = f"{parent}.{symbol}" if symbol and parent else symbol
+    return qualified == target.qualname

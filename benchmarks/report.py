@@ -1,0 +1,148 @@
+"""The machine description and the Markdown rendering of a results dict."""
+
+from __future__ import annotations
+
+import os
+import platform
+from datetime import datetime, timezone
+from importlib import metadata
+
+
+def machine() -> dict:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = None
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "load_1min_at_start": load,
+        "memory_gb": _memory_gb(),
+        "python": platform.python_version(),
+        "os": f"{platform.system()} {platform.release()}",
+        "versions": {p: _version(p) for p in ("agent_brain_lab", "fastembed", "usearch", "bm25s",
+                                              "rank_bm25", "chromadb", "onnxruntime")},
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def _memory_gb():
+    try:
+        with open("/proc/meminfo") as f:
+            kb = int(next(line.split()[1] for line in f if line.startswith("MemTotal")))
+        return round(kb / 2**20, 1)
+    except (OSError, StopIteration, ValueError):
+        return None
+
+
+def _version(package: str):
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+# --------------------------------------------------------------------------- markdown
+
+
+def markdown(results: dict) -> str:
+    m = results["machine"]
+    out = [
+        f"# Agent Brain Lab benchmarks ({results['size']})",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB RAM, Python {m['python']}, {m['os']}; "
+        f"load average at start {_num(m['load_1min_at_start'])}; {m['date']}. "
+        f"Command: `python -m benchmarks --{results['size']}`; wall time {results.get('wall_s', '?')} s.",
+        "",
+    ]
+    renderers = {"quality": _quality, "code_indexing": _code_indexing, "scale": _scale, "incremental": _incremental}
+    for name, section in results["sections"].items():
+        out += renderers[name](section) + [""]
+    return "\n".join(out)
+
+
+def _num(value, digits: int = 2) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _table(header: list[str], rows: list[list]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"] + [
+        "| " + " | ".join(_num(c, 3) if isinstance(c, float) else str(c) for c in row) + " |" for row in rows
+    ]
+
+
+def _quality(q: dict) -> list[str]:
+    out = [
+        "## Quality: docstring → function code search",
+        "",
+        f"Docstrings removed from an installed package; query = the docstring's first paragraph; a hit = a "
+        f"result in the function's file overlapping its lines. @{q['k']}; sample of "
+        f"{q['limit'] or 'all'} queries per set (seed {q['seed']}). Peers run on the engine's own chunks "
+        "and vectors; the naive pipeline on 40-line windows.",
+        "",
+    ]
+    for name, s in q["sets"].items():
+        out += [f"### {name} ({s['files']} files, {s['index']['chunks']} chunks, {s['queries']} queries)", ""]
+        rows = [[f"**{mode}**", r["ndcg"], r["mrr"], r["recall"], _num(r["p50_ms"], 1)]
+                for mode, r in s["engine"].items()]
+        rows += [[name, r["ndcg"], r["mrr"], r["recall"], "–"] for name, r in s["peers"].items()]
+        out += _table(["method", "nDCG@10", "MRR@10", "Recall@10", "p50 ms"], rows) + [""]
+    return out
+
+
+def _code_indexing(c: dict) -> list[str]:
+    return ["## Indexing real code", ""] + _indexing_rows([(c["name"], c)])
+
+
+def _indexing_rows(items: list[tuple[str, dict]]) -> list[str]:
+    rows = []
+    for name, r in items:
+        rows.append([name, r["files"], r["chunks"], _num(r["index_s"], 1), _num(r["files_per_s"], 1),
+                     _num(r["chunks_per_s"], 1), _num(r["embed_only_s"], 1), _num(r["ratio_to_embedding"], 2),
+                     _num(r["peak_rss_mb"], 0), _num(r["disk"]["vectors_bytes_per_chunk"], 0),
+                     _num(r["disk"]["total_bytes_per_chunk"], 0)])
+    return _table(["workspace", "files", "chunks", "index s", "files/s", "chunks/s", "embed-only s",
+                   "index / embed-only", "peak RSS MB", "vector B/chunk", "index B/chunk"], rows)
+
+
+def _scale(s: dict) -> list[str]:
+    out = ["## Scale: generated workspaces", ""] + _indexing_rows(
+        [(f"{r['chunks']} chunks", r["indexing"] | {"chunks": r["chunks"]}) for r in s["runs"]]) + [""]
+    out += ["### Query latency (ms), in-process and over REST", ""]
+    rows = []
+    for r in s["runs"]:
+        for mode, lat in r["queries"]["in_process"].items():
+            rest = r["queries"].get("rest", {}).get(mode, {})
+            rows.append([r["chunks"], mode, _num(lat["p50_ms"], 1), _num(lat["p95_ms"], 1),
+                         _num(rest.get("p50_ms"), 1), _num(rest.get("p95_ms"), 1)])
+        rows.append([r["chunks"], "query embedding alone", _num(r["queries"]["embedding"]["p50_ms"], 1),
+                     _num(r["queries"]["embedding"]["p95_ms"], 1), "–", "–"])
+    out += _table(["chunks", "mode", "p50", "p95", "REST p50", "REST p95"], rows) + [""]
+    out += ["### Peers on the same chunks and vectors", ""]
+    rows = []
+    for r in s["runs"]:
+        for name, p in r["peers"].items():
+            rows.append([r["chunks"], name, _num(p["build_s"], 2), _num(p["p50_ms"], 2), _num(p["p95_ms"], 2)])
+    out += _table(["chunks", "peer", "build s", "p50 ms", "p95 ms"], rows) + [""]
+    out += ["### Cold open (fresh process)", ""]
+    rows = [[r["chunks"], _num(r["cold_open"]["import_s"], 2), _num(r["cold_open"]["open_and_bm25_s"], 3),
+             _num(r["cold_open"]["first_vector_s"], 2)] for r in s["runs"]]
+    out += _table(["chunks", "import s", "open + first bm25 query s", "first vector query s (loads model)"], rows)
+    return out
+
+
+def _incremental(i: dict) -> list[str]:
+    return ["## Incremental re-index", "", *_table(
+        ["workspace", "first index s", "no-change re-index s", "one file edited s", "chunks re-embedded"],
+        [[f"{i['files']} files, {i['chunks']} chunks", _num(i["first_index_s"], 1), _num(i["unchanged_s"], 3),
+          _num(i["one_file_s"], 3), i["one_file_chunks_embedded"]]])]

@@ -1,0 +1,65 @@
+"""The two run sizes and the sections a run is made of."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class Sizes:
+    name: str
+    packages: tuple[str, ...]  # code-search sets
+    limit: Optional[int]  # queries per set (seeded sample); None = all
+    code_package: str  # installed package whose tree is indexed for files/s on real code
+    scale_modules: tuple[int, ...]  # generated workspaces (about 13 chunks per module)
+    incremental_files: int
+    queries_per_mode: int  # in-process latency samples per mode and size
+    rest_queries_per_mode: int
+
+    def with_packages(self, packages: list[str]) -> "Sizes":
+        return replace(self, packages=tuple(packages))
+
+    def with_limit(self, limit: Optional[int]) -> "Sizes":
+        return replace(self, limit=limit)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+SIZES = {
+    "quick": Sizes("quick", ("tornado", "jinja2"), 300, "jinja2", (400,), 200, 60, 30),
+    "full": Sizes("full", ("tornado", "jinja2", "click"), None, "tornado", (800, 7700), 2000, 200, 100),
+}
+
+
+def _quality(sizes: Sizes, args, log) -> dict:
+    from .quality import evaluate
+
+    return evaluate(list(sizes.packages), args.cache, sizes.limit, fresh=args.fresh, log=log)
+
+
+def _code_indexing(sizes: Sizes, args, log) -> dict:
+    from .speed import code_indexing
+
+    return code_indexing(sizes, args.cache, log)
+
+
+def _scale(sizes: Sizes, args, log) -> dict:
+    from .speed import scale
+
+    return scale(sizes, args.cache, log)
+
+
+def _incremental(sizes: Sizes, args, log) -> dict:
+    from .speed import incremental
+
+    return incremental(sizes, args.cache, log)
+
+
+SECTIONS = {
+    "quality": _quality,
+    "code_indexing": _code_indexing,
+    "scale": _scale,
+    "incremental": _incremental,
+}
