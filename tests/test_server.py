@@ -98,6 +98,18 @@ async def wait_for_job(api, job_id, statuses=("done", "failed", "cancelled"), ti
     raise AssertionError(f"job {job_id} still {job['status']} after {timeout}s")
 
 
+async def wait_for_path(api, path, statuses, timeout=120):
+    """The newest job for ``path`` once it reaches one of ``statuses``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        code, listing = await api("GET", "jobs")
+        jobs = [j for j in listing["jobs"] if j["path"] == path]
+        if jobs and jobs[0]["status"] in statuses:
+            return jobs[0]
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"no job for {path} in {statuses} after {timeout}s: {listing}")
+
+
 async def index_all(api):
     code, job = await api("POST", "index", body={"path": ""})
     assert code == 202, job
@@ -276,14 +288,8 @@ async def test_save_through_contents_api_is_indexed(api, jp_fetch):
     response = await jp_fetch("api", "contents", "probe", "band.md", method="PUT", body=json.dumps(model))
     assert response.code in (200, 201)
 
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        code, listing = await api("GET", "jobs")
-        saved = [j for j in listing["jobs"] if j["path"] == "probe/band.md"]
-        if saved and saved[0]["status"] in ("done", "failed", "cancelled"):
-            break
-        await asyncio.sleep(0.2)
-    assert saved and saved[0]["status"] == "done", listing
+    saved = await wait_for_path(api, "probe/band.md", ("done", "failed", "cancelled"))
+    assert saved["status"] == "done", saved
 
     code, response = await api("POST", "query", body={"query": word, "mode": "bm25"})
     assert code == 200
@@ -301,7 +307,7 @@ async def test_save_of_excluded_file_starts_no_job(api, jp_fetch):
 
 
 @on_server_loop
-async def test_busy_status_and_cancel_while_a_long_job_runs(api, big_root):
+async def test_busy_status_and_cancel_while_a_long_job_runs(api, jp_fetch, big_root):
     code, job = await api("POST", "index", body={})
     assert code == 202 and job["status"] in ("pending", "running")
     job_id = job["job_id"]
@@ -327,11 +333,21 @@ async def test_busy_status_and_cancel_while_a_long_job_runs(api, big_root):
     assert seen_indexing, "the job finished before /status was asked; make the workspace bigger"
     assert max(latencies) < 2.0, latencies
 
+    # A save during the job queues its re-index behind it.
+    model = {"type": "file", "format": "text", "content": "# Tides\n\nThe marigoldtide turns at six.\n"}
+    await jp_fetch("api", "contents", "probe", "tides.md", method="PUT", body=json.dumps(model))
+    saved = await wait_for_path(api, "probe/tides.md", ("pending",))
+    assert (await api("GET", "jobs", job_id))[1]["status"] == "running"
+
     code, cancelling = await api("DELETE", "jobs", job_id)
     assert code == 200 and cancelling["id"] == job_id
     job = await wait_for_job(api, job_id, timeout=120)
     assert job["status"] == "cancelled", job
     assert job["finished"] and job["report"] is None
 
-    code, err = await api("POST", "query", body={"query": "handler_3_4"})
-    assert (code, err["error"]) == (503, "not_indexed")  # a cancelled first index commits nothing
+    saved = await wait_for_job(api, saved["id"])
+    assert saved["status"] == "done", saved
+    code, response = await api("POST", "query", body={"query": "marigoldtide handler_3_4", "mode": "bm25"})
+    assert code == 200
+    # The saved file is in; nothing of the cancelled run was committed.
+    assert [r["source"] for r in response["results"]] == ["probe/tides.md"]
