@@ -31,7 +31,7 @@ export async function openLocation(
   await widget.context.ready;
   await widget.revealed;
   if (widget.content instanceof Notebook) {
-    await showCell(widget.content, location.cell_index ?? null);
+    await showCell(widget.content, location.cell_index ?? null, location.line ?? null);
   } else if (widget.content instanceof FileEditor) {
     showLine(widget.content, location.line ?? null);
   }
@@ -51,10 +51,22 @@ function showLine(editor: FileEditor, line: number | null): void {
   target.focus();
 }
 
-async function showCell(notebook: Notebook, cellIndex: number | null): Promise<void> {
+/** Activate a cell; `line` counts from the start of the cell's source, as in the index. */
+async function showCell(
+  notebook: Notebook,
+  cellIndex: number | null,
+  line: number | null
+): Promise<void> {
   if (cellIndex === null || cellIndex >= notebook.widgets.length) {
     return;
   }
   notebook.activeCellIndex = cellIndex;
   await notebook.scrollToItem(cellIndex, 'start');
+  const editor = notebook.widgets[cellIndex].editor;
+  if (editor && line !== null && line > 0) {
+    editor.setCursorPosition({
+      line: Math.min(line - 1, Math.max(editor.lineCount - 1, 0)),
+      column: 0
+    });
+  }
 }

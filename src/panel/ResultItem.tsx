@@ -42,6 +42,7 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
       aria-selected={props.selected}
       data-path={result.source}
       data-line={result.start_line}
+      data-cell={result.cell_index ?? undefined}
       onClick={() => {
         props.onSelect();
         props.onOpen(result);

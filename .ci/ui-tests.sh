@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Run the Galata UI tests from scratch: Debian chromium, the labextension build, a
+# virtualenv holding this package (editable, labextension linked), the ui-tests node
+# modules, then Playwright.
+# Exits non-zero when anything fails. Screenshots land in ui-tests/screenshots/.
+#
+#   AGENT_BRAIN_UI_VENV   virtualenv to (re)use   (default: $TMPDIR/agent-brain-ui-venv)
+#   AGENT_BRAIN_UI_PORT   port of the test server  (default: 8891)
+#   CHROMIUM_PATH         browser executable       (default: /usr/bin/chromium)
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="${AGENT_BRAIN_UI_VENV:-${TMPDIR:-/tmp}/agent-brain-ui-venv}"
+export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+if [ ! -x "$CHROMIUM_PATH" ]; then
+  echo "== installing chromium"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+fi
+
+echo "== labextension build"
+(cd "$repo" && jlpm install && jlpm build)
+
+echo "== python environment: $venv"
+if [ ! -x "$venv/bin/python" ]; then
+  # System site packages: the engine's dependencies (and jupyterlab) come from the base install.
+  python3 -m venv --system-site-packages "$venv"
+fi
+"$venv/bin/python" -m pip install -q --no-deps -e "$repo"
+"$venv/bin/python" -m jupyterlab.labextensions develop --overwrite "$repo"
+"$venv/bin/python" -m jupyterlab.labextensions list 2>&1 | grep -E "agent-brain-lab .*enabled.*OK"
+
+echo "== ui-tests node modules"
+cd "$repo/ui-tests"
+jlpm install
+
+echo "== playwright"
+PATH="$venv/bin:$PATH" jlpm playwright test "$@"

@@ -1,0 +1,40 @@
+/**
+ * Playwright configuration: Galata defaults, Debian's chromium (no browser
+ * download), and a JupyterLab server on a copy of the fixture workspace.
+ */
+const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
+
+const port = process.env.AGENT_BRAIN_UI_PORT || '8891';
+
+module.exports = {
+  ...baseConfig,
+  reporter: [['list'], ['html', { open: 'never' }]],
+  // The tests share one server and one index; they run in order.
+  workers: 1,
+  timeout: 180 * 1000,
+  expect: { timeout: 20 * 1000 },
+  use: {
+    ...baseConfig.use,
+    baseURL: `http://localhost:${port}`,
+    viewport: { width: 1280, height: 800 },
+    video: 'off',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run'
+      ]
+    }
+  },
+  webServer: {
+    command: 'jlpm start',
+    url: `http://localhost:${port}/lab`,
+    timeout: 180 * 1000,
+    reuseExistingServer: !process.env.CI,
+    env: { ...process.env, AGENT_BRAIN_UI_PORT: port }
+  }
+};
