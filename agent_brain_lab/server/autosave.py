@@ -69,9 +69,3 @@ class SaveReindexer:
                 self._submit(rel)
         except Exception:
             self._log.warning("agent-brain: could not re-index %s", rel, exc_info=True)
-
-    def close(self) -> None:
-        with self._lock:
-            for timer in self._timers.values():
-                timer.cancel()
-            self._timers.clear()

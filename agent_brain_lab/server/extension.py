@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+
 from .autosave import SaveReindexer
 from .config import AgentBrain
 from .handlers import setup_handlers
@@ -13,6 +15,7 @@ def load_jupyter_server_extension(server_app) -> None:
     root = options.resolve_root(server_app.root_dir)
     service = BrainService(root, options.brain_config(), log=server_app.log)
     setup_handlers(server_app.web_app, service)
+    atexit.register(service.close)  # cancel a running job cleanly; function-form extensions get no stop hook
     if options.auto_reindex_on_save and service.healthy:
         hook = SaveReindexer(
             service.root, service.accepts_saved_file, service.reindex_file,

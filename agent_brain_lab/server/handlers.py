@@ -69,9 +69,9 @@ class BrainHandler(APIHandler):
         if isinstance(err, BrainError):
             self.set_status(error_status(err))
             body = err.to_dict()
-        elif isinstance(err, web.HTTPError):
-            body = {"error": _snake(err.reason or responses.get(status_code, "error")),
-                    "message": err.log_message or err.reason or responses.get(status_code, "")}
+        elif err is None or isinstance(err, web.HTTPError):  # auth, XSRF, 404, 405, ...
+            reason = getattr(err, "reason", None) or responses.get(status_code, "error")
+            body = {"error": _snake(reason), "message": getattr(err, "log_message", None) or reason}
         else:  # a bug: details stay in the server log, never in the response
             body = {"error": "internal_error", "message": "internal server error; see the server log"}
         self.set_header("Content-Type", "application/json")

@@ -65,9 +65,7 @@ class BrainService:
 
     def index_folder(self, rel: str) -> str:
         """The root-relative POSIX form of a folder given by the client, or InvalidRequest("path")."""
-        target = resolve_inside(self.root, rel)
-        if not target.exists():
-            raise InvalidRequest("path", f"{rel!r} does not exist")
+        target = resolve_inside(self.root, rel)  # outside the root, or missing: InvalidRequest("path")
         if not target.is_dir():
             raise InvalidRequest("path", f"{rel!r} is not a directory")
         relative = target.relative_to(self.root).as_posix()
