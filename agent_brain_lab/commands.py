@@ -184,7 +184,7 @@ def execute(ns: argparse.Namespace, brain, progress: Optional[Callable] = None) 
 def run_cancellable(index: Callable[..., Any], **kwargs: Any) -> Any:
     """Run ``index`` in a worker thread so that Ctrl-C (or a kernel interrupt) sets its cancel
     event and the engine stops cleanly, committing nothing, instead of dying mid-write."""
-    cancel = threading.Event()
+    cancel, finished = threading.Event(), threading.Event()
     outcome: dict[str, Any] = {}
 
     def work() -> None:
@@ -192,16 +192,19 @@ def run_cancellable(index: Callable[..., Any], **kwargs: Any) -> Any:
             outcome["value"] = index(cancel=cancel, **kwargs)
         except BaseException as err:  # handed back to the calling thread below
             outcome["error"] = err
+        finally:
+            finished.set()
 
-    context = contextvars.copy_context()  # keeps the kernel's parent message for widget updates
-    worker = threading.Thread(target=context.run, args=(work,), name="agent-brain-index", daemon=True)
-    worker.start()
+    # The copied context keeps the kernel's parent message, so widget updates reach the right cell.
+    context = contextvars.copy_context()
+    threading.Thread(target=context.run, args=(work,), name="agent-brain-index", daemon=True).start()
+    # Wait on an Event, not Thread.join: an interrupted join can mark a live thread finished (Python 3.11).
     try:
-        while worker.is_alive():
-            worker.join(0.1)
+        while not finished.wait(0.1):
+            pass
     except KeyboardInterrupt:
         cancel.set()
-        worker.join()
+        finished.wait()
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]

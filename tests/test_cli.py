@@ -8,6 +8,7 @@ import pty
 import re
 import select
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -198,33 +199,52 @@ def test_help_lists_every_command(tmp_path):
     assert "--top-k" in cli("query", "--help", cwd=tmp_path).stdout
 
 
-def test_progress_bar_on_a_terminal(tmp_path):
-    for i in range(3):
-        (tmp_path / f"doc{i}.md").write_text(f"# Doc {i}\n\nParagraph {i} about carts and orders.\n")
+def index_on_a_terminal(root: Path, interrupt_on: str = "") -> tuple[int, str, str]:
+    """Run ``index`` with stderr on a pseudo-terminal; send Ctrl-C once ``interrupt_on`` shows.
+
+    Returns the exit status, stdout and everything drawn on the terminal.
+    """
     master, slave = pty.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "agent_brain_lab.cli", "index"],
-        cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=slave, text=True,
+        cwd=root, env=_env(), stdout=subprocess.PIPE, stderr=slave, text=True,
     )
     os.close(slave)
-    seen = b""
-    while True:
-        ready, _, _ = select.select([master], [], [], TIMEOUT)
-        if not ready:
-            break
+    drawn, interrupted = "", False
+    while select.select([master], [], [], TIMEOUT)[0]:
         try:
             data = os.read(master, 4096)
         except OSError:  # the child closed the terminal
             break
         if not data:
             break
-        seen += data
+        drawn += data.decode(errors="replace")
+        if interrupt_on and not interrupted and interrupt_on in drawn:
+            proc.send_signal(signal.SIGINT)
+            interrupted = True
     stdout, _ = proc.communicate(timeout=TIMEOUT)
     os.close(master)
-    assert proc.returncode == 0
-    bar = seen.decode()
-    assert "\r[" in bar and "/3 " in bar, bar
+    return proc.returncode, stdout, drawn
+
+
+def test_progress_bar_on_a_terminal(tmp_path):
+    for i in range(3):
+        (tmp_path / f"doc{i}.md").write_text(f"# Doc {i}\n\nParagraph {i} about carts and orders.\n")
+    status, stdout, drawn = index_on_a_terminal(tmp_path)
+    assert status == 0
+    assert "\r[" in drawn and "/3 " in drawn and "doc1.md" in drawn, drawn
     assert stdout.startswith("Indexed 3 of 3 files")
+
+
+def test_ctrl_c_cancels_cleanly_and_commits_nothing(tmp_path):
+    for i in range(600):  # enough chunks for several embedding groups, so the cancel check comes around
+        (tmp_path / f"note{i:03}.md").write_text(f"# Note {i}\n\nItem {i} costs {i * 7 % 101} coins in shop {i % 13}.\n")
+    status, stdout, drawn = index_on_a_terminal(tmp_path, interrupt_on="\r[")
+    assert status == 1, (stdout, drawn)
+    assert stdout == ""
+    assert drawn.strip().splitlines()[-1].startswith("agent-brain-lab: indexing was cancelled"), drawn
+    after = ok_json("status", cwd=tmp_path)
+    assert after["state"] == "empty" and after["generation"] == 0
 
 
 @pytest.mark.skipif(shutil.which("agent-brain-lab") is None, reason="package not installed")

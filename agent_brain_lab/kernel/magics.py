@@ -97,7 +97,10 @@ class GraphView(dict):
 
 
 class _WidgetProgress:
-    """An IntProgress bar and a label, updated live from the engine's progress callback."""
+    """An IntProgress bar and a label, updated live from the engine's progress callback.
+
+    When done, its output's text/plain is replaced by the outcome, for viewers without widgets.
+    """
 
     INTERVAL = 0.1  # seconds between redraws, except on a phase change
 
@@ -107,23 +110,30 @@ class _WidgetProgress:
         self.bar = w.IntProgress(min=0, max=1, value=0, description="indexing")
         self.label = w.HTML("scanning…")
         self.box = w.HBox([self.bar, self.label])
-        self.last = (0.0, "")
-        display(self.box)
+        self.latest: Optional[IndexProgress] = None
+        self.drawn = (0.0, "")
+        self.handle = display(self.box, display_id=True)
 
     def __call__(self, p: IndexProgress) -> None:
+        self.latest = p
         now = time.monotonic()
-        if p.phase == self.last[1] and now - self.last[0] < self.INTERVAL:
+        if p.phase == self.drawn[1] and now - self.drawn[0] < self.INTERVAL:
             return
-        self.last = (now, p.phase)
+        self.drawn = (now, p.phase)
         self.bar.max = max(p.files_total, 1)
         self.bar.value = min(p.files_done, self.bar.max)
         current = f" · <code>{escape(p.current_file)}</code>" if p.current_file else ""
         self.label.value = f"{p.files_done}/{p.files_total} {escape(p.phase)}{current}"
 
     def close(self, ok: bool) -> None:
+        done, total = (self.latest.files_done, self.latest.files_total) if self.latest else (0, 0)
+        self.bar.max = max(total, 1)
+        self.bar.value = self.bar.max if ok else min(done, self.bar.max)
         self.bar.bar_style = "success" if ok else "danger"
-        self.bar.value = self.bar.max if ok else self.bar.value
-        self.label.value = "done" if ok else "stopped"
+        outcome = f"done: {total} files" if ok else f"stopped after {done}/{total} files"
+        self.label.value = outcome
+        bundle = self.box._repr_mimebundle_()
+        self.handle.update({**bundle, "text/plain": f"indexing {outcome}"}, raw=True)
 
 
 class _TextProgress:
