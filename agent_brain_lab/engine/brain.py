@@ -148,9 +148,8 @@ class Brain:
             raise InvalidRequest("depth", "must be between 0 and 3")
         snapshot = self._current_snapshot()
         graph = snapshot.graph
-        matches = graph.lookup(name.strip()) if graph else []
-        if not matches and graph and name.strip() in graph.g:
-            matches = [name.strip()]
+        name = name.strip()
+        matches = ([name] if name in graph.g else graph.lookup(name)) if graph else []  # a node id, or a name
         reached = graph.neighbourhood(matches, depth) if matches else {}
         nodes = [{**graph.node(n), "hop": hop} for n, (hop, _) in reached.items()]
         chunk_ids = [n["chunk_id"] for n in nodes if n.get("chunk_id")]
@@ -158,7 +157,7 @@ class Brain:
         keys = catalog.keys_of_chunk_ids(snapshot.gen, chunk_ids)
         rows = catalog.chunks_by_key(list(keys.values()))
         return {
-            "query": name.strip(),
+            "query": name,
             "matches": matches,
             "nodes": nodes,
             "edges": graph.edges_between(set(reached)) if reached else [],

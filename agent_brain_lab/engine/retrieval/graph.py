@@ -60,9 +60,10 @@ def graph_leg(ctx: QueryContext, count: int) -> tuple[list[Hit], list[str]]:
                 node_path[node] = (contribution, path)
     chunk_nodes: dict[str, str] = {}
     for node in sorted(node_score, key=lambda n: -node_score[n]):
-        chunk_id = graph.g.nodes[node].get("chunk_id")
-        if chunk_id and chunk_id not in chunk_nodes:
-            chunk_nodes[chunk_id] = node
+        data = graph.g.nodes[node]
+        for chunk_id in [data.get("chunk_id"), *data.get("more_chunk_ids", ())]:
+            if chunk_id and chunk_id not in chunk_nodes:
+                chunk_nodes[chunk_id] = node
     key_of = ctx.keys_of_chunk_ids(list(chunk_nodes))
     pairs = [(key_of[c], n) for c, n in chunk_nodes.items() if c in key_of]
     if not pairs:

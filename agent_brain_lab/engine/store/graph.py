@@ -124,9 +124,12 @@ class GraphBuilder:
         self.g.add_node(path, kind="file", name=path, source=path)
         for sym in facts.get("symbols", ()):
             node = f"{path}::{sym['qualname']}"
-            self.g.add_node(node, kind=sym["kind"], name=sym["name"], qualname=sym["qualname"], source=path,
-                            start_line=sym["start_line"], end_line=sym["end_line"], chunk_id=sym["chunk_id"])
-            self._by_name[sym["name"]].append(node)
+            if node in self.g:  # an impl block, extension or overload of a known symbol: one entity
+                self.g.nodes[node].setdefault("more_chunk_ids", []).append(sym["chunk_id"])
+            else:
+                self.g.add_node(node, kind=sym["kind"], name=sym["name"], qualname=sym["qualname"], source=path,
+                                start_line=sym["start_line"], end_line=sym["end_line"], chunk_id=sym["chunk_id"])
+                self._by_name[sym["name"]].append(node)
             parent_q = sym["qualname"].rpartition(".")[0]
             parent = f"{path}::{parent_q}" if parent_q else path
             self._pending.append((path, {"contains": (parent, node, sym["chunk_id"])}))
