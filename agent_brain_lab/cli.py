@@ -47,15 +47,9 @@ class ProgressBar:
             self.stream.flush()
 
 
-def _as_json(command: str, result: Any, root: Path) -> Any:
-    if command == "reset":
-        return {"status": "reset", "root": str(root)}
-    return result.to_dict() if hasattr(result, "to_dict") else result
-
-
 def _print(ns, result: Any) -> None:
     if ns.json:
-        print(json.dumps(_as_json(ns.command, result, ns.root), indent=2, ensure_ascii=False))
+        print(json.dumps(commands.as_data(ns, result), indent=2, ensure_ascii=False))
     elif ns.command == "reset":
         print(f"Index reset: {ns.root}")
     else:

@@ -102,16 +102,14 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
     graph = sub.add_parser("graph", parents=[common, as_json], help="show an entity's neighbourhood in the knowledge graph")
     graph.add_argument("entity", metavar="ENTITY", help="entity name, e.g. a class or function")
     graph.add_argument("--depth", type=int, default=1, metavar="D", help="hops to follow (default: 1)")
+    parser.commands = sub.choices  # for help_text
     return parser
 
 
 def help_text(prog: str) -> str:
     """The full help: the overview plus every sub-command's own help."""
     parser = build_parser(prog)
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    parts = [parser.format_help()]
-    parts += [sub.choices[name].format_help() for name in COMMANDS]
-    return "\n".join(parts)
+    return "\n".join([parser.format_help()] + [parser.commands[name].format_help() for name in COMMANDS])
 
 
 def parse(argv: Sequence[str], *, prog: str, cwd: Path) -> argparse.Namespace:
@@ -160,25 +158,28 @@ def _relative_to_root(path: str, cwd: Path, root: Path) -> str:
 
 def execute(ns: argparse.Namespace, brain, progress: Optional[Callable] = None) -> Any:
     """Run a parsed command; returns what the engine returned (None for reset)."""
-    if ns.command == "index":
-        return run_cancellable(
+    actions: dict[str, Callable[[], Any]] = {
+        "index": lambda: run_cancellable(
             brain.index,
             force=ns.force,
             path=ns.index_path,
             include=tuple(ns.include) if ns.include else None,
             exclude=tuple(ns.exclude) if ns.exclude else None,
             progress=progress,
-        )
-    if ns.command == "query":
-        return brain.query(ns.request)
-    if ns.command == "status":
-        return brain.status()
-    if ns.command == "graph":
-        return brain.graph_entity(ns.entity, depth=ns.depth)
+        ),
+        "query": lambda: brain.query(ns.request),
+        "status": brain.status,
+        "graph": lambda: brain.graph_entity(ns.entity, depth=ns.depth),
+        "reset": brain.reset,
+    }
+    return actions[ns.command]()
+
+
+def as_data(ns: argparse.Namespace, result: Any) -> Any:
+    """The JSON-able form of a command's result (what ``--json`` prints or returns)."""
     if ns.command == "reset":
-        brain.reset()
-        return None
-    raise UsageError(f"unknown command {ns.command!r}")
+        return {"status": "reset", "root": str(ns.root)}
+    return result.to_dict() if hasattr(result, "to_dict") else dict(result)
 
 
 def run_cancellable(index: Callable[..., Any], **kwargs: Any) -> Any:

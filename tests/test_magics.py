@@ -137,6 +137,7 @@ def test_brain_objects_are_cached_per_root(ip, indexed, workspace):
         ("%brain graph Cart --depth x --workspace {ws}", "argument --depth: invalid int value: 'x'"),
         ("%brain graph Cart --depth 99 --workspace {ws}", "--depth: must be between"),
         ("%%brain --mode vector --workspace {ws}\n   \n", "query: must be a non-blank string"),
+        ("%%brain status --workspace {ws}\ncart\n", "%%brain runs a query (the cell body)"),
     ],
 )
 def test_bad_input_is_one_line(ip, indexed, capsys, cell, needle):

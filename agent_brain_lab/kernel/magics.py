@@ -46,11 +46,9 @@ def _show(text: str, html: str, widget_factory=None) -> None:
     data: dict[str, Any] = {"text/plain": text, "text/html": html}
     metadata: dict[str, Any] = {}
     if widget_factory is not None and _has_kernel():
-        widget = widget_factory()
-        if widget is not None:
-            bundle = widget._repr_mimebundle_()
-            view, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-            data.update({k: v for k, v in view.items() if k != "text/plain"})
+        bundle = widget_factory()._repr_mimebundle_()
+        view, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})  # anywidget gives a pair
+        data.update({k: v for k, v in view.items() if k != "text/plain"})
     display(data, metadata=metadata or None, raw=True)
 
 
@@ -186,6 +184,8 @@ class BrainMagics(Magics):
         if cell is not None:
             if argv[:1] == ["query"]:
                 argv = argv[1:]
+            elif argv[:1] and argv[0] in commands.COMMANDS:
+                raise BrainMagicError(f"%%brain runs a query (the cell body); use {PROG} {argv[0]} on a line")
             argv = ["query", *argv, "--", _expand(cell, self.shell.user_ns)]
         if not argv:
             print(commands.help_text(PROG))
@@ -206,8 +206,7 @@ class BrainMagics(Magics):
         except (commands.UsageError, BrainError, OSError) as err:
             raise BrainMagicError(commands.describe_error(err, PROG)[0]) from None
         if ns.json:
-            return {"status": "reset", "root": str(ns.root)} if result is None else (
-                result.to_dict() if hasattr(result, "to_dict") else dict(result))
+            return commands.as_data(ns, result)
         if ns.command == "status":
             return StatusView(result)
         if ns.command == "graph":
