@@ -50,7 +50,7 @@ class _Parser(argparse.ArgumentParser):
 
     def exit(self, status: int = 0, message: Optional[str] = None):
         if status:
-            raise UsageError(message.strip() if message else f"{self.prog}: failed")
+            self.error((message or "failed").strip())
         raise HelpShown()
 
 

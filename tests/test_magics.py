@@ -79,6 +79,11 @@ def test_cell_body_braces_without_a_variable_stay_as_typed(ip, indexed):
     assert r.query == "the {unknown_name} total"
 
 
+def test_unbalanced_quote_is_taken_literally(ip, indexed):
+    run(ip, "r2 = %brain query what's the total --mode bm25 --workspace {ws}")
+    assert ip.user_ns["r2"].query == "what's the total"
+
+
 def test_every_mode_and_json(ip, indexed):
     for mode in ("vector", "bm25", "hybrid", "graph", "multi"):
         run(ip, f"d = %brain query compute_total Cart --mode {mode} --json --workspace {{ws}}")
@@ -133,7 +138,6 @@ def test_brain_objects_are_cached_per_root(ip, indexed, workspace):
         ('%brain query "" --workspace {ws}', "query: must be a non-blank string"),
         ("%brain query cart --mode fuzzy --workspace {ws}", "--mode: must be one of"),
         ("%brain query cart --bogus --workspace {ws}", "unrecognized arguments: --bogus"),
-        ("%brain query 'unclosed --workspace {ws}", "No closing quotation"),
         ("%brain graph Cart --depth x --workspace {ws}", "argument --depth: invalid int value: 'x'"),
         ("%brain graph Cart --depth 99 --workspace {ws}", "--depth: must be between"),
         ("%%brain --mode vector --workspace {ws}\n   \n", "query: must be a non-blank string"),

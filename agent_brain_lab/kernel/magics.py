@@ -165,6 +165,9 @@ def _expand(text: str, namespace: dict) -> str:
 
 @magics_class
 class BrainMagics(Magics):
+    """``%brain`` returns: index -> IndexReport, query -> QueryResponse, status -> StatusView (dict),
+    graph -> GraphView (dict), reset -> None; with ``--json``, plain JSON-able data instead."""
+
     def __init__(self, shell):
         super().__init__(shell)
         self._brains: dict[Path, Brain] = {}
@@ -179,8 +182,8 @@ class BrainMagics(Magics):
     def brain(self, line: str, cell: Optional[str] = None):
         try:
             argv = shlex.split(line)
-        except ValueError as err:  # e.g. an unclosed quote
-            raise BrainMagicError(f"{PROG}: {err}") from None
+        except ValueError:  # an unbalanced quote, as in: %brain query what's the total
+            argv = line.split()  # taken literally: words still join into the query text
         if cell is not None:
             if argv[:1] == ["query"]:
                 argv = argv[1:]
@@ -193,7 +196,7 @@ class BrainMagics(Magics):
         return self.run(argv)
 
     def run(self, argv: list[str]) -> Any:
-        """Run one command line; returns the result object (see the class docstring)."""
+        """Run one command line (argv without the magic's name); see the class docstring for results."""
         try:
             ns = commands.parse(argv, prog=PROG, cwd=Path.cwd())
             brain = self._brain(ns.root)
@@ -248,6 +251,7 @@ Examples:
 The workspace is the nearest folder upward holding .agent-brain/, else the current folder;
 --workspace PATH overrides it. Bad input raises one line (BrainMagicError), not a traceback.
 In a cell body only {name}, {name.attr} and {name[key]} are interpolated (no expressions).
+Quote multi-word values of flags; an unbalanced quote (what's) is taken literally.
 
 """
 
