@@ -135,17 +135,18 @@ class _WidgetProgress:
 
 
 class _TextProgress:
-    """Terminal IPython: one line redrawn with ``\\r``."""
+    """Terminal IPython: one line redrawn with ``\\r`` (padded over the longer line before it)."""
 
     def __init__(self):
-        self.drawn = False
+        self.width = 0
 
     def __call__(self, p: IndexProgress) -> None:
-        print("\r" + render.progress_line(p), end="", flush=True)
-        self.drawn = True
+        line = render.progress_line(p)
+        self.width = max(self.width, len(line))
+        print("\r" + line.ljust(self.width), end="", flush=True)
 
     def close(self, ok: bool) -> None:
-        if self.drawn:
+        if self.width:
             print()
 
 
