@@ -24,7 +24,7 @@ from .store.catalog import Catalog
 from .store.generations import FORMAT_VERSION, INDEX_DIR, IndexDir
 from .types import (BrainError, InvalidRequest, IndexReport, NotIndexed, ProgressCallback, QueryRequest,
                     QueryResponse, QueryResult)
-from .workspace import ScanOptions, resolve_inside
+from .workspace import ScanOptions, resolve_inside, scan
 
 
 @dataclass(frozen=True)
@@ -93,12 +93,18 @@ class Brain:
                                      chunk_overlap=chunk_overlap)
         subpath = self.relative_path(path) if path else ""
         settings = IndexSettings(
-            scan=ScanOptions(config.include, config.exclude, config.max_file_bytes, config.include_hidden),
+            scan=_scan_options(config),
             chunks=ChunkSettings(config.chunk_size, config.chunk_overlap),
             graph_enabled=config.graph_enabled, bm25_k1=config.bm25_k1, bm25_b=config.bm25_b)
         self._index_dir.ensure()
         indexer = Indexer(self.root, self._index_dir, self._open_catalog(), self._embedder)
         return indexer.run(settings, force=force, subpath=subpath, progress=progress, cancel=cancel, wait=wait)
+
+    def admits(self, path: str) -> bool:
+        """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in."""
+        rel = self.relative_path(path)
+        files, skipped = scan(self.root, _scan_options(self.config), subpath=rel)
+        return any(entry.path == rel for entry in (*files, *skipped))
 
     def relative_path(self, path: str) -> str:
         """A user path relative to the root, checked to stay inside it, as a POSIX path relative to the root."""
@@ -221,6 +227,10 @@ class Brain:
             if len(self._query_vectors) > 256:
                 self._query_vectors.popitem(last=False)
         return vector
+
+
+def _scan_options(config: BrainConfig) -> ScanOptions:
+    return ScanOptions(config.include, config.exclude, config.max_file_bytes, config.include_hidden)
 
 
 def _result(chunk, hit) -> QueryResult:

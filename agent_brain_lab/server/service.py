@@ -11,7 +11,7 @@ from typing import Any, Callable, TypeVar
 
 from ..engine import Brain, BrainConfig
 from ..engine.types import BrainError, IndexReport, InvalidRequest
-from ..engine.workspace import ScanOptions, scan, resolve_inside
+from ..engine.workspace import resolve_inside
 from .jobs import Job, JobManager, JobRunning
 
 T = TypeVar("T")
@@ -73,13 +73,7 @@ class BrainService:
 
     def accepts_saved_file(self, rel: str) -> bool:
         """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in."""
-        config = self.brain.config
-        options = ScanOptions(
-            include=config.include, exclude=config.exclude,
-            max_file_bytes=config.max_file_bytes, include_hidden=config.include_hidden,
-        )
-        files, skipped = scan(self.root, options, subpath=rel)
-        return any(entry.path == rel for entry in (*files, *skipped))
+        return self.brain.admits(rel)
 
     def reindex_file(self, rel: str) -> Job:
         """Queue an incremental index of one saved file, behind any running job."""
