@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run the Galata UI tests from scratch: Debian chromium, the labextension build, a
-# virtualenv holding this package (editable, labextension linked), the ui-tests node
+# virtualenv holding this package (installed from the work tree), the ui-tests node
 # modules, then Playwright.
 # Exits non-zero when anything fails. Screenshots land in ui-tests/screenshots/.
 #
@@ -28,8 +28,9 @@ if [ ! -x "$venv/bin/python" ]; then
   # System site packages: the engine's dependencies (and jupyterlab) come from the base install.
   python3 -m venv --system-site-packages "$venv"
 fi
-"$venv/bin/python" -m pip install -q --no-deps -e "$repo"
-"$venv/bin/python" -m jupyterlab.labextensions develop --overwrite "$repo"
+# A regular (not editable) install: the venv's prefix gets the built labextension and the
+# server-extension config, exactly as a user's `pip install .` would; nothing outside the venv.
+"$venv/bin/python" -m pip install -q --no-deps --force-reinstall "$repo"
 "$venv/bin/python" -m jupyterlab.labextensions list 2>&1 | grep -E "agent-brain-lab .*enabled.*OK"
 
 echo "== ui-tests node modules"
@@ -37,4 +38,4 @@ cd "$repo/ui-tests"
 jlpm install
 
 echo "== playwright"
-PATH="$venv/bin:$PATH" jlpm playwright test "$@"
+AGENT_BRAIN_UI_PYTHON="$venv/bin/python" jlpm playwright test "$@"

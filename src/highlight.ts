@@ -54,7 +54,28 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Split `text` into alternating plain and matching segments (case-insensitive). */
+function isUpper(c: string): boolean {
+  return c !== c.toLowerCase();
+}
+
+/**
+ * Whether a match at `i` starts a word or an identifier part, so that `total`
+ * marks `compute_total` and `cartTotal` but not `subtotal`.
+ */
+function startsWord(text: string, i: number): boolean {
+  const prev = text[i - 1];
+  if (i === 0 || !/[\p{L}\p{N}]/u.test(prev)) {
+    return true;
+  }
+  const cur = text[i];
+  const next = text[i + 1] ?? '';
+  return isUpper(cur) && (!isUpper(prev) || (next !== '' && !isUpper(next)));
+}
+
+/**
+ * Split `text` into alternating plain and matching segments: case-insensitive
+ * matches of the terms that start a word or identifier part.
+ */
 export function highlight(text: string, terms: string[]): ISegment[] {
   if (!text) {
     return [];
@@ -67,6 +88,9 @@ export function highlight(text: string, terms: string[]): ISegment[] {
   let last = 0;
   for (const m of text.matchAll(pattern)) {
     const start = m.index ?? 0;
+    if (!startsWord(text, start)) {
+      continue;
+    }
     if (start > last) {
       segments.push({ text: text.slice(last, start), match: false });
     }

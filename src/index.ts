@@ -42,7 +42,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
     INotebookTracker,
     IDefaultFileBrowser
   ],
-  activate: async (
+  activate: (
     app: JupyterFrontEnd,
     docManager: IDocumentManager,
     restorer: ILayoutRestorer | null,
@@ -83,21 +83,26 @@ const plugin: JupyterFrontEndPlugin<void> = {
     });
 
     let settings: IPanelSettings | null = null;
-    if (settingRegistry) {
-      try {
-        const loaded = await settingRegistry.load(PLUGIN_ID);
+    followSaves(app.serviceManager.contents, model, () => settings?.autoReindexOnSave ?? true);
+
+    // Settings, then the saved panel state (which wins over the default mode), load in the
+    // background: waiting for them in activate() would hold up the application start.
+    const loadSettings = async () => {
+      if (!settingRegistry) {
+        return;
+      }
+      const loaded = await settingRegistry.load(PLUGIN_ID);
+      settings = readSettings(loaded.composite);
+      applySettings(model, settings);
+      loaded.changed.connect(() => {
         settings = readSettings(loaded.composite);
         applySettings(model, settings);
-        loaded.changed.connect(() => {
-          settings = readSettings(loaded.composite);
-          applySettings(model, settings);
-        });
-      } catch (error) {
-        console.warn('agent-brain-lab: settings could not be loaded', error);
+      });
+    };
+    const restoreState = async () => {
+      if (!state) {
+        return;
       }
-    }
-
-    if (state) {
       const saved = (await state.fetch(STATE_KEY)) as Partial<ISearchOptions> | undefined;
       if (saved) {
         model.setOptions(saved);
@@ -109,11 +114,13 @@ const plugin: JupyterFrontEndPlugin<void> = {
           void state.save(STATE_KEY, { ...last } as any);
         }
       });
-    }
-
-    followSaves(app.serviceManager.contents, model, () => settings?.autoReindexOnSave ?? true);
-
-    void app.restored.then(() => model.refreshStatus());
+    };
+    void app.restored
+      .then(loadSettings)
+      .catch(error => console.warn('agent-brain-lab: settings not loaded', error))
+      .then(restoreState)
+      .catch(error => console.warn('agent-brain-lab: panel state not restored', error))
+      .then(() => model.refreshStatus());
   }
 };
 

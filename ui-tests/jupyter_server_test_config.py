@@ -23,3 +23,4 @@ shutil.copytree(FIXTURE, ROOT, symlinks=True)
 c.ServerApp.root_dir = str(ROOT)  # noqa: F821
 c.ServerApp.port = int(os.environ.get("AGENT_BRAIN_UI_PORT", "8891"))  # noqa: F821
 c.ServerApp.jpserver_extensions = {"agent_brain_lab": True}  # noqa: F821
+c.ServerApp.allow_root = True  # noqa: F821 (CI containers run as root)

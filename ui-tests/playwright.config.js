@@ -5,6 +5,8 @@
 const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
 
 const port = process.env.AGENT_BRAIN_UI_PORT || '8891';
+// The Python that has agent_brain_lab installed (.ci/ui-tests.sh passes its venv's).
+const python = process.env.AGENT_BRAIN_UI_PYTHON || 'python';
 
 module.exports = {
   ...baseConfig,
@@ -31,7 +33,7 @@ module.exports = {
     }
   },
   webServer: {
-    command: 'jlpm start',
+    command: `${python} -m jupyterlab --config jupyter_server_test_config.py`,
     url: `http://localhost:${port}/lab`,
     timeout: 180 * 1000,
     reuseExistingServer: !process.env.CI,

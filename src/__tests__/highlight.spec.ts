@@ -38,6 +38,14 @@ describe('highlight', () => {
     expect(segments.filter(s => s.match).map(s => s.text)).toEqual(['cart_total', 'cart']);
   });
 
+  it('matches at word and identifier-part starts only', () => {
+    const text = 'subtotal compute_total cartTotal parseHTTPHeader HTTPHeader taxed';
+    const marked = highlight(text, ['total', 'header', 'http', 'tax'])
+      .filter(s => s.match)
+      .map(s => s.text);
+    expect(marked).toEqual(['total', 'Total', 'HTTP', 'Header', 'HTTP', 'Header', 'tax']);
+  });
+
   it('returns the text unmarked without terms, nothing for empty text', () => {
     expect(highlight('abc', [])).toEqual([{ text: 'abc', match: false }]);
     expect(highlight('', ['a'])).toEqual([]);

@@ -63,7 +63,7 @@ test('indexes the workspace from the panel and shows progress', async ({ page })
   await expect(panel.getByRole('button', { name: 'Cancel' })).toBeVisible();
 
   await expect(progress).toBeHidden({ timeout: 170 * 1000 });
-  const summary = panel.locator('.jp-AgentBrain-statusDetails summary');
+  const summary = panel.locator('.jp-AgentBrain-statusDetails > summary');
   await expect(summary).toHaveText(/^[1-9]\d* files · [1-9]\d* chunks$/);
   await summary.click();
   const status = panel.locator('.jp-AgentBrain-status');
@@ -183,7 +183,7 @@ test('searches the editor selection from the context menu', async ({ page }) => 
 test('screenshots of the panel with results, light and dark', async ({ page }) => {
   const panel = await openPanel(page);
   await search(panel, 'how is the cart total computed with tax and discount', 'hybrid');
-  await panel.locator('.jp-AgentBrain-statusDetails summary').click();
+  await panel.locator('.jp-AgentBrain-statusDetails > summary').click();
   await page.sidebar.setWidth(420, 'left');
   await panel.screenshot({ path: path.join(SCREENSHOTS, 'panel-light.png') });
   await page.theme.setDarkTheme();
