@@ -56,7 +56,16 @@ test('indexes the workspace from the panel and shows progress', async ({ page })
   const panel = await openPanel(page);
   await expect(panel.locator('.jp-AgentBrain-emptyState')).toContainText('Nothing indexed yet');
 
-  await panel.getByRole('button', { name: 'Index workspace' }).click();
+  // A cancelled job commits nothing.
+  const indexButton = panel.locator('.jp-AgentBrain-indexButton');
+  await indexButton.click();
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await expect(panel.locator('[data-status="cancelled"]')).toContainText('Last job cancelled', {
+    timeout: 60 * 1000
+  });
+  await expect(panel.locator('.jp-AgentBrain-emptyState')).toBeVisible();
+
+  await indexButton.click();
   const progress = panel.locator('.jp-AgentBrain-job');
   await expect(progress).toBeVisible();
   await expect(progress.locator('.jp-AgentBrain-jobText')).toContainText(/\d+\/\d+ files/);
@@ -71,6 +80,20 @@ test('indexes the workspace from the panel and shows progress', async ({ page })
   await expect(status).toContainText(/[1-9]\d* entities/);
   await expect(panel.locator('.jp-AgentBrain-skipped summary')).toContainText('skipped files');
   await expect(panel.locator('[data-status="done"]')).toContainText('Last job done');
+});
+
+test('indexes a folder from the file browser context menu', async ({ page }) => {
+  await page.filebrowser.openDirectory('/');
+  await page.locator('.jp-DirListing-item[data-isdir="true"]', { hasText: 'shop' }).click({
+    button: 'right'
+  });
+  await page.getByRole('menuitem', { name: 'Index Folder with Agent Brain' }).click();
+  const panel = page.locator(`#${PANEL_ID}`);
+  await expect(panel.locator('[data-status="done"]')).toContainText('Last job done', {
+    timeout: 120 * 1000
+  });
+  const jobs = await (await page.request.get('/agent-brain/jobs')).json();
+  expect(jobs.jobs[0]).toMatchObject({ path: 'shop', status: 'done' });
 });
 
 test('searches in every mode', async ({ page }) => {
