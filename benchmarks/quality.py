@@ -7,7 +7,6 @@ a naive pipeline on 40-line windows (plain-token BM25 + dense, RRF k=60) as a wh
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -18,7 +17,7 @@ from .codesearch import CodeSearchSet, build_set, is_hit
 from .docstrip import Target
 from .embeddings import CachedEmbedder
 from .engine_view import chunking_fingerprint, indexed_chunks
-from .metrics import first_hit, latency_summary, summarize
+from .metrics import first_hit, summarize
 from .peers import Bm25sShipped, ExactDense, RankBM25, RRFPipeline, windows
 
 K = 10
@@ -61,16 +60,14 @@ def _engine_modes(cs: CodeSearchSet, targets: list[Target], log: Log) -> tuple[d
     details = [{**t.to_dict(), "ranks": {}} for t in targets]
     results = {}
     for mode in MODES:
-        ranks, times, fallbacks = [], [], 0
+        ranks, fallbacks = [], 0
         for t, d in zip(targets, details):
-            start = time.perf_counter()
             response = brain.query(t.query, mode=mode, top_k=K)
-            times.append((time.perf_counter() - start) * 1000)
             fallbacks += response.fallback is not None
             rank = first_hit([is_hit(r.to_dict(), t) for r in response.results], K)
             ranks.append(rank)
             d["ranks"][mode] = rank
-        results[mode] = {**summarize(ranks), **latency_summary(times), "fallbacks": fallbacks}
+        results[mode] = {**summarize(ranks), "fallbacks": fallbacks}
         log(f"[quality]   {mode:8} " + _fmt(results[mode]))
     return results, details
 
