@@ -100,13 +100,25 @@ def _unique_queries(targets: list[Target]) -> list[Target]:
     return [t for t in targets if counts[t.query.lower()] == 1]
 
 
-def is_hit(result: Mapping[str, Any], target: Target) -> bool:
-    """The result is the function: same file and overlapping lines, or the same qualified symbol."""
+STRICT_SPAN_FACTOR = 3
+STRICT_SPAN_FLOOR = 60
+
+
+def is_hit(result: Mapping[str, Any], target: Target, strict: bool = False) -> bool:
+    """The result is the function: same file and overlapping lines, or the same qualified symbol.
+
+    ``strict`` also rejects results spanning far more than the function (a whole-class outline
+    overlaps every method in it): at most ``max(3 x the function's lines, 60)`` lines.
+    """
     if result["source"] != target.source:
         return False
-    if result["start_line"] <= target.end_line and result["end_line"] >= target.start_line:
-        return True
     symbol = result.get("symbol_name")
     parent = result.get("parent_symbol")
-    qualified = f"{parent}.{symbol}" if symbol and parent else symbol
-    return qualified == target.qualname
+    if (f"{parent}.{symbol}" if symbol and parent else symbol) == target.qualname:
+        return True
+    if not (result["start_line"] <= target.end_line and result["end_line"] >= target.start_line):
+        return False
+    if not strict:
+        return True
+    span = result["end_line"] - result["start_line"] + 1
+    return span <= max(STRICT_SPAN_FACTOR * (target.end_line - target.start_line + 1), STRICT_SPAN_FLOOR)

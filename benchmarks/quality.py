@@ -60,14 +60,15 @@ def _engine_modes(cs: CodeSearchSet, targets: list[Target], log: Log) -> tuple[d
     details = [{**t.to_dict(), "ranks": {}} for t in targets]
     results = {}
     for mode in MODES:
-        ranks, fallbacks = [], 0
+        ranks, strict, fallbacks = [], [], 0
         for t, d in zip(targets, details):
             response = brain.query(t.query, mode=mode, top_k=K)
             fallbacks += response.fallback is not None
-            rank = first_hit([is_hit(r.to_dict(), t) for r in response.results], K)
-            ranks.append(rank)
-            d["ranks"][mode] = rank
-        results[mode] = {**summarize(ranks), "fallbacks": fallbacks}
+            found = [r.to_dict() for r in response.results]
+            ranks.append(first_hit([is_hit(r, t) for r in found], K))
+            strict.append(first_hit([is_hit(r, t, strict=True) for r in found], K))
+            d["ranks"][mode] = ranks[-1]
+        results[mode] = {**summarize(ranks), "strict": summarize(strict), "fallbacks": fallbacks}
         log(f"[quality]   {mode:8} " + _fmt(results[mode]))
     return results, details
 
@@ -98,16 +99,17 @@ def _peers(cs: CodeSearchSet, targets: list[Target], embedder: CachedEmbedder, d
     ]
     results = {}
     for name, peer, peer_rows in peers:
-        ranks = []
+        ranks, strict = [], []
         for t, d in zip(targets, details):
-            found = peer.search(t.query, K)
-            rank = first_hit([is_hit(peer_rows[i], t) for i in found], K)
-            ranks.append(rank)
-            d["ranks"][name] = rank
-        results[name] = summarize(ranks)
+            found = [peer_rows[i] for i in peer.search(t.query, K)]
+            ranks.append(first_hit([is_hit(r, t) for r in found], K))
+            strict.append(first_hit([is_hit(r, t, strict=True) for r in found], K))
+            d["ranks"][name] = ranks[-1]
+        results[name] = {**summarize(ranks), "strict": summarize(strict)}
         log(f"[quality]   {name:38} " + _fmt(results[name]))
     return results
 
 
 def _fmt(m: dict) -> str:
-    return f"nDCG@10 {m['ndcg']:.3f}  MRR@10 {m['mrr']:.3f}  R@10 {m['recall']:.3f}"
+    return (f"nDCG@10 {m['ndcg']:.3f}  MRR@10 {m['mrr']:.3f}  R@10 {m['recall']:.3f}"
+            f"  (strict nDCG@10 {m['strict']['ndcg']:.3f})")

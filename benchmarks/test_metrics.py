@@ -55,3 +55,11 @@ def test_keyword_peers_rank_the_matching_text_first(peer):
     found = peer(texts).search("cache store values", 3)
     assert found[0] == 1
     assert peer(texts).search("zzzz qqqq", 3) == []
+
+
+def test_strict_hit_rejects_a_whole_class_outline():
+    method = Target("q", "pkg/a.py", "Box.run", 100, 110)
+    outline = {"source": "pkg/a.py", "start_line": 50, "end_line": 600, "symbol_name": "Box", "parent_symbol": None}
+    window = {"source": "pkg/a.py", "start_line": 81, "end_line": 120}
+    assert is_hit(outline, method) and not is_hit(outline, method, strict=True)
+    assert is_hit(window, method, strict=True)
