@@ -83,12 +83,12 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
 
     query = sub.add_parser("query", parents=[common, as_json], help="search the index")
     query.add_argument("text", nargs="+", metavar="TEXT", help="the query (quote it, or put the flags after it)")
-    query.add_argument("--mode", metavar="M", help=f"one of {', '.join(MODES)} (default: hybrid)")
-    query.add_argument("--top-k", metavar="K", help="number of results (default: 5)")
-    query.add_argument("--alpha", metavar="A", help="hybrid weight of the vector leg, 0..1 (default: 0.5)")
-    query.add_argument("--threshold", metavar="T", help="minimum vector similarity (default: 0)")
-    query.add_argument("--rrf-k", metavar="K", help="RRF constant for multi (default: 60)")
-    query.add_argument("--depth", metavar="D", help="graph traversal depth (default: 2)")
+    query.add_argument("--mode", metavar="M", help=f"one of {', '.join(MODES)} (default: {QueryRequest.mode})")
+    query.add_argument("--top-k", metavar="K", help=f"number of results (default: {QueryRequest.top_k})")
+    query.add_argument("--alpha", metavar="A", help=f"hybrid weight of the vector leg, 0..1 (default: {QueryRequest.alpha})")
+    query.add_argument("--threshold", metavar="T", help=f"minimum vector similarity (default: {QueryRequest.similarity_threshold:g})")
+    query.add_argument("--rrf-k", metavar="K", help=f"RRF constant for multi (default: {QueryRequest.rrf_k})")
+    query.add_argument("--depth", metavar="D", help=f"graph traversal depth (default: {QueryRequest.traversal_depth})")
     query.add_argument("--source-types", nargs="+", action="extend", metavar="TYPE",
                        help=f"keep only these source types ({', '.join(SOURCE_TYPES)})")
     query.add_argument("--languages", nargs="+", action="extend", metavar="LANG",

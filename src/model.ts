@@ -37,7 +37,7 @@ export const DEFAULT_OPTIONS: ISearchOptions = {
   query: '',
   mode: 'hybrid',
   topK: 10,
-  alpha: 0.5,
+  alpha: 0.6,
   sourceTypes: [],
   languages: [],
   paths: ''

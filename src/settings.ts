@@ -16,7 +16,7 @@ export interface IPanelSettings {
 export const DEFAULT_SETTINGS: IPanelSettings = {
   defaultMode: 'hybrid',
   topK: 10,
-  alpha: 0.5,
+  alpha: 0.6,
   autoReindexOnSave: true
 };
 

@@ -1,8 +1,11 @@
 """graph mode: entities named in the query, their neighbourhood in the code graph, and its chunks.
 
-A chunk's graph score sums, over the query's entities that reach it, ``weight * 0.5 ** hops``;
-an entity's weight falls with how many graph nodes share its name, so "get" matters less than
-"InsufficientStockError". Within equal graph scores, BM25 relevance to the query breaks ties.
+A chunk's proximity sums, over the query's entities that reach it, ``weight * 0.5 ** hops``; an
+entity's weight falls with how many graph nodes share its name, so "get" matters less than
+"InsufficientStockError", and a plain word that happens to name a symbol counts half of an
+identifier. The graph score is that proximity scaled by the chunk's relevance to the query (BM25
+and embedding similarity, normalised over the neighbourhood), so the graph picks the candidates
+and the query's content orders them.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from .context import Hit, QueryContext
 from .fusion import minmax
 
 DECAY = 0.5
+RELEVANCE = 0.9  # how much relevance to the query's words and meaning orders chunks of equal proximity
 MAX_SEEDS = 24
 _DOTTED = re.compile(r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_][\w]*)+")
 _CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
@@ -26,7 +30,7 @@ that the this to was what when where which who why will with you your all any ea
 functions class method methods return returns value values get set new use used using find show list make""".split())
 
 
-def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], float]]:
+def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], float, bool]]:
     """(name as written, matching node ids, weight) for every graph entity the query names."""
     words = identifiers(query)
     candidates = _DOTTED.findall(query) + words
@@ -39,17 +43,20 @@ def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], fl
             continue
         nodes = graph.lookup(key)
         if nodes:
-            strength = 1.0 if _CODE_LIKE.search(cand) else 0.5
-            found[key] = (cand, nodes, strength / len(nodes) ** 0.5)
+            strong = bool(_CODE_LIKE.search(cand))
+            found[key] = (cand, nodes, (1.0 if strong else 0.5) / len(nodes) ** 0.5, strong)
     return sorted(found.values(), key=lambda e: -e[2])
 
 
-def graph_leg(ctx: QueryContext, count: int) -> tuple[list[Hit], list[str]]:
+def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple[list[Hit], list[str]]:
+    """Graph hits, best first, and the entities found; ``strong_only`` keeps identifier-like names."""
     graph = ctx.snapshot.graph
     if graph is None:
         return [], []
     entities = find_entities(ctx.request.query, graph)
-    seeds: list[tuple[str, float]] = [(n, w) for _, nodes, w in entities for n in nodes][:MAX_SEEDS]
+    if strong_only:
+        entities = [e for e in entities if e[3]]
+    seeds: list[tuple[str, float]] = [(n, w) for _, nodes, w, _ in entities for n in nodes][:MAX_SEEDS]
     node_score: dict[str, float] = defaultdict(float)
     node_path: dict[str, tuple[float, list[str]]] = {}
     for seed, weight in seeds:
@@ -71,8 +78,9 @@ def graph_leg(ctx: QueryContext, count: int) -> tuple[list[Hit], list[str]]:
     keys = np.array([k for k, _ in pairs], dtype=np.int64)
     allowed = ctx.allowed_keys(keys)
     base = np.array([node_score[n] for _, n in pairs])
-    relevance = minmax(ctx.bm25_scores[ctx.snapshot.columns.positions(keys)])
-    scores = base * (0.75 + 0.25 * relevance)
+    keywords = minmax(ctx.bm25_scores[ctx.snapshot.columns.positions(keys)])
+    meaning = minmax(ctx.snapshot.vectors.similarities(ctx.query_vector, keys)) if ctx.snapshot.vectors else 0.0
+    scores = base * (1 - RELEVANCE + RELEVANCE * (keywords + meaning) / 2)
     hits = []
     for i in np.argsort(-scores, kind="stable"):
         if not allowed[i]:
