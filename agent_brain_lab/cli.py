@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, Sequence, TextIO
 from . import commands
 from .engine import Brain
 from .engine.types import BrainError, IndexProgress
-from .kernel import render
+from . import render
 
 PROG = "agent-brain-lab"
 

@@ -19,7 +19,7 @@ from IPython.display import display
 from .. import commands
 from ..engine import Brain
 from ..engine.types import BrainError, IndexProgress, IndexReport, QueryResponse
-from . import render
+from .. import render
 
 PROG = "%brain"
 

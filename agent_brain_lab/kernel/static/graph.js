@@ -154,6 +154,8 @@ class Scene {
       return { edge, line, label };
     });
     this.edgeLayer.replaceChildren(...this.edgeEls.flatMap(({ line, label }) => [line, label]));
+    if (!this.userMoved) this.fit();
+    this.draw();
     this.start();
   }
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Iterable, Optional
 
-from ..engine.types import IndexProgress, IndexReport, QueryResponse, QueryResult
+from .engine.types import IndexProgress, IndexReport, QueryResponse, QueryResult
 
 SNIPPET_LINES = 3
 SNIPPET_WIDTH = 100
