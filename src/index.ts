@@ -76,6 +76,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
     window.addEventListener(OPEN_EVENT, event => {
       const location = parseLocation((event as CustomEvent).detail);
       if (location) {
+        event.preventDefault(); // the widget then skips its lab/tree href fallback
         void open(location);
       } else {
         console.warn(`agent-brain-lab: ignored ${OPEN_EVENT} event without a valid path`);
