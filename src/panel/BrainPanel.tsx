@@ -24,6 +24,11 @@ export class BrainPanel extends ReactWidget {
     this.node.querySelector<HTMLInputElement>('.jp-AgentBrain-query')?.focus();
   }
 
+  /** Move the focus to the selected result (the first one after a search). */
+  focusResult(): void {
+    this.node.querySelector<HTMLElement>('.jp-AgentBrain-result.jp-mod-selected')?.focus();
+  }
+
   protected render(): JSX.Element {
     const model = this.model;
     return (
@@ -42,6 +47,7 @@ export class BrainPanel extends ReactWidget {
               searching={model.searching}
               onChange={options => model.setOptions(options)}
               onSearch={() => void model.search()}
+              onLeaveDown={() => this.focusResult()}
             />
             {model.response && (
               <ResultList response={model.response} onOpen={this._open} />

@@ -20,6 +20,8 @@ export interface ISearchFormProps {
   searching: boolean;
   onChange: (options: Partial<ISearchOptions>) => void;
   onSearch: () => void;
+  /** ArrowDown in the query box: move into the results. */
+  onLeaveDown: () => void;
 }
 
 function toggle(list: string[], value: string): string[] {
@@ -46,6 +48,12 @@ export function SearchForm(props: ISearchFormProps): JSX.Element {
           aria-label="Search query"
           value={options.query}
           onChange={e => onChange({ query: e.target.value })}
+          onKeyDown={e => {
+            if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              props.onLeaveDown();
+            }
+          }}
         />
         <button
           type="submit"

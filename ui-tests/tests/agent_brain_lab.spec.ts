@@ -139,7 +139,9 @@ test('clicking a result opens the file at its line; arrows and Enter too', async
     line: Number(await second.getAttribute('data-line')),
     cell: await second.getAttribute('data-cell')
   };
-  await first.focus();
+  await panel.locator('.jp-AgentBrain-query').focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(first).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(second).toBeFocused();
   await page.keyboard.press('Enter');
