@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import html
+import json
+import re
 import shutil
 import subprocess
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -59,6 +63,11 @@ def hit(**fields) -> QueryResult:
 def response(results, **fields) -> QueryResponse:
     base = dict(query="parse headers", mode="multi", total_results=len(results), query_time_ms=1.5)
     return QueryResponse(results=results, **{**base, **fields})
+
+
+def from_view(widget, content) -> None:
+    """Deliver a custom message the way the comm does when the view calls model.send()."""
+    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
 
 
 @pytest.fixture(scope="module")
@@ -177,9 +186,9 @@ def test_graph_widget_expands_a_node_through_the_comm(brain, monkeypatch):
     target = next(n for n in w.nodes if n["hop"] == 1)
     sent = []
     monkeypatch.setattr(w, "_send", lambda msg, buffers=None: sent.append(msg))
-    w._handle_msg({"content": {"data": {"method": "custom", "content": {"type": "expand", "id": target["id"]}}}})
+    from_view(w, {"type": "expand", "id": target["id"]})
 
-    expected = brain.graph_entity(target["name"], 1)
+    expected = brain.graph_entity(target["id"], 1)
     ids = {n["id"] for n in w.nodes}
     assert {n["id"] for n in expected["nodes"]} <= ids
     assert target["id"] in w.expanded
@@ -189,7 +198,8 @@ def test_graph_widget_expands_a_node_through_the_comm(brain, monkeypatch):
     assert len({(e["source"], e["target"], e["relation"]) for e in w.edges}) == len(w.edges)
     assert len({c["chunk_id"] for c in w.chunks}) == len(w.chunks) >= len(graph["chunks"])
     assert target["name"] in w.message
-    assert sent == [{"method": "custom", "content": {"type": "expanded", "id": target["id"]}}]
+    assert [m["method"] for m in sent] == ["update", "custom"]  # one state update, then the reply
+    assert sent[1]["content"] == {"type": "expanded", "id": target["id"]}
 
 
 def test_graph_widget_reports_bad_expansions(brain, tmp_path):
@@ -200,9 +210,9 @@ def test_graph_widget_reports_bad_expansions(brain, tmp_path):
     assert "needs a Brain" in alone.message and alone.nodes == nodes
 
     w = GraphWidget(graph, brain=brain)
-    w._handle_msg({"content": {"data": {"method": "custom", "content": {"type": "expand", "id": "no-such-node"}}}})
+    from_view(w, {"type": "expand", "id": "no-such-node"})
     assert "Unknown node" in w.message and w.nodes == nodes
-    w._handle_msg({"content": {"data": {"method": "custom", "content": {"type": "delete-everything"}}}})
+    from_view(w, {"type": "delete-everything"})
     assert "unknown message" in w.message and w.nodes == nodes
 
     empty = GraphWidget(graph, brain=Brain(tmp_path))  # never indexed
@@ -213,3 +223,58 @@ def test_graph_widget_reports_bad_expansions(brain, tmp_path):
 def test_graph_widget_for_an_unknown_entity(brain):
     w = GraphWidget(brain.graph_entity("NoSuchThingAnywhere", depth=1), brain=brain)
     assert w.matches == [] and w.nodes == [] and "NoSuchThingAnywhere" in w.message
+
+
+# --------------------------------------------------------------------------- in a browser
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no headless Chromium here")
+def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
+    """Both modules draw real widget state in headless Chromium; the graph view asks to expand."""
+    text = "# parses <b>Headers</b>\ndef parseHTTPHeader(raw):\n" + "    pass\n" * 12
+    results = ResultsWidget(response(
+        [hit(text=text, source="src/my file.py", start_line=3, end_line=16, vector_score=0.7, bm25_score=3.0,
+             ranks={"vector": 1, "bm25": 1}, relationship_path=["A", "-calls->", "B"])],
+        query="parse header", fallback="vector: no known entity in the query",
+    ))
+    graph = GraphWidget(brain.graph_entity("apply_discount", depth=1), brain=brain)
+
+    def state(widget, cls):  # cls, not type(widget): anywidget subclasses each instance on the fly
+        return {name: getattr(widget, name) for name in cls.class_own_traits(sync=True)}
+
+    page = (Path(__file__).parent / "widget_harness.html").read_text()
+    for key, value in {
+        "__RESULTS_ESM__": _module("shared.js", "results.js"), "__GRAPH_ESM__": _module("shared.js", "graph.js"),
+        "__RESULTS_STATE__": state(results, ResultsWidget), "__GRAPH_STATE__": state(graph, GraphWidget),
+    }.items():
+        page = page.replace(key, json.dumps(value).replace("</", "<\\/"))
+    (tmp_path / "page.html").write_text(page)
+    proc = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=15000",
+         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", (tmp_path / "page.html").as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )
+    found = re.search(r'<pre id="out">(.*?)</pre>', proc.stdout, re.S)
+    assert found, proc.stderr[-2000:]
+    out = json.loads(html.unescape(found.group(1)))
+    assert "error" not in out, out.get("error")
+
+    assert out["hits"] == 1 and out["injected"] == 0
+    assert out["marks"] == ["parses", "Headers", "parse", "Header"]
+    assert out["legs"] == ["vector", "bm25"] and out["widths"] == ["70%", "100%"]
+    assert out["fallback"].endswith("vector: no known entity in the query") and out["toggles"] == 1
+    assert out["href"].endswith("/user/x/lab/tree/src/my%20file.py")
+    assert out["openDetail"] == {"path": "src/my file.py", "line": 3, "cell_index": None}
+    assert out["clickPrevented"] is True and out["unhandledPrevented"] is False
+    assert out["empty"] == "No results." and out["resultsCleaned"] is True
+
+    assert out["nodes"] == len(graph.nodes) and out["placed"] is True
+    assert out["edgeLabels"] == sorted(e["relation"] for e in graph.edges)
+    target = next(n for n in graph.nodes if n["hop"] == 1)
+    assert out["sent"] == [{"type": "expand", "id": target["id"]}] and out["pending"] is True
+    assert out["nodesAfter"] == len(graph.nodes) + 1 and out["pendingAfter"] is False and out["expandedClass"]
+    assert out["info"] == target["name"]
+    assert out["chunks"] == [c["location"] for c in graph.chunks]
+    assert "module" in out["legend"] and out["zoomed"] is True and out["graphCleaned"] is True

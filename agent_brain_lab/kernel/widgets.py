@@ -186,7 +186,7 @@ class GraphWidget(anywidget.AnyWidget):
             self.message = "Expanding needs a Brain: GraphWidget(graph, brain=brain)."
             return 0
         try:
-            graph = self._brain.graph_entity(node["name"], 1)
+            graph = self._brain.graph_entity(node_id, 1)  # a node id is exact; names can be shared
         except BrainError as err:
             self.message = str(err)
             return 0

@@ -201,7 +201,7 @@ class Scene {
   fit() {
     const width = this.root.clientWidth || 600;
     const { x0, y0, x1, y1 } = this.layout.bounds();
-    const k = Math.min(width / (x1 - x0 + 120), HEIGHT / (y1 - y0 + 80), 2);
+    const k = Math.min(width / (x1 - x0 + 120), HEIGHT / (y1 - y0 + 80), 1.5);
     this.view = { k, tx: width / 2 - (k * (x0 + x1)) / 2, ty: HEIGHT / 2 - (k * (y0 + y1)) / 2 };
   }
 

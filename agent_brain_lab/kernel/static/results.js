@@ -45,6 +45,12 @@ function snippet(hit) {
   return [code, toggle];
 }
 
+/** One step of a relationship path: an entity, or a relation such as `-calls->` / `<-calls-`. */
+function pathStep(step) {
+  const relation = step.startsWith("-") || step.startsWith("<-");
+  return h("span", { class: relation ? "abl-relation" : "abl-entity" }, step);
+}
+
 function hitCard(hit) {
   const cell = hit.cell_index === null ? null : `cell ${hit.cell_index}`;
   const head = h(
@@ -60,7 +66,7 @@ function hitCard(hit) {
     h("span", { class: "abl-score", title: "fused score" }, hit.score.toFixed(3)),
   );
   const path = hit.relationship_path.length
-    ? h("div", { class: "abl-relpath" }, h("span", { class: "abl-muted" }, "graph path: "), hit.relationship_path.join(" → "))
+    ? h("div", { class: "abl-relpath" }, h("span", { class: "abl-muted" }, "graph path:"), hit.relationship_path.map(pathStep))
     : null;
   const related = hit.related_entities.length
     ? h(
