@@ -6,6 +6,7 @@ import { Poll } from '@lumino/polling';
 import { ISignal, Signal } from '@lumino/signaling';
 
 import { ApiError, BrainAPI } from './api';
+import { DEFAULT_SETTINGS } from './settings';
 import {
   IJob,
   IQueryRequest,
@@ -35,9 +36,9 @@ export interface ISearchOptions {
 
 export const DEFAULT_OPTIONS: ISearchOptions = {
   query: '',
-  mode: 'hybrid',
-  topK: 10,
-  alpha: 0.6,
+  mode: DEFAULT_SETTINGS.defaultMode,
+  topK: DEFAULT_SETTINGS.topK,
+  alpha: DEFAULT_SETTINGS.alpha,
   sourceTypes: [],
   languages: [],
   paths: ''

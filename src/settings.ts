@@ -3,7 +3,7 @@
  */
 import { ReadonlyPartialJSONObject } from '@lumino/coreutils';
 
-import { BrainModel } from './model';
+import type { BrainModel } from './model';
 import { Mode, MODES } from './types';
 
 export interface IPanelSettings {
@@ -13,6 +13,7 @@ export interface IPanelSettings {
   autoReindexOnSave: boolean;
 }
 
+/** Must match the defaults of schema/plugin.json (a test checks). */
 export const DEFAULT_SETTINGS: IPanelSettings = {
   defaultMode: 'hybrid',
   topK: 10,

@@ -1,7 +1,8 @@
+import schema from '../../schema/plugin.json';
 import { BrainAPI } from '../api';
 import { BrainModel, IReporter } from '../model';
 import { parseLocation } from '../location';
-import { readSettings } from '../settings';
+import { DEFAULT_SETTINGS, readSettings } from '../settings';
 import { IJob } from '../types';
 import { fakeSettings, IRecorded, Route } from './fakeServer';
 
@@ -187,6 +188,13 @@ describe('parseLocation', () => {
 });
 
 describe('readSettings', () => {
+  it('has the defaults of schema/plugin.json', () => {
+    const defaults = Object.fromEntries(
+      Object.entries(schema.properties).map(([k, v]) => [k, (v as { default: unknown }).default])
+    );
+    expect(defaults).toEqual(DEFAULT_SETTINGS);
+  });
+
   it('keeps valid values and replaces invalid ones by defaults', () => {
     expect(readSettings({ defaultMode: 'graph', topK: 7, alpha: 0.2, autoReindexOnSave: false })).toEqual({
       defaultMode: 'graph',
@@ -194,11 +202,9 @@ describe('readSettings', () => {
       alpha: 0.2,
       autoReindexOnSave: false
     });
-    expect(readSettings({ defaultMode: 'magic', topK: 0, alpha: 3, autoReindexOnSave: 'yes' })).toEqual({
-      defaultMode: 'hybrid',
-      topK: 10,
-      alpha: 0.5,
-      autoReindexOnSave: true
-    });
+    expect(readSettings({ defaultMode: 'magic', topK: 0, alpha: 3, autoReindexOnSave: 'yes' })).toEqual(
+      DEFAULT_SETTINGS
+    );
+    expect(readSettings({ topK: 2.5, alpha: -0.1 })).toEqual(DEFAULT_SETTINGS);
   });
 });
