@@ -2,6 +2,7 @@
  * The side panel: a ReactWidget that re-renders whenever the model changes.
  */
 import { ReactWidget, UseSignal } from '@jupyterlab/ui-components';
+import { Message } from '@lumino/messaging';
 import * as React from 'react';
 
 import { BrainModel } from '../model';
@@ -17,6 +18,12 @@ export class BrainPanel extends ReactWidget {
   ) {
     super();
     this.addClass('jp-AgentBrain-panel');
+  }
+
+  /** Another client (CLI, kernel, save hook) may have re-indexed meanwhile. */
+  protected onAfterShow(msg: Message): void {
+    super.onAfterShow(msg);
+    void this.model.refreshStatus();
   }
 
   /** Put the cursor in the query box. */
