@@ -24,6 +24,7 @@ import { openLocation } from './open';
 import { BrainPanel } from './panel/BrainPanel';
 import { followSaves } from './saves';
 import { applySettings, IPanelSettings, readSettings } from './settings';
+import { ILocation } from './types';
 
 const PLUGIN_ID = 'agent-brain-lab:plugin';
 const STATE_KEY = 'agent-brain-lab:panel';
@@ -57,7 +58,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       error: message => Notification.error(message, { autoClose: 8000 }),
       info: message => Notification.info(message, { autoClose: 4000 })
     });
-    const open = (location: { path: string; line?: number | null; cell_index?: number | null }) =>
+    const open = (location: ILocation) =>
       openLocation(docManager, location).catch(error =>
         Notification.error(`Cannot open ${location.path}: ${error.message ?? error}`)
       );
