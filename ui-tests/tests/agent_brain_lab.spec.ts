@@ -5,6 +5,7 @@
  */
 import { expect, IJupyterLabPageFixture, test } from '@jupyterlab/galata';
 import { Locator } from '@playwright/test';
+import * as fs from 'fs';
 import * as path from 'path';
 
 test.describe.configure({ mode: 'serial' });
@@ -12,6 +13,23 @@ test.describe.configure({ mode: 'serial' });
 const PANEL_ID = 'agent-brain-lab-panel';
 const MODES = ['vector', 'bm25', 'hybrid', 'graph', 'multi'];
 const SCREENSHOTS = path.resolve(__dirname, '..', 'screenshots');
+
+const BULK = 'bulk-notes';
+
+/**
+ * Write `count` distinct small documents into BULK of the server's root, on disk:
+ * through the contents API every file would queue its own save-triggered job.
+ */
+async function writeBulkFiles(page: IJupyterLabPageFixture, count: number): Promise<string> {
+  const status = await (await page.request.get('/agent-brain/status')).json();
+  const dir = path.join(status.root, BULK);
+  fs.mkdirSync(dir);
+  for (let i = 0; i < count; i++) {
+    const content = `# Note ${i}\n\nMeasurement ${i * 7919} of batch ${i % 13}: the ${i}th sample.\n`;
+    fs.writeFileSync(path.join(dir, `note-${i}.md`), content);
+  }
+  return dir;
+}
 
 async function openPanel(page: IJupyterLabPageFixture): Promise<Locator> {
   await page.sidebar.openTab(PANEL_ID);
@@ -56,7 +74,9 @@ test('indexes the workspace from the panel and shows progress', async ({ page })
   const panel = await openPanel(page);
   await expect(panel.locator('.jp-AgentBrain-emptyState')).toContainText('Nothing indexed yet');
 
-  // A cancelled job commits nothing.
+  // A cancelled job commits nothing. Extra files make the job long enough to cancel
+  // (the embedding cache can make the fixture alone index in a second).
+  const bulk = await writeBulkFiles(page, 300);
   const indexButton = panel.locator('.jp-AgentBrain-indexButton');
   await indexButton.click();
   await panel.getByRole('button', { name: 'Cancel' }).click();
@@ -64,6 +84,7 @@ test('indexes the workspace from the panel and shows progress', async ({ page })
     timeout: 60 * 1000
   });
   await expect(panel.locator('.jp-AgentBrain-emptyState')).toBeVisible();
+  fs.rmSync(bulk, { recursive: true });
 
   await indexButton.click();
   const progress = panel.locator('.jp-AgentBrain-job');
