@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 from tornado.httpclient import HTTPClientError
 
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.store.generations import IndexDir
+
 from test_server_support import on_server_loop
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
@@ -351,3 +354,27 @@ async def test_busy_status_and_cancel_while_a_long_job_runs(api, jp_fetch, big_r
     assert code == 200
     # The saved file is in; nothing of the cancelled run was committed.
     assert [r["source"] for r in response["results"]] == ["probe/tides.md"]
+
+
+@on_server_loop
+async def test_index_while_another_process_writes_is_409_before_any_job(api, jp_root_dir):
+    with IndexDir(jp_root_dir).writer_lock():  # what a kernel or the CLI indexing the same root holds
+        code, err = await api("POST", "index", body={})
+    assert (code, err["error"]) == (409, "workspace_busy") and "another indexer" in err["message"]
+    code, listing = await api("GET", "jobs")
+    assert listing == {"jobs": []}
+
+
+@on_server_loop
+async def test_index_after_a_model_change_is_409_until_forced(api, jp_root_dir, tmp_path):
+    (jp_root_dir / "probe" / "notes.md").write_text("# Only\n\nA single small file.\n")
+    other_model = tmp_path / "another-minilm"
+    default = Brain(jp_root_dir).status()["model"]["path"]
+    shutil.copytree(default, other_model, symlinks=True)
+    Brain(jp_root_dir, model_path=str(other_model)).index(path="probe")
+
+    code, err = await api("POST", "index", body={"path": "probe"})
+    assert (code, err["error"]) == (409, "model_mismatch") and "force" in err["message"]
+    code, job = await api("POST", "index", body={"path": "probe", "force": True})
+    assert code == 202
+    assert (await wait_for_job(api, job["job_id"]))["status"] == "done"

@@ -18,10 +18,10 @@ import numpy as np
 from . import retrieval
 from .analysis import ChunkSettings
 from .embedding import Embedder, resolve_model
-from .indexer import IndexSettings, Indexer
+from .indexer import IndexSettings, Indexer, model_changed
 from .snapshot import Snapshot
 from .store.catalog import Catalog
-from .store.generations import FORMAT_VERSION, INDEX_DIR, IndexDir
+from .store.generations import FORMAT_VERSION, INDEX_DIR, IndexDir, busy
 from .types import (BrainError, InvalidRequest, IndexReport, NotIndexed, ProgressCallback, QueryRequest,
                     QueryResponse, QueryResult)
 from .workspace import ScanOptions, resolve_inside, scan
@@ -99,6 +99,14 @@ class Brain:
         self._index_dir.ensure()
         indexer = Indexer(self.root, self._index_dir, self._open_catalog(), self._embedder)
         return indexer.run(settings, force=force, subpath=subpath, progress=progress, cancel=cancel, wait=wait)
+
+    def check_can_index(self, force: bool = False) -> None:
+        """Fail fast, before an index job is queued: another process is writing, or the model
+        changed and ``force`` was not given. (``index`` checks again under the writer lock.)"""
+        if self._index_dir.exists() and self._index_dir.writer_active():
+            raise busy()
+        if self.is_indexed():
+            model_changed(self._open_catalog(), self._embedder, force)
 
     def admits(self, path: str) -> bool:
         """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in."""

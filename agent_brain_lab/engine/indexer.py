@@ -98,12 +98,7 @@ class Indexer:
         """A different model needs an explicit force; different chunking just triggers a rebuild."""
         if not gen:
             return False
-        recorded = self.catalog.get_meta("model")
-        if recorded and recorded != self.embedder.spec.identity:
-            if not force:
-                raise ModelMismatch(
-                    f"this index was built with {recorded}, the configured model is "
-                    f"{self.embedder.spec.identity}: re-index with force to rebuild it")
+        if model_changed(self.catalog, self.embedder, force):
             return True
         return self.catalog.get_meta("chunking") != _chunking_key(settings)
 
@@ -193,6 +188,17 @@ class Indexer:
         self.catalog.set_meta(model=self.embedder.spec.identity, chunking=_chunking_key(settings))
         self.catalog.forget_before(gen)
         self.index_dir.collect_garbage({gen, new})
+
+
+def model_changed(catalog: Catalog, embedder: Embedder, force: bool) -> bool:
+    """Whether the index was built with another model; without ``force`` that is an error."""
+    recorded = catalog.get_meta("model")
+    if not recorded or recorded == embedder.spec.identity:
+        return False
+    if not force:
+        raise ModelMismatch(f"this index was built with {recorded}, the configured model is "
+                            f"{embedder.spec.identity}: re-index with force to rebuild it")
+    return True
 
 
 def _check(cancel: Optional[threading.Event]) -> None:

@@ -61,6 +61,8 @@ class BrainService:
         options["path"] = self.index_folder(options["path"])
         # The engine's own check of the settings, now rather than in the job: a bad value is a 400.
         brain.config.updated(**{k: v for k, v in options.items() if k not in ("path", "force")})
+        if not self.jobs.active():
+            brain.check_can_index(force=options["force"])  # another process writing, a model change: 409
         return self.jobs.submit(**options)
 
     def index_folder(self, rel: str) -> str:

@@ -106,10 +106,7 @@ class IndexDir:
                     break
                 except BlockingIOError:
                     if time.monotonic() >= deadline:
-                        raise WorkspaceBusy(
-                            "another indexer is writing this workspace's index; "
-                            "queries keep using the last generation — try again when it finishes"
-                        ) from None
+                        raise busy() from None
                     time.sleep(0.1)
             fh.seek(0)
             fh.truncate()
@@ -130,6 +127,11 @@ class IndexDir:
                 return True
             fcntl.flock(fh, fcntl.LOCK_UN)
             return False
+
+
+def busy() -> WorkspaceBusy:
+    return WorkspaceBusy("another indexer is writing this workspace's index; "
+                         "queries keep using the last generation — try again when it finishes")
 
 
 def _fsync_tree(path: Path) -> None:
