@@ -214,3 +214,13 @@ def test_two_processes_indexing_at_once_the_second_is_refused_and_queries_keep_a
     assert first.wait(timeout=300) == 0 and json.loads(lines[-1])["generation"] == 2
     second.wait()
     assert small.query("step_13_5", mode="bm25").results[0].source == "pipeline/p013.py"
+
+
+def test_several_paths_in_one_pass(small):
+    write_module(small.root, "geo/solids.py", "def sphere_volume(r):\n    return 4 / 3 * 3.14159 * r ** 3\n")
+    (small.root / "README.md").write_text("# Geometry\n\nNow with solids.\n")
+    write_module(small.root, "untouched/later.py", "def not_yet_indexed():\n    return 0\n")
+    report = small.index(path=["geo/solids.py", "README.md"])
+    assert report.files_indexed == 2 and report.generation == 2
+    assert small.query("solids", mode="bm25").results[0].source == "README.md"
+    assert not small.query("not_yet_indexed", mode="bm25").results

@@ -341,6 +341,15 @@ async def test_busy_status_and_cancel_while_a_long_job_runs(api, jp_fetch, big_r
     await jp_fetch("api", "contents", "probe", "tides.md", method="PUT", body=json.dumps(model))
     saved = await wait_for_path(api, "probe/tides.md", ("pending",))
     assert (await api("GET", "jobs", job_id))[1]["status"] == "running"
+    # Saves elsewhere join that one pending run instead of queueing a job each.
+    for name in ("reef", "lagoon"):
+        other = {"type": "file", "format": "text", "content": f"# {name}\n\nThe coralwhisper {name} glows.\n"}
+        await jp_fetch("api", "contents", "docs", f"{name}.md", method="PUT", body=json.dumps(other))
+    deadline = time.monotonic() + 30
+    while (await api("GET", "jobs", saved["id"]))[1]["paths"] != ["probe/tides.md", "docs/reef.md", "docs/lagoon.md"]:
+        assert time.monotonic() < deadline, (await api("GET", "jobs"))[1]
+        await asyncio.sleep(0.1)
+    assert [j["status"] for j in (await api("GET", "jobs"))[1]["jobs"]] == ["pending", "running"]
 
     code, cancelling = await api("DELETE", "jobs", job_id)
     assert code == 200 and cancelling["id"] == job_id
@@ -354,6 +363,8 @@ async def test_busy_status_and_cancel_while_a_long_job_runs(api, jp_fetch, big_r
     assert code == 200
     # The saved file is in; nothing of the cancelled run was committed.
     assert [r["source"] for r in response["results"]] == ["probe/tides.md"]
+    code, response = await api("POST", "query", body={"query": "coralwhisper", "mode": "bm25"})
+    assert sorted(r["source"] for r in response["results"]) == ["docs/lagoon.md", "docs/reef.md"]
 
 
 @on_server_loop

@@ -11,7 +11,7 @@ import time
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -85,20 +85,26 @@ class Brain:
 
     # ---------------------------------------------------------------- indexing
 
-    def index(self, *, force: bool = False, path: str = "", include=None, exclude=None, chunk_size=None,
-              chunk_overlap=None, progress: Optional[ProgressCallback] = None,
+    def index(self, *, force: bool = False, path: Union[str, Sequence[str]] = "", include=None, exclude=None,
+              chunk_size=None, chunk_overlap=None, progress: Optional[ProgressCallback] = None,
               cancel: Optional[threading.Event] = None, wait: float = 0.0) -> IndexReport:
-        """Bring the index up to date with the files (incrementally unless ``force``)."""
+        """Bring the index up to date with the files (incrementally unless ``force``).
+
+        ``path``: a file or folder relative to the root, or several; "" (the default) is everything.
+        """
         config = self.config.updated(include=include, exclude=exclude, chunk_size=chunk_size,
                                      chunk_overlap=chunk_overlap)
-        subpath = self.relative_path(path) if path else ""
+        paths = [path] if isinstance(path, str) else list(path)
+        scope = sorted({self.relative_path(p) for p in paths if p}) if paths and all(paths) else [""]
+        if "" in scope:  # one of them is the root itself
+            scope = [""]
         settings = IndexSettings(
             scan=_scan_options(config),
             chunks=ChunkSettings(config.chunk_size, config.chunk_overlap),
             graph_enabled=config.graph_enabled, bm25_k1=config.bm25_k1, bm25_b=config.bm25_b)
         self._index_dir.ensure()
         indexer = Indexer(self.root, self._index_dir, self._open_catalog(), self._embedder)
-        return indexer.run(settings, force=force, subpath=subpath, progress=progress, cancel=cancel, wait=wait)
+        return indexer.run(settings, force=force, scope=scope, progress=progress, cancel=cancel, wait=wait)
 
     def check_can_index(self, force: bool = False) -> None:
         """Fail fast, before an index job is queued: another process is writing, or the model

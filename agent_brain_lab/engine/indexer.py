@@ -51,7 +51,7 @@ class Indexer:
         self.catalog = catalog
         self.embedder = embedder
 
-    def run(self, settings: IndexSettings, *, force: bool, subpath: str, progress: Optional[ProgressCallback],
+    def run(self, settings: IndexSettings, *, force: bool, scope: list[str], progress: Optional[ProgressCallback],
             cancel: Optional[threading.Event], wait: float) -> IndexReport:
         started = time.monotonic()
         notify = progress or (lambda p: None)
@@ -59,12 +59,12 @@ class Indexer:
             gen = self.index_dir.current()
             self.catalog.discard_after(gen)
             if self._needs_rebuild(gen, settings, force):
-                force, subpath = True, ""  # a new model or chunking makes every old chunk stale
+                force, scope = True, [""]  # a new model or chunking makes every old chunk stale
             report = IndexReport(generation=gen)
             notify(IndexProgress("scanning"))
-            files, skipped = scan(self.root, settings.scan, subpath)
+            files, skipped = _scan_scope(self.root, settings, scope)
             previous = self.catalog.live_files(gen) if gen else {}
-            deleted = sorted(p for p in previous if _under(p, subpath) and p not in {f.path for f in files})
+            deleted = sorted(p for p in previous if _under(p, scope) and p not in {f.path for f in files})
             report.files_total = len(files)
             report.files_deleted = len(deleted)
 
@@ -78,8 +78,8 @@ class Indexer:
             removed_paths = sorted(set(deleted) | ({s.path for s, _ in staged} & set(previous)))
             retired, added = self.catalog.stage(gen + 1, removed_paths, staged, chunks)
             new_vectors = np.stack([vectors[h] for _, h, _ in chunks]) if chunks else None
-            self._publish(gen, settings, rebuild=force and not subpath, retired=retired, added=added,
-                          new_vectors=new_vectors, subpath=subpath, skipped=skipped)
+            self._publish(gen, settings, rebuild=force and scope == [""], retired=retired, added=added,
+                          new_vectors=new_vectors, scope=scope, skipped=skipped)
             report.generation = gen + 1
             report.chunks_added = len(added)
             report.chunks_removed = len(retired)
@@ -156,7 +156,7 @@ class Indexer:
         flush()
         return staged, chunks, vectors
 
-    def _publish(self, gen, settings, *, rebuild, retired, added, new_vectors, subpath, skipped) -> None:
+    def _publish(self, gen, settings, *, rebuild, retired, added, new_vectors, scope, skipped) -> None:
         new = gen + 1
         staging = self.index_dir.staging(new)
         rows = self.catalog.live_chunk_columns(new, "key, source, source_type, language, tokens")
@@ -175,7 +175,7 @@ class Indexer:
             for path, facts in self.catalog.live_facts(new):
                 builder.add_file(path, facts)
             builder.build().save(staging)
-        previous_skips = _previous_skips(self.index_dir.gen_path(gen), subpath) if gen and not rebuild else []
+        previous_skips = _previous_skips(self.index_dir.gen_path(gen), scope) if gen and not rebuild else []
         manifest = {
             "generation": new,
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -206,17 +206,27 @@ def _check(cancel: Optional[threading.Event]) -> None:
         raise IndexCancelled("indexing was cancelled; the last generation keeps serving")
 
 
-def _under(path: str, subpath: str) -> bool:
-    return not subpath or path == subpath or path.startswith(subpath.rstrip("/") + "/")
+def _scan_scope(root: Path, settings: IndexSettings, scope: list[str]):
+    """Files and skips under any of the scope's paths (each file once)."""
+    files, skipped = {}, {}
+    for subpath in scope:
+        found, skips = scan(root, settings.scan, subpath)
+        files.update((f.path, f) for f in found)
+        skipped.update((s.path, s) for s in skips)
+    return sorted(files.values(), key=lambda f: f.path), sorted(skipped.values(), key=lambda s: s.path)
+
+
+def _under(path: str, scope: list[str]) -> bool:
+    return any(not sub or path == sub or path.startswith(sub.rstrip("/") + "/") for sub in scope)
 
 
 def _chunking_key(settings: IndexSettings) -> str:
     return f"{settings.chunks.chunk_size}/{settings.chunks.chunk_overlap}/graph={settings.graph_enabled}"
 
 
-def _previous_skips(gen_dir: Path, subpath: str) -> list[dict]:
+def _previous_skips(gen_dir: Path, scope: list[str]) -> list[dict]:
     try:
         skipped = json.loads((gen_dir / MANIFEST).read_text()).get("skipped", [])
     except (OSError, ValueError):
         return []
-    return [s for s in skipped if not _under(s["path"], subpath)]
+    return [s for s in skipped if not _under(s["path"], scope)]

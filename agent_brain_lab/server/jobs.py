@@ -39,6 +39,7 @@ class JobRunning(WorkspaceBusy):
 class Job:
     path: str
     force: bool = False
+    more_paths: list[str] = dataclasses.field(default_factory=list)  # saves merged into this pending job
     options: dict[str, Any] = dataclasses.field(default_factory=dict)  # more brain.index() keywords
     id: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex[:12])
     status: str = "pending"
@@ -48,6 +49,13 @@ class Job:
     error: Optional[str] = None
     report: Optional[IndexReport] = None
     cancel: threading.Event = dataclasses.field(default_factory=threading.Event)
+
+    @property
+    def paths(self) -> list[str]:
+        return [self.path, *self.more_paths]
+
+    def covers(self, path: str) -> bool:
+        return any(not p or path == p or path.startswith(p.rstrip("/") + "/") for p in self.paths)
 
     def record_progress(self, progress: IndexProgress) -> None:
         """Progress callback for ``brain.index``; copies, since the engine may reuse its object."""
@@ -60,6 +68,7 @@ class Job:
             "id": self.id,
             "status": self.status,
             "path": self.path,
+            "paths": self.paths,
             "force": self.force,
             "phase": progress.phase,
             "files_done": progress.files_done,
@@ -124,8 +133,10 @@ class JobManager:
                 raise JobRunning(active)
             if not exclusive:
                 for job in self._jobs.values():
-                    if job.status == "pending" and job.path == path and not job.force:
-                        return job  # the queued run will pick up this change too
+                    if job.status == "pending" and not job.force:  # one queued run picks up every save
+                        if not job.covers(path):
+                            job.more_paths.append(path)
+                        return job
             job = Job(path=path, force=force, options=options)
             self._jobs[job.id] = job
             self._forget_old_locked()

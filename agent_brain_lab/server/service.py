@@ -83,7 +83,7 @@ class BrainService:
 
     def _run_job(self, job: Job) -> IndexReport:
         return self.brain.index(
-            path=job.path, force=job.force, progress=job.record_progress, cancel=job.cancel, **job.options
+            path=job.paths, force=job.force, progress=job.record_progress, cancel=job.cancel, **job.options
         )
 
     # ------------------------------------------------------------------ reading
