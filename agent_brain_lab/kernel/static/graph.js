@@ -56,14 +56,14 @@ class Layout {
         const dx = p.x - q.x;
         const dy = p.y - q.y;
         const d2 = Math.max(dx * dx + dy * dy, 25);
-        const f = (1500 * a) / (d2 * Math.sqrt(d2)); // inverse-square push along the unit vector
+        const f = (4000 * a) / (d2 * Math.sqrt(d2)); // inverse-square push along the unit vector
         p.vx += dx * f;
         p.vy += dy * f;
         q.vx -= dx * f;
         q.vy -= dy * f;
       }
-      p.vx -= p.x * 0.02 * a;
-      p.vy -= p.y * 0.02 * a;
+      p.vx -= p.x * 0.015 * a;
+      p.vy -= p.y * 0.015 * a;
     }
     for (const edge of edges) {
       const p = this.pos.get(edge.source);
@@ -72,7 +72,7 @@ class Layout {
       const dx = q.x - p.x;
       const dy = q.y - p.y;
       const d = Math.max(Math.hypot(dx, dy), 1);
-      const f = ((d - 90) / d) * 0.08 * a;
+      const f = ((d - 110) / d) * 0.08 * a;
       p.vx += dx * f;
       p.vy += dy * f;
       q.vx -= dx * f;
@@ -193,8 +193,9 @@ class Scene {
       line.setAttribute("y1", p.y);
       line.setAttribute("x2", ex);
       line.setAttribute("y2", ey);
-      label.setAttribute("x", (p.x + q.x) / 2);
-      label.setAttribute("y", (p.y + q.y) / 2 - 3);
+      // Labels sit 40% along from the source, so the two edges of a reverse pair don't overlap.
+      label.setAttribute("x", p.x + (q.x - p.x) * 0.4);
+      label.setAttribute("y", p.y + (q.y - p.y) * 0.4 - 3);
     }
   }
 
@@ -326,7 +327,7 @@ export default {
     const heading = h("div", { class: "abl-graph-head" });
     const info = h("div", { class: "abl-graph-info" });
     const legendBox = h("div", { class: "abl-legend" });
-    const notice = h("div", { class: "abl-notice" });
+    const notice = h("div", { class: "abl-graph-message" });
     const chunksBox = h("div", { class: "abl-graph-chunks" });
     const root = h("div", { class: "abl-widget abl-graph" }, heading, info, scene.root, legendBox, notice, chunksBox);
     el.append(root);
