@@ -167,6 +167,7 @@ def test_results_widget_on_a_real_query(brain, mode):
     w = ResultsWidget(resp)
     assert len(w.results) == len(resp.results) > 0
     assert [r["chunk_id"] for r in w.results] == [r.chunk_id for r in resp.results]
+    assert json.loads(json.dumps(w.results)) == w.results  # plain JSON, as the comm sends it
     expected_legs = {"hybrid": {"vector", "bm25"}, "multi": {"vector", "bm25", "graph"}, "bm25": {"bm25"}}[mode]
     assert {leg["leg"] for r in w.results for leg in r["legs"]} <= expected_legs
     assert any(r["highlights"] for r in w.results)
@@ -272,9 +273,10 @@ def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
 
     assert out["nodes"] == len(graph.nodes) and out["placed"] is True
     assert out["edgeLabels"] == sorted(e["relation"] for e in graph.edges)
-    target = next(n for n in graph.nodes if n["hop"] == 1)
+    target, other = [n for n in graph.nodes if n["hop"] == 1][:2]
     assert out["sent"] == [{"type": "expand", "id": target["id"]}] and out["pending"] is True
+    assert out["keySent"] == {"type": "expand", "id": other["id"]} and out["keepsFocus"] is True
     assert out["nodesAfter"] == len(graph.nodes) + 1 and out["pendingAfter"] is False and out["expandedClass"]
-    assert out["info"] == target["name"]
+    assert out["info"] == other["name"]  # the last node chosen
     assert out["chunks"] == [c["location"] for c in graph.chunks]
     assert "module" in out["legend"] and out["zoomed"] is True and out["graphCleaned"] is True

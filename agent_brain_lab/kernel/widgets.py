@@ -204,8 +204,10 @@ class GraphWidget(anywidget.AnyWidget):
             self.message = "Ignored an unknown message from the view."
             return
         node_id = content.get("id")
-        self.expand(node_id if isinstance(node_id, str) else repr(node_id))
-        self.send({"type": "expanded", "id": node_id})  # lets the view stop its spinner
+        try:
+            self.expand(node_id if isinstance(node_id, str) else repr(node_id))
+        finally:
+            self.send({"type": "expanded", "id": node_id})  # lets the view stop its spinner
 
     def _merge(self, graph: dict[str, Any], base_hop: int) -> int:
         """Union nodes (keeping the smallest hop from the original query), edges and chunks."""

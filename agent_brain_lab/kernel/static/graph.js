@@ -128,11 +128,18 @@ class Scene {
   update(nodes, edges, state, anchorId) {
     this.edges = edges;
     this.layout.sync(nodes, anchorId);
+    const focused = this.root.contains(document.activeElement) ? document.activeElement.dataset?.id : undefined;
     this.nodeEls.clear();
     this.nodeLayer.replaceChildren(
       ...nodes.map((node) => {
         const radius = node.hop === 0 ? 10 : 7;
-        const g = svg("g", { class: "abl-node", "data-id": node.id });
+        const g = svg("g", { class: "abl-node", "data-id": node.id, tabindex: 0, role: "button", "aria-label": `${node.kind} ${node.name}` });
+        g.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") {
+            event.preventDefault();
+            this.onNodeClick(node.id);
+          }
+        });
         g.classList.toggle("abl-match", node.hop === 0);
         g.classList.toggle("abl-expanded", state.expanded.has(node.id));
         g.classList.toggle("abl-pending", state.pending.has(node.id));
@@ -154,6 +161,7 @@ class Scene {
       return { edge, line, label };
     });
     this.edgeLayer.replaceChildren(...this.edgeEls.flatMap(({ line, label }) => [line, label]));
+    this.nodeEls.get(focused)?.g.focus(); // keep keyboard focus across redraws
     if (!this.userMoved) this.fit();
     this.draw();
     this.start();
