@@ -111,10 +111,12 @@ def _indexing_rows(items: list[tuple[str, dict]]) -> list[str]:
     for name, r in items:
         rows.append([name, r["files"], r["chunks"], _num(r["index_s"], 1), _num(r["files_per_s"], 1),
                      _num(r["chunks_per_s"], 1), _num(r["embed_only_s"], 1), _num(r["ratio_to_embedding"], 2),
+                     _num(r["non_embedding_s"], 1), _num(r["ratio_from_parts"], 2),
                      _num(r["peak_rss_mb"], 0), _num(r["disk"]["vectors_bytes_per_chunk"], 0),
                      _num(r["disk"]["total_bytes_per_chunk"], 0)])
     return _table(["workspace", "files", "chunks", "index s", "files/s", "chunks/s", "embed-only s",
-                   "index / embed-only", "peak RSS MB", "vector B/chunk", "index B/chunk"], rows)
+                   "index / embed-only", "non-embedding s", "(embed-only + non-embedding) / embed-only",
+                   "peak RSS MB", "vector B/chunk", "index B/chunk"], rows)
 
 
 def _scale(s: dict) -> list[str]:
