@@ -32,6 +32,7 @@ from .types import (Chunk, IndexCancelled, IndexProgress, IndexReport, ModelMism
                     SkippedFile)
 from .workspace import ScanOptions, Unreadable, decode_text, read_bytes, scan
 
+EMBED_WAVE = 2048  # chunks gathered before embedding: sorted by length together, batches pad less
 EMBED_GROUP = 256  # chunks embedded (and cached) between progress reports and cancel checks
 
 
@@ -111,11 +112,16 @@ class Indexer:
         pending: list[tuple[Chunk, str, str]] = []
         total = len(files)
 
-        def flush() -> None:
+        settled = 0  # files whose chunks are all embedded
+
+        def flush(done: int, current: Optional[str]) -> None:
+            """Embed what the pending chunks need, in length order across the whole wave (the model
+            pads every batch to its longest text); cache and report every group."""
+            nonlocal settled
             missing = {h: c.indexed_text() for c, h, _ in pending if h not in vectors}
             vectors.update(self.catalog.cached_vectors(model, list(missing)))
             texts = {h: t for h, t in missing.items() if h not in vectors}
-            hashes = list(texts)
+            hashes = sorted(texts, key=lambda h: len(texts[h]))
             for start in range(0, len(hashes), EMBED_GROUP):
                 _check(cancel)
                 part = hashes[start:start + EMBED_GROUP]
@@ -123,16 +129,18 @@ class Indexer:
                 self.catalog.cache_vectors(model, zip(part, embedded))
                 vectors.update(zip(part, embedded))
                 report.chunks_embedded += len(part)
+                notify(IndexProgress("embedding", settled, total, len(chunks) + start + len(part), current))
             chunks.extend(pending)
             pending.clear()
+            settled = done
 
-        for done, f in enumerate(files):
+        for done, f in enumerate(files, 1):
             _check(cancel)
             old = previous.get(f.path)
             if not force and old and old.size == f.size and old.mtime == f.mtime:
                 report.files_unchanged += 1
                 continue
-            notify(IndexProgress("indexing", done, total, len(chunks) + len(pending), f.path))
+            notify(IndexProgress("indexing", settled, total, len(chunks) + len(pending), f.path))
             try:
                 data = read_bytes(f)
                 digest = hashlib.blake2b(data, digest_size=16).hexdigest()
@@ -150,10 +158,9 @@ class Indexer:
                 indexed = chunk.indexed_text()
                 h = hashlib.blake2b(indexed.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
                 pending.append((chunk, h, " ".join(tokenize(indexed))))
-            if len(pending) >= EMBED_GROUP:
-                flush()
-                notify(IndexProgress("embedding", done + 1, total, len(chunks), f.path))
-        flush()
+            if len(pending) >= EMBED_WAVE:
+                flush(done, f.path)
+        flush(total, None)
         return staged, chunks, vectors
 
     def _publish(self, gen, settings, *, rebuild, retired, added, new_vectors, scope, skipped) -> None:
