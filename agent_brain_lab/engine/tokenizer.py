@@ -13,15 +13,15 @@ from functools import lru_cache
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+(?:\.[0-9]+)*")
-_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+(?:\.[0-9]+)*")  # an identifier or a number
+PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")  # the words inside an identifier
 _STOP = frozenset(STOPWORDS_EN) | {"self", "this", "none", "null", "true", "false"}
 _stemmer = Stemmer.Stemmer("english")
 
 
 @lru_cache(maxsize=200_000)
 def _word_tokens(word: str) -> tuple[str, ...]:
-    parts = [p.lower() for p in _PARTS.findall(word)]
+    parts = [p.lower() for p in PARTS.findall(word)]
     whole = word.lower().strip("_")
     out = []
     if whole and (len(parts) != 1 or parts[0] != whole) and whole not in _STOP:
@@ -35,11 +35,11 @@ def _word_tokens(word: str) -> tuple[str, ...]:
 def tokenize(text: str) -> list[str]:
     """Tokens of one text, in order (duplicates kept: BM25 counts them)."""
     tokens: list[str] = []
-    for word in _WORD.findall(text):
+    for word in WORD.findall(text):
         tokens.extend(_word_tokens(word))
     return tokens
 
 
 def identifiers(text: str) -> list[str]:
     """Raw identifier-like words of a text (for entity look-up)."""
-    return _WORD.findall(text)
+    return WORD.findall(text)

@@ -7,22 +7,19 @@ only draws and the state can be checked from Python.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Optional
 
 import anywidget
 import traitlets as t
 
-from ..engine.tokenizer import identifiers, tokenize
+from ..engine.tokenizer import PARTS, WORD, identifiers, tokenize
 from ..engine.types import BrainError, QueryResponse
 
 STATIC = Path(__file__).parent / "static"
 LEGS = ("vector", "bm25", "graph")
 MAX_GRAPH_NODES = 400  # keeps the O(n²) force layout interactive in the browser
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
-_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 
 def _module(*names: str) -> str:
@@ -53,13 +50,13 @@ def highlight_ranges(text: str, query_tokens: set[str]) -> list[list[int]]:
     when its stemmed token is one of the query's; adjacent ranges are merged.
     """
     ranges: list[list[int]] = []
-    for word in _WORD.finditer(text):
+    for word in WORD.finditer(text):
         if word.group().lower().strip("_") in query_tokens:
             spans = [(word.start(), word.end())]
         else:
             spans = [
                 (word.start() + p.start(), word.start() + p.end())
-                for p in _PART.finditer(word.group())
+                for p in PARTS.finditer(word.group())
                 if query_tokens.intersection(tokenize(p.group()))
             ]
         for start, end in spans:

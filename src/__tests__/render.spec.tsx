@@ -72,11 +72,11 @@ describe('result rendering', () => {
       response(
         'Cart',
         'graph',
-        [result({ relationship_path: ['Cart', 'calls', 'parse_header'], graph_score: 0.5 })],
+        [result({ relationship_path: ['Cart', '-calls->', 'parse_header'], graph_score: 0.5 })],
         { query_entities: ['Cart'] }
       )
     );
-    expect(host.querySelector('.jp-AgentBrain-relpath')!.textContent).toBe('Cart → calls → parse_header');
+    expect(host.querySelector('.jp-AgentBrain-relpath')!.textContent).toBe('Cart -calls-> parse_header');
     expect(host.querySelector('.jp-AgentBrain-summary')!.textContent).toContain('entities: Cart');
     expect(host.querySelector('.jp-AgentBrain-fallback')).toBeNull();
 

@@ -71,7 +71,7 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
       </div>
       {result.relationship_path.length > 0 && (
         <div className="jp-AgentBrain-relpath" title="Relationship path">
-          {result.relationship_path.join(' → ')}
+          {result.relationship_path.join(' ')}
         </div>
       )}
       <Snippet text={result.text} terms={props.terms} />
