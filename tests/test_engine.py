@@ -216,3 +216,11 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path):
             Brain(tmp_path).index(force=True)
         assert brain.query("alpha", mode="bm25").results  # readers are never blocked
         assert brain.status()["state"] == "indexing"
+
+
+def test_graph_puts_the_asked_relation_first(brain):
+    response = brain.query("who calls apply_tax", mode="graph", top_k=3, traversal_depth=1)
+    entity, first_neighbour = response.results[:2]
+    assert entity.symbol_name == "apply_tax" and entity.relationship_path == ["apply_tax"]
+    assert first_neighbour.symbol_name == "compute_total"  # the caller, before docs that mention it
+    assert first_neighbour.relationship_path == ["apply_tax", "<-calls-", "compute_total"]

@@ -22,7 +22,19 @@ from .fusion import minmax
 
 DECAY = 0.5
 RELEVANCE = 0.9  # how much relevance to the query's words and meaning orders chunks of equal proximity
+STRUCTURAL_RELEVANCE = 0.3  # the same when the query asks about a relation
 MAX_SEEDS = 24
+ASKED_BOOST = 2.0  # a neighbour reached over the relation the query asks about counts double
+_RELATION_CUES = {
+    "calls": {"call", "calls", "called", "calling", "caller", "callers", "callee", "callees", "invoke",
+              "invokes", "invoked", "uses", "used", "usages"},
+    "imports": {"import", "imports", "imported", "importing", "depends", "dependency", "dependencies"},
+    "extends": {"extend", "extends", "extended", "inherit", "inherits", "subclass", "subclasses", "base",
+                "parent", "derived"},
+    "implements": {"implement", "implements", "implemented", "implementation", "implementations"},
+    "mentions": {"mention", "mentions", "mentioned", "documented", "docs", "documentation"},
+    "contains": {"contain", "contains", "methods", "members", "defines", "defined"},
+}
 _DOTTED = re.compile(r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_][\w]*)+")
 _CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
 _COMMON = frozenset("""a an and are as at be by can do does for from has have how i in is it its of on or
@@ -48,6 +60,12 @@ def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], fl
     return sorted(found.values(), key=lambda e: -e[2])
 
 
+def asked_relations(query: str) -> set[str]:
+    """Relations the query asks about: "what calls X" wants the calls edges, "subclasses of Y" extends."""
+    words = {w.lower() for w in identifiers(query)}
+    return {relation for relation, cues in _RELATION_CUES.items() if words & cues}
+
+
 def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple[list[Hit], list[str]]:
     """Graph hits, best first, and the entities found; ``strong_only`` keeps identifier-like names."""
     graph = ctx.snapshot.graph
@@ -57,11 +75,14 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     if strong_only:
         entities = [e for e in entities if e[3]]
     seeds: list[tuple[str, float]] = [(n, w) for _, nodes, w, _ in entities for n in nodes][:MAX_SEEDS]
+    asked = asked_relations(ctx.request.query)
     node_score: dict[str, float] = defaultdict(float)
     node_path: dict[str, tuple[float, list[str]]] = {}
     for seed, weight in seeds:
         for node, (hop, path) in graph.neighbourhood([seed], ctx.request.traversal_depth).items():
             contribution = weight * DECAY ** hop
+            if hop and asked and asked.intersection(step.strip("<->") for step in path[1::2]):
+                contribution *= ASKED_BOOST
             node_score[node] += contribution
             if node not in node_path or contribution > node_path[node][0]:
                 node_path[node] = (contribution, path)
@@ -80,7 +101,8 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     base = np.array([node_score[n] for _, n in pairs])
     keywords = minmax(ctx.bm25_scores[ctx.snapshot.columns.positions(keys)])
     meaning = minmax(ctx.snapshot.vectors.similarities(ctx.query_vector, keys)) if ctx.snapshot.vectors else 0.0
-    scores = base * (1 - RELEVANCE + RELEVANCE * (keywords + meaning) / 2)
+    weight = STRUCTURAL_RELEVANCE if asked else RELEVANCE  # "what calls X": the structure is the answer
+    scores = base * (1 - weight + weight * (keywords + meaning) / 2)
     hits = []
     for i in np.argsort(-scores, kind="stable"):
         if not allowed[i]:
