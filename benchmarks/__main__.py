@@ -23,6 +23,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"comma-separated sections to run, of: {', '.join(SECTIONS)}")
     parser.add_argument("--packages", help="code-search sets: installed packages, comma-separated")
     parser.add_argument("--limit", type=int, help="queries per code-search set (0: all)")
+    parser.add_argument("--scale-modules", help="generated workspace sizes in modules (~13 chunks each), "
+                        "comma-separated, e.g. 800 for ~10k chunks")
     parser.add_argument("--fresh", action="store_true", help="rebuild cached code-search indexes")
     parser.add_argument("--out", type=Path, default=HERE / "results", help="where the JSON and Markdown go")
     parser.add_argument("--cache", type=Path, default=HERE / ".cache", help="corpora, indexes, embeddings")
@@ -36,17 +38,25 @@ def main(argv: list[str] | None = None) -> int:
         sizes = sizes.with_packages([p.strip() for p in args.packages.split(",") if p.strip()])
     if args.limit is not None:
         sizes = sizes.with_limit(args.limit or None)
+    if args.scale_modules:
+        modules = [n.strip() for n in args.scale_modules.split(",") if n.strip()]
+        if not all(n.isdigit() and int(n) > 0 for n in modules):
+            parser.error("--scale-modules takes positive integers, comma-separated")
+        sizes = sizes.with_scale([int(n) for n in modules])
+    argv = sys.argv[1:] if argv is None else argv
 
     args.cache.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    results = {"size": sizes.name, "machine": report.machine(), "sizes": sizes.to_dict(), "sections": {}}
+    results = {"size": sizes.name, "command": " ".join(["python -m benchmarks", *argv]),
+               "machine": report.machine(), "sizes": sizes.to_dict(), "sections": {}}
     for section in sections:
         log(f"== {section}")
         results["sections"][section] = SECTIONS[section](sizes, args, log)
     results["wall_s"] = round(time.time() - started, 1)
 
     args.out.mkdir(parents=True, exist_ok=True)
-    name = sizes.name if set(sections) == set(SECTIONS) else f"{sizes.name}-{'-'.join(sections)}"
+    name = sizes.name if set(sections) == set(SECTIONS) and argv in ([], [f"--{sizes.name}"]) \
+        else f"{sizes.name}-custom"
     (args.out / f"{name}.json").write_text(json.dumps(results, indent=1) + "\n")
     (args.out / f"{name}.md").write_text(report.markdown(results))
     log(f"wrote {args.out / name}.json and .md")

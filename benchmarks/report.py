@@ -58,7 +58,7 @@ def markdown(results: dict) -> str:
         "",
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB RAM, Python {m['python']}, {m['os']}; "
         f"load average at start {_num(m['load_1min_at_start'])}; {m['date']}. "
-        f"Command: `python -m benchmarks --{results['size']}`; wall time {results.get('wall_s', '?')} s.",
+        f"Command: `{results['command']}`; wall time {results.get('wall_s', '?')} s.",
         "",
     ]
     renderers = {"quality": _quality, "code_indexing": _code_indexing, "scale": _scale, "incremental": _incremental}

@@ -23,6 +23,9 @@ class Sizes:
     def with_limit(self, limit: Optional[int]) -> "Sizes":
         return replace(self, limit=limit)
 
+    def with_scale(self, modules: list[int]) -> "Sizes":
+        return replace(self, scale_modules=tuple(modules))
+
     def to_dict(self) -> dict:
         return asdict(self)
 
