@@ -43,6 +43,7 @@ def measure_indexing(root: Path, log: Log) -> dict:
     report = indexed["report"]
     if report["chunks_embedded"] != report["chunks_total"]:
         raise RuntimeError("the index from scratch reused cached vectors")
+    disk = disk_usage(root, report["chunks_total"])  # before the rebuild below adds a generation
     log(f"  indexed {report['files_indexed']} files, {report['chunks_total']} chunks in {indexed['wall_s']:.1f}s")
     embedded = worker.run("embed", root)
     log(f"  embedding-only: {embedded['texts']} texts in {embedded['wall_s']:.1f}s")
@@ -64,16 +65,17 @@ def measure_indexing(root: Path, log: Log) -> dict:
         "ratio_from_parts": (embedded["wall_s"] + cached["wall_s"]) / embedded["wall_s"],
         "peak_rss_mb": indexed["peak_rss_mb"],
         "embed_only_peak_rss_mb": embedded["peak_rss_mb"],
-        "disk": disk_usage(root, report["chunks_total"]),
+        "disk": disk,
     }
 
 
 def disk_usage(root: Path, chunks: int) -> dict:
-    """Bytes of the index folder, the current generation's vector file, and per chunk."""
+    """Bytes of the index (catalog + current generation), of its vector file, and per chunk."""
     index_dir = root / ".agent-brain"
-    files = {p.relative_to(index_dir).as_posix(): p.stat().st_size for p in index_dir.rglob("*") if p.is_file()}
-    current = (index_dir / "CURRENT").read_text().strip()
-    vectors = sum(size for name, size in files.items() if name.startswith(f"gen-{current}/vectors"))
+    current = f"gen-{(index_dir / 'CURRENT').read_text().strip()}"
+    files = {p.relative_to(index_dir).as_posix(): p.stat().st_size for p in index_dir.rglob("*")
+             if p.is_file() and (p.parent == index_dir or current in p.relative_to(index_dir).parts)}
+    vectors = sum(size for name, size in files.items() if name.startswith(f"{current}/vectors"))
     total = sum(files.values())
     per = max(chunks, 1)
     return {"total_bytes": total, "vectors_bytes": vectors, "total_bytes_per_chunk": total / per,
