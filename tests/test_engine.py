@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.types import (MODES, InvalidRequest, ModelMismatch, NotIndexed, QueryRequest,
-                                          WorkspaceBusy)
+from agent_brain_lab.engine.types import (MODES, InvalidRequest, ModelMismatch, ModelUnavailable, NotIndexed,
+                                          QueryRequest, WorkspaceBusy)
 
 FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 
@@ -224,3 +224,15 @@ def test_graph_puts_the_asked_relation_first(brain):
     assert entity.symbol_name == "apply_tax" and entity.relationship_path == ["apply_tax"]
     assert first_neighbour.symbol_name == "compute_total"  # the caller, before docs that mention it
     assert first_neighbour.relationship_path == ["apply_tax", "<-calls-", "compute_total"]
+
+
+def test_a_missing_model_is_one_clear_error(tmp_path):
+    with pytest.raises(ModelUnavailable) as err:
+        Brain(tmp_path, model_path=str(tmp_path / "no-such-model"))
+    assert "model_path" in str(err.value) and "tokenizer.json" in str(err.value)
+    unknown = Brain(tmp_path, model="nobody/no-such-model-on-any-hub")
+    (tmp_path / "a.md").write_text("# A\n\nalpha\n")
+    with pytest.raises(ModelUnavailable) as err:
+        unknown.index()
+    assert "nobody/no-such-model-on-any-hub" in str(err.value) and "model_path" in str(err.value)
+    assert not unknown.is_indexed()
