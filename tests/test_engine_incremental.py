@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from agent_brain_lab import Brain
@@ -224,3 +225,18 @@ def test_several_paths_in_one_pass(small):
     assert report.files_indexed == 2 and report.generation == 2
     assert small.query("solids", mode="bm25").results[0].source == "README.md"
     assert not small.query("not_yet_indexed", mode="bm25").results
+
+
+def test_embedding_cache_stays_bounded(small):
+    catalog = small._open_catalog()
+    model = small.status()["model"]["identity"]
+    cached = lambda: catalog.db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
+    live = cached()
+    one_dead = [(f"gone-{i}", np.zeros(384, np.float32)) for i in range(live + 1)]
+    catalog.cache_vectors(model, one_dead[:1])
+    assert catalog.prune_vectors(model) == 0  # a few dead texts (a revert away) are kept
+    catalog.cache_vectors(model, one_dead)
+    catalog.cache_vectors("some/old-model", [("x", np.zeros(384, np.float32))])
+    assert catalog.prune_vectors(model) == live + 2  # more dead than live: the dead and the old model go
+    assert cached() == live
+    assert small.index(force=True).chunks_embedded == 0  # every live text is still cached

@@ -34,6 +34,7 @@ from .workspace import ScanOptions, Unreadable, decode_text, read_bytes, scan
 
 EMBED_WAVE = 2048  # chunks gathered before embedding: sorted by length together, batches pad less
 EMBED_GROUP = 256  # chunks embedded (and cached) between progress reports and cancel checks
+PRUNE_EVERY = 16  # generations between embedding-cache clean-ups (it scans the cache)
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,8 @@ class Indexer:
         self.catalog.set_meta(model=self.embedder.spec.identity, chunking=_chunking_key(settings))
         self.catalog.forget_before(gen)
         self.index_dir.collect_garbage({gen, new})
+        if rebuild or new % PRUNE_EVERY == 0:
+            self.catalog.prune_vectors(self.embedder.spec.identity)
 
 
 def model_changed(catalog: Catalog, embedder: Embedder, force: bool) -> bool:

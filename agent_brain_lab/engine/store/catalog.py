@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     gen_added INTEGER NOT NULL, gen_removed INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_live ON chunks (gen_removed, source);
 CREATE INDEX IF NOT EXISTS chunks_id ON chunks (chunk_id);
+CREATE INDEX IF NOT EXISTS chunks_text ON chunks (text_hash);
 CREATE TABLE IF NOT EXISTS embeddings (
     model TEXT NOT NULL, text_hash TEXT NOT NULL, vector BLOB NOT NULL,
     PRIMARY KEY (model, text_hash)) WITHOUT ROWID;
@@ -205,6 +206,18 @@ class Catalog:
         with self._tx() as db:
             for table in ("files", "chunks"):
                 db.execute(f"DELETE FROM {table} WHERE gen_removed <= ?", (gen,))
+
+    def prune_vectors(self, model: str) -> int:
+        """Bound the embedding cache: drop other models' vectors, and the vectors of texts no chunk
+        has any more once they outnumber the live chunks (a reverted edit within that margin is free)."""
+        with self._tx() as db:
+            dropped = db.execute("DELETE FROM embeddings WHERE model != ?", (model,)).rowcount
+            dead = ("FROM embeddings WHERE NOT EXISTS"
+                    " (SELECT 1 FROM chunks WHERE chunks.text_hash = embeddings.text_hash)")
+            live = db.execute("SELECT COUNT(*) FROM chunks WHERE gen_removed = ?", (NEVER,)).fetchone()[0]
+            if db.execute(f"SELECT COUNT(*) {dead}").fetchone()[0] > live:
+                dropped += db.execute(f"DELETE {dead}").rowcount
+        return dropped
 
     def clear(self) -> None:
         with self._tx() as db:
