@@ -236,3 +236,11 @@ def test_a_missing_model_is_one_clear_error(tmp_path):
         unknown.index()
     assert "nobody/no-such-model-on-any-hub" in str(err.value) and "model_path" in str(err.value)
     assert not unknown.is_indexed()
+
+
+def test_graph_takes_plain_words_as_entities_only_in_questions_about_relations(brain):
+    prose = brain.query("the shopping cart keeps the items a customer picked", mode="graph")
+    assert prose.fallback and prose.fallback.startswith("vector")
+    asked = brain.query("which functions use the cart", mode="graph", traversal_depth=1)
+    assert asked.fallback is None and "cart" in asked.query_entities
+    assert any("Cart" in r.relationship_path[0] for r in asked.results)

@@ -10,7 +10,7 @@ from .context import Hit, QueryContext
 
 __all__ = ["Hit", "Outcome", "QueryContext", "search"]
 
-NO_ENTITY = "vector: the query names no entity known to the graph"
+NO_ENTITY = "vector: the query names no code entity known to the graph"
 
 
 @dataclass

@@ -3,9 +3,10 @@
 A chunk's proximity sums, over the query's entities that reach it, ``weight * 0.5 ** hops``; an
 entity's weight falls with how many graph nodes share its name, so "get" matters less than
 "InsufficientStockError", and a plain word that happens to name a symbol counts half of an
-identifier. The graph score is that proximity scaled by the chunk's relevance to the query (BM25
-and embedding similarity, normalised over the neighbourhood), so the graph picks the candidates
-and the query's content orders them.
+identifier — and only in a question about relations ("what calls cart"): in prose such words
+("event", "string") are measured noise. The graph score is that proximity scaled by the chunk's
+relevance to the query (BM25 and embedding similarity, normalised over the neighbourhood), so the
+graph picks the candidates and the query's content orders them.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ MAX_SEEDS = 24
 ASKED_BOOST = 2.0  # a neighbour reached over the relation the query asks about counts double
 _RELATION_CUES = {
     "calls": {"call", "calls", "called", "calling", "caller", "callers", "callee", "callees", "invoke",
-              "invokes", "invoked", "uses", "used", "usages"},
+              "invokes", "invoked", "use", "uses", "used", "usages"},
     "imports": {"import", "imports", "imported", "importing", "depends", "dependency", "dependencies"},
     "extends": {"extend", "extends", "extended", "inherit", "inherits", "subclass", "subclasses", "base",
                 "parent", "derived"},
@@ -43,8 +44,14 @@ functions class method methods return returns value values get set new use used 
 
 
 def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], float, bool]]:
-    """(name as written, matching node ids, weight) for every graph entity the query names."""
+    """(name as written, matching node ids, weight, strong) for every graph entity the query names.
+
+    Strong: written as code (``compute_total``, ``Cart.add``, ``IOLoop``), a capitalised exact name
+    (``Cart``), or any name in a query of three words or fewer. A plain word that happens to name an
+    entity ("event", "string") is weak.
+    """
     words = identifiers(query)
+    terse = len(words) <= 3  # a query that is little more than names: every match is meant
     candidates = _DOTTED.findall(query) + words
     for a, b in zip(words, words[1:]):  # "compute total" may mean compute_total / computeTotal
         candidates += [f"{a}_{b}", f"{a}{b[:1].upper()}{b[1:]}", f"{a}{b}"]
@@ -55,7 +62,8 @@ def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], fl
             continue
         nodes = graph.lookup(key)
         if nodes:
-            strong = bool(_CODE_LIKE.search(cand))
+            strong = terse or bool(_CODE_LIKE.search(cand)) or (
+                cand[:1].isupper() and any(graph.g.nodes[n].get("name") == cand for n in nodes))
             found[key] = (cand, nodes, (1.0 if strong else 0.5) / len(nodes) ** 0.5, strong)
     return sorted(found.values(), key=lambda e: -e[2])
 
@@ -72,10 +80,10 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     if graph is None:
         return [], []
     entities = find_entities(ctx.request.query, graph)
-    if strong_only:
+    asked = asked_relations(ctx.request.query)
+    if strong_only or not asked:  # a plain word naming an entity counts only in a question about relations
         entities = [e for e in entities if e[3]]
     seeds: list[tuple[str, float]] = [(n, w) for _, nodes, w, _ in entities for n in nodes][:MAX_SEEDS]
-    asked = asked_relations(ctx.request.query)
     node_score: dict[str, float] = defaultdict(float)
     node_path: dict[str, tuple[float, list[str]]] = {}
     for seed, weight in seeds:
