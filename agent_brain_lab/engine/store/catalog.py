@@ -219,11 +219,6 @@ class Catalog:
                 dropped += db.execute(f"DELETE {dead}").rowcount
         return dropped
 
-    def clear(self) -> None:
-        with self._tx() as db:
-            db.execute("DELETE FROM files")
-            db.execute("DELETE FROM chunks")
-
 
 class _Transaction:
     def __init__(self, conn: sqlite3.Connection):

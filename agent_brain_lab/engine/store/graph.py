@@ -83,14 +83,6 @@ class CodeGraph:
         return [{"source": u, "target": v, "relation": rel, "chunk_ids": data.get("chunk_ids", [])}
                 for u, v, rel, data in self.g.edges(keys=True, data=True) if u in nodes and v in nodes]
 
-    def edge_chunks(self, node: str) -> set[str]:
-        out: set[str] = set()
-        for _, _, data in self.g.out_edges(node, data=True):
-            out.update(data.get("chunk_ids", ()))
-        for _, _, data in self.g.in_edges(node, data=True):
-            out.update(data.get("chunk_ids", ()))
-        return out
-
     def label(self, node_id: str) -> str:
         data = self.g.nodes.get(node_id, {})
         return data.get("qualname") or data.get("name") or node_id

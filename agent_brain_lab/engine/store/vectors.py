@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -28,11 +27,6 @@ class VectorIndex:
         if not path.exists():
             return None
         return cls(Index.restore(str(path), view=not writable))
-
-    @staticmethod
-    def copy_file(src_gen: Path, dst_gen: Path) -> None:
-        if (src_gen / FILE).exists():
-            shutil.copyfile(src_gen / FILE, dst_gen / FILE)
 
     def __len__(self) -> int:
         return len(self._index)
