@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
@@ -18,7 +18,7 @@ import numpy as np
 from . import retrieval
 from .analysis import ChunkSettings
 from .embedding import Embedder, resolve_model
-from .indexer import IndexSettings, Indexer, model_changed
+from .indexer import IndexSettings, Indexer, count_by_kind, model_changed
 from .snapshot import Snapshot
 from .store.catalog import Catalog
 from .store.generations import FORMAT_VERSION, INDEX_DIR, IndexDir, busy
@@ -186,27 +186,19 @@ class Brain:
 
     def status(self) -> dict:
         state = "empty"
-        info: dict[str, Any] = {"root": str(self.root), "generation": 0, "files": _counts([]),
-                                "chunks": _counts([]), "skipped": [], "graph": {"entities": 0, "relations": 0,
+        info: dict[str, Any] = {"root": str(self.root), "generation": 0, "files": count_by_kind([]),
+                                "chunks": count_by_kind([]), "skipped": [], "graph": {"entities": 0, "relations": 0,
                                                                                 "by_relation": {}},
                                 "model": self._model.to_dict() | {"dim": self._embedder.dim},
                                 "index_bytes": self._index_dir.size_bytes(), "last_indexed": None,
                                 "format_version": FORMAT_VERSION}
         if self.is_indexed():
             snapshot = self._current_snapshot()
-            catalog = self._open_catalog()
-            files = catalog.live_files(snapshot.gen).values()
+            manifest = snapshot.manifest  # written once per generation: polling status reads no index
             state = "ready"
-            info.update(
-                generation=snapshot.gen,
-                files=_counts([(f.source_type, f.language) for f in files]),
-                chunks=_counts(catalog.live_chunk_columns(snapshot.gen, "source_type, language")),
-                skipped=snapshot.manifest.get("skipped", []),
-                last_indexed=snapshot.manifest.get("created"),
-                model=snapshot.manifest.get("model", info["model"]),
-            )
-            if snapshot.graph is not None:
-                info["graph"] = snapshot.graph.stats()
+            info.update(generation=snapshot.gen, files=manifest["files"], chunks=manifest["chunks"],
+                        graph=manifest["graph"], skipped=manifest["skipped"], last_indexed=manifest["created"],
+                        model=manifest["model"])
         if self._index_dir.exists() and self._index_dir.writer_active():
             state = "indexing"
         return {"state": state, **info}
@@ -255,9 +247,3 @@ def _result(chunk, hit) -> QueryResult:
         symbol_name=chunk.symbol_name, symbol_type=chunk.symbol_type, parent_symbol=chunk.parent_symbol,
         section_path=chunk.section_path, cell_index=chunk.cell_index, related_entities=hit.related_entities,
         relationship_path=hit.relationship_path)
-
-
-def _counts(pairs) -> dict:
-    pairs = list(pairs)
-    return {"total": len(pairs), "by_source_type": dict(Counter(t for t, _ in pairs)),
-            "by_language": dict(Counter(lang for _, lang in pairs))}

@@ -11,17 +11,18 @@ import hashlib
 import json
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
 import numpy as np
 
 from .analysis import ChunkSettings, analyze_file
 from .embedding import Embedder
 from .retrieval.filters import FilterColumns
-from .snapshot import MANIFEST
+from .snapshot import MANIFEST, read_manifest
 from .store.catalog import Catalog, FileState
 from .store.generations import IndexDir
 from .store.graph import GraphBuilder
@@ -73,22 +74,24 @@ class Indexer:
             staged, chunks, vectors = self._analyze_and_embed(files, previous, force, settings, skipped, report,
                                                               notify, cancel)
             deleted += [s.path for s in skipped if s.path in previous]  # indexed before, unreadable now
-            if gen and not (staged or deleted or force):
-                return self._finish(report, skipped, started, notify)
+            if gen and not (staged or deleted or force):  # nothing to commit: the current count stands
+                current = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"]
+                return self._finish(report, current, skipped, started, notify)
 
             notify(IndexProgress("writing", len(files), len(files), len(chunks)))
             removed_paths = sorted(set(deleted) | ({s.path for s, _ in staged} & set(previous)))
             retired, added = self.catalog.stage(gen + 1, removed_paths, staged, chunks)
             new_vectors = np.stack([vectors[h] for _, h, _ in chunks]) if chunks else None
-            self._publish(gen, settings, rebuild=force and scope == [""], retired=retired, added=added,
-                          new_vectors=new_vectors, scope=scope, skipped=skipped)
+            total = self._publish(gen, settings, rebuild=force and scope == [""], retired=retired, added=added,
+                                  new_vectors=new_vectors, scope=scope, skipped=skipped)
             report.generation = gen + 1
             report.chunks_added = len(added)
             report.chunks_removed = len(retired)
-            return self._finish(report, skipped, started, notify)
+            return self._finish(report, total, skipped, started, notify)
 
-    def _finish(self, report: IndexReport, skipped: list[SkippedFile], started: float, notify) -> IndexReport:
-        report.chunks_total = len(self.catalog.live_chunk_columns(report.generation, "key"))
+    def _finish(self, report: IndexReport, chunks_total: int, skipped: list[SkippedFile], started: float,
+                notify) -> IndexReport:
+        report.chunks_total = chunks_total
         report.skipped = skipped
         report.duration_s = round(time.monotonic() - started, 3)
         notify(IndexProgress("done", report.files_total, report.files_total, report.chunks_total))
@@ -164,7 +167,8 @@ class Indexer:
         flush(total, None)
         return staged, chunks, vectors
 
-    def _publish(self, gen, settings, *, rebuild, retired, added, new_vectors, scope, skipped) -> None:
+    def _publish(self, gen, settings, *, rebuild, retired, added, new_vectors, scope, skipped) -> int:
+        """Build generation ``gen + 1`` beside ``gen``, make it current; returns its chunk count."""
         new = gen + 1
         staging = self.index_dir.staging(new)
         rows = self.catalog.live_chunk_columns(new, "key, source, source_type, language, tokens")
@@ -178,17 +182,22 @@ class Indexer:
         if new_vectors is not None or retired:
             vectors.update(retired, added, new_vectors)
         vectors.save(staging)
+        graph_stats = {"entities": 0, "relations": 0, "by_relation": {}}
         if settings.graph_enabled:
             builder = GraphBuilder()
             for path, facts in self.catalog.live_facts(new):
                 builder.add_file(path, facts)
-            builder.build().save(staging)
+            graph = builder.build()
+            graph.save(staging)
+            graph_stats = graph.stats()
         previous_skips = _previous_skips(self.index_dir.gen_path(gen), scope) if gen and not rebuild else []
         manifest = {
             "generation": new,
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "model": self.embedder.spec.to_dict() | {"dim": vectors.dim},
-            "chunks": len(rows),
+            "files": count_by_kind((f.source_type, f.language) for f in self.catalog.live_files(new).values()),
+            "chunks": count_by_kind((r[2], r[3]) for r in rows),
+            "graph": graph_stats,
             "skipped": previous_skips + [{"path": s.path, "reason": s.reason} for s in skipped],
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=1))
@@ -198,6 +207,7 @@ class Indexer:
         self.index_dir.collect_garbage({gen, new})
         if rebuild or new % PRUNE_EVERY == 0:
             self.catalog.prune_vectors(self.embedder.spec.identity)
+        return len(rows)
 
 
 def model_changed(catalog: Catalog, embedder: Embedder, force: bool) -> bool:
@@ -234,9 +244,16 @@ def _chunking_key(settings: IndexSettings) -> str:
     return f"{settings.chunks.chunk_size}/{settings.chunks.chunk_overlap}/graph={settings.graph_enabled}"
 
 
+def count_by_kind(pairs: Iterable[tuple[str, str]]) -> dict:
+    """Totals by source type and by language of (source_type, language) pairs."""
+    pairs = list(pairs)
+    return {"total": len(pairs), "by_source_type": dict(Counter(t for t, _ in pairs)),
+            "by_language": dict(Counter(lang for _, lang in pairs))}
+
+
 def _previous_skips(gen_dir: Path, scope: list[str]) -> list[dict]:
     try:
-        skipped = json.loads((gen_dir / MANIFEST).read_text()).get("skipped", [])
+        skipped = read_manifest(gen_dir).get("skipped", [])
     except (OSError, ValueError):
         return []
     return [s for s in skipped if not _under(s["path"], scope)]

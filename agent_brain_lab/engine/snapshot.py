@@ -19,7 +19,7 @@ class Snapshot:
     def __init__(self, gen: int, gen_dir: Path):
         self.gen = gen
         self.dir = gen_dir
-        self.manifest: dict = json.loads((gen_dir / MANIFEST).read_text())
+        self.manifest = read_manifest(gen_dir)
         self.columns = FilterColumns.open(gen_dir)
         self.vectors = VectorIndex.open(gen_dir)
         self.keywords = KeywordIndex.open(gen_dir, len(self.columns))
@@ -37,3 +37,8 @@ class Snapshot:
 
     def __len__(self) -> int:
         return len(self.columns)
+
+
+def read_manifest(gen_dir: Path) -> dict:
+    """What the writer recorded about a generation: counts, skips, model, graph statistics."""
+    return json.loads((gen_dir / MANIFEST).read_text())
