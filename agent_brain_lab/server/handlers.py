@@ -117,14 +117,13 @@ class JobsHandler(BrainHandler):
 class JobHandler(BrainHandler):
     @web.authenticated
     async def get(self, job_id: str) -> None:
-        job = self.service.jobs.get(job_id)
-        if job is None:
-            raise web.HTTPError(404, f"no job {job_id!r}", reason="Not Found")
-        self.reply(job.to_dict())
+        self._reply_job(job_id, self.service.jobs.get(job_id))
 
     @web.authenticated
     async def delete(self, job_id: str) -> None:
-        job = self.service.jobs.cancel(job_id)
+        self._reply_job(job_id, self.service.jobs.cancel(job_id))
+
+    def _reply_job(self, job_id: str, job) -> None:
         if job is None:
             raise web.HTTPError(404, f"no job {job_id!r}", reason="Not Found")
         self.reply(job.to_dict())
