@@ -217,10 +217,11 @@ class Brain:
         gen = self._index_dir.current()
         if not gen:
             raise NotIndexed(f"{self.root} has no index yet: index it first")
-        if self._index_dir.format_version() != FORMAT_VERSION:
-            raise BrainError("this index was written by another version of Agent Brain Lab: re-index with force")
         with self._lock:
-            if self._snapshot is None or self._snapshot.gen != gen:
+            if self._snapshot is None or self._snapshot.gen != gen:  # the format is checked once per generation
+                if self._index_dir.format_version() != FORMAT_VERSION:
+                    raise BrainError("this index was written by another version of Agent Brain Lab: "
+                                     "re-index with force")
                 self._snapshot = Snapshot(gen, self._index_dir.gen_path(gen))
             return self._snapshot
 
