@@ -67,7 +67,8 @@ class Indexer:
             notify(IndexProgress("scanning"))
             files, skipped = _scan_scope(self.root, settings, scope)
             previous = self.catalog.live_files(gen) if gen else {}
-            deleted = sorted(p for p in previous if _under(p, scope) and p not in {f.path for f in files})
+            seen = {f.path for f in files}
+            deleted = sorted(p for p in previous if _under(p, scope) and p not in seen)
             report.files_total = len(files)
             report.files_deleted = len(deleted)
 
