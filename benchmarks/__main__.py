@@ -26,6 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale-modules", help="generated workspace sizes in modules (~13 chunks each), "
                         "comma-separated, e.g. 800 for ~10k chunks")
     parser.add_argument("--fresh", action="store_true", help="rebuild cached code-search indexes")
+    parser.add_argument("--name", help="file name of the results (default: the size, or <size>-custom "
+                        "for a partial run)")
     parser.add_argument("--out", type=Path, default=HERE / "results", help="where the JSON and Markdown go")
     parser.add_argument("--cache", type=Path, default=HERE / ".cache", help="corpora, indexes, embeddings")
     args = parser.parse_args(argv)
@@ -53,10 +55,12 @@ def main(argv: list[str] | None = None) -> int:
         log(f"== {section}")
         results["sections"][section] = SECTIONS[section](sizes, args, log)
     results["wall_s"] = round(time.time() - started, 1)
+    results["load_1min_at_end"] = report.load_average()
 
     args.out.mkdir(parents=True, exist_ok=True)
-    name = sizes.name if set(sections) == set(SECTIONS) and argv in ([], [f"--{sizes.name}"]) \
+    default_name = sizes.name if set(sections) == set(SECTIONS) and argv in ([], [f"--{sizes.name}"]) \
         else f"{sizes.name}-custom"
+    name = args.name or default_name
     (args.out / f"{name}.json").write_text(json.dumps(results, indent=1) + "\n")
     (args.out / f"{name}.md").write_text(report.markdown(results))
     log(f"wrote {args.out / name}.json and .md")
