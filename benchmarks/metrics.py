@@ -1,4 +1,4 @@
-"""Ranking metrics for one relevant item per query, and latency percentiles."""
+"""Ranking metrics for queries with one or several relevant items, and latency percentiles."""
 
 from __future__ import annotations
 
@@ -6,38 +6,33 @@ import math
 from typing import Iterable, Optional, Sequence
 
 
-def first_hit(hits: Sequence[bool], k: int) -> Optional[int]:
-    """1-based rank of the first relevant result within the top ``k``, else ``None``.
+def found_ranks(matches: Sequence[Optional[int]], k: int) -> list[int]:
+    """1-based ranks within the top ``k`` where a relevant item turns up for the first time.
 
-    Several chunks of the same function count once: only the first one found earns credit.
+    ``matches[i]`` is the index of the relevant item result ``i`` hits, or ``None``. Each item
+    counts once: several chunks of the same function earn credit once.
     """
-    for rank, hit in enumerate(hits[:k], start=1):
-        if hit:
-            return rank
-    return None
+    seen: set[int] = set()
+    ranks = []
+    for rank, item in enumerate(matches[:k], start=1):
+        if item is not None and item not in seen:
+            seen.add(item)
+            ranks.append(rank)
+    return ranks
 
 
-def ndcg(rank: Optional[int]) -> float:
-    """nDCG for a single relevant item: the ideal DCG is 1 (it ranked first)."""
-    return 0.0 if rank is None else 1.0 / math.log2(rank + 1)
+def query_scores(ranks: Sequence[int], relevant: int, k: int) -> dict[str, float]:
+    """nDCG@k (binary gains; the ideal ranks all ``relevant`` items first), reciprocal rank, recall."""
+    dcg = sum(1.0 / math.log2(r + 1) for r in ranks)
+    ideal = sum(1.0 / math.log2(i + 1) for i in range(1, min(relevant, k) + 1))
+    return {"ndcg": dcg / ideal, "mrr": 1.0 / ranks[0] if ranks else 0.0, "recall": len(ranks) / relevant}
 
 
-def reciprocal_rank(rank: Optional[int]) -> float:
-    return 0.0 if rank is None else 1.0 / rank
-
-
-def summarize(ranks: Iterable[Optional[int]]) -> dict[str, float]:
-    """Mean nDCG, MRR and recall over the first-hit ranks of a query set (already cut at k)."""
-    ranks = list(ranks)
-    if not ranks:
-        return {"ndcg": 0.0, "mrr": 0.0, "recall": 0.0, "queries": 0}
-    n = len(ranks)
-    return {
-        "ndcg": sum(ndcg(r) for r in ranks) / n,
-        "mrr": sum(reciprocal_rank(r) for r in ranks) / n,
-        "recall": sum(r is not None for r in ranks) / n,
-        "queries": n,
-    }
+def summarize(scores: Sequence[dict[str, float]]) -> dict[str, float]:
+    """Means of :func:`query_scores` over a query set."""
+    n = len(scores)
+    means = {m: sum(s[m] for s in scores) / n if n else 0.0 for m in ("ndcg", "mrr", "recall")}
+    return {**means, "queries": n}
 
 
 def percentile(values: Sequence[float], q: float) -> float:

@@ -1,4 +1,7 @@
-"""Code-search quality: nDCG@10, MRR@10 and Recall@10 of every mode and of the peers.
+"""Retrieval quality: nDCG@10, MRR@10 and Recall@10 of every mode and of the peers, on two question sets.
+
+Docstring questions (a function's docstring summary, one function answers it) and caller questions
+("what calls X", every function calling X answers it), both on a package with its docstrings removed.
 
 Peers run on the engine's own chunks and vectors (rank_bm25, bm25s as shipped, exact dense), plus
 a naive pipeline on 40-line windows (plain-token BM25 + dense, RRF k=60) as a whole-system peer.
@@ -7,41 +10,57 @@ a naive pipeline on 40-line windows (plain-token BM25 + dense, RRF k=60) as a wh
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Callable, Optional
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.types import MODES
 
+from .callers import caller_questions
 from .codesearch import CodeSearchSet, build_set, is_hit
 from .docstrip import Target
 from .embeddings import CachedEmbedder
 from .engine_view import chunking_fingerprint, indexed_chunks
-from .metrics import first_hit, summarize
+from .metrics import found_ranks, query_scores, summarize
 from .peers import Bm25sShipped, ExactDense, RankBM25, RRFPipeline, windows
 
 K = 10
+Question = tuple[str, tuple[Target, ...]]  # the query and every span that answers it
 Log = Callable[[str], None]
 
 
 def evaluate(packages: list[str], cache_dir: Path, limit: Optional[int], seed: int = 0,
              fresh: bool = False, log: Log = print) -> dict:
-    """Run the evaluation on each package's set; returns the JSON-able results."""
+    """Run both question sets on each package's workspace; returns the JSON-able results."""
     embedder = CachedEmbedder(cache_dir)
     out = {"k": K, "limit": limit, "seed": seed, "sets": {}}
     for package in packages:
         cs = build_set(package, cache_dir)
-        targets = cs.sample(limit, seed)
-        log(f"[quality] {cs.name}: {cs.files} files, {len(targets)} of {len(cs.targets)} queries")
+        docstrings = [(t.query, (t,)) for t in cs.sample(limit, seed)]
+        callers = _sample(caller_questions(cs.root, seed), limit, seed)
+        log(f"[quality] {cs.name}: {cs.files} files, {len(docstrings)} of {len(cs.targets)} docstring queries, "
+            f"{len(callers)} caller questions")
         index = _index(cs, fresh, log)
-        engine, details = _engine_modes(cs, targets, log)
-        peers = _peers(cs, targets, embedder, details, log)
-        out["sets"][cs.name] = {"files": cs.files, "queries": len(targets), "index": index,
-                                "engine": engine, "peers": peers}
+        peers = _Peers(cs, embedder, [q for q, _ in docstrings + callers])
+        details: dict[str, list[dict]] = {}
+        result = {"files": cs.files, "index": index}
+        for kind, questions in (("docstrings", docstrings), ("callers", callers)):
+            log(f"[quality]  {kind}")
+            details[kind] = [{"query": q, "relevant": [t.to_dict() for t in rel], "ranks": {}}
+                             for q, rel in questions]
+            engine = _engine_modes(cs, questions, details[kind], log)
+            result[kind] = {"queries": len(questions), "engine": engine,
+                            "peers": peers.evaluate(questions, details[kind], log)}
+        out["sets"][cs.name] = result
         details_path = cache_dir / f"details-{package}.json"
         details_path.write_text(json.dumps(details, indent=1))
         log(f"[quality] per-query ranks: {details_path}")
     return out
+
+
+def _sample(items: list, limit: Optional[int], seed: int) -> list:
+    return items if limit is None or limit >= len(items) else random.Random(seed).sample(items, limit)
 
 
 def _index(cs: CodeSearchSet, fresh: bool, log: Log) -> dict:
@@ -55,59 +74,70 @@ def _index(cs: CodeSearchSet, fresh: bool, log: Log) -> dict:
     return {"chunks": report.chunks_total, "rebuilt": fresh or stale, "duration_s": report.duration_s}
 
 
-def _engine_modes(cs: CodeSearchSet, targets: list[Target], log: Log) -> tuple[dict, list[dict]]:
+def _judge(found: list[dict], relevant: tuple[Target, ...]) -> tuple[dict, dict, list[int]]:
+    """Scores of one ranked list (lenient and strict) and the ranks where answers turned up."""
+    out = []
+    for strict in (False, True):
+        matches = [next((i for i, t in enumerate(relevant) if is_hit(r, t, strict=strict)), None) for r in found]
+        ranks = found_ranks(matches, K)
+        out.append((query_scores(ranks, len(relevant), K), ranks))
+    return out[0][0], out[1][0], out[0][1]
+
+
+def _tally(name: str, judged: list[tuple[dict, dict]], log: Log, **extra) -> dict:
+    result = {**summarize([j[0] for j in judged]), "strict": summarize([j[1] for j in judged]), **extra}
+    log(f"[quality]   {name:38} " + _fmt(result))
+    return result
+
+
+def _engine_modes(cs: CodeSearchSet, questions: list[Question], details: list[dict], log: Log) -> dict:
     brain = Brain(cs.root)
-    details = [{**t.to_dict(), "ranks": {}} for t in targets]
     results = {}
     for mode in MODES:
-        ranks, strict, fallbacks = [], [], 0
-        for t, d in zip(targets, details):
-            response = brain.query(t.query, mode=mode, top_k=K)
+        judged, fallbacks = [], 0
+        for (query, relevant), d in zip(questions, details):
+            response = brain.query(query, mode=mode, top_k=K)
             fallbacks += response.fallback is not None
-            found = [r.to_dict() for r in response.results]
-            ranks.append(first_hit([is_hit(r, t) for r in found], K))
-            strict.append(first_hit([is_hit(r, t, strict=True) for r in found], K))
-            d["ranks"][mode] = ranks[-1]
-        results[mode] = {**summarize(ranks), "strict": summarize(strict), "fallbacks": fallbacks}
-        log(f"[quality]   {mode:8} " + _fmt(results[mode]))
-    return results, details
-
-
-def _peers(cs: CodeSearchSet, targets: list[Target], embedder: CachedEmbedder, details: list[dict],
-           log: Log) -> dict:
-    chunks, vectors = indexed_chunks(cs.root)
-    rows = [{"source": c.source, "start_line": c.start_line, "end_line": c.end_line,
-             "symbol_name": c.symbol_name, "parent_symbol": c.parent_symbol} for c in chunks]
-    texts = [c.indexed_text() for c in chunks]
-    query_vectors = dict(zip([t.query for t in targets], embedder.embed([t.query for t in targets])))
-    embed_query = query_vectors.__getitem__
-
-    win = [w for path in sorted(cs.root.rglob("*.py")) if ".agent-brain" not in path.parts
-           for w in windows(path.relative_to(cs.root).as_posix(), path.read_text(encoding="utf-8"))]
-    win_rows = [{"source": p, "start_line": s, "end_line": e} for p, s, e, _ in win]
-    win_texts = [text for *_, text in win]
-    naive_bm25 = RankBM25(win_texts)
-    naive_dense = ExactDense(embedder.embed(win_texts), embed_query)
-
-    peers = [
-        ("rank_bm25 (same chunks)", RankBM25(texts), rows),
-        ("bm25s as shipped (same chunks)", Bm25sShipped(texts), rows),
-        ("exact dense (same chunks + vectors)", ExactDense(vectors, embed_query), rows),
-        ("naive 40-line windows: bm25", naive_bm25, win_rows),
-        ("naive 40-line windows: dense", naive_dense, win_rows),
-        ("naive 40-line windows: RRF k=60", RRFPipeline("naive", [naive_bm25, naive_dense]), win_rows),
-    ]
-    results = {}
-    for name, peer, peer_rows in peers:
-        ranks, strict = [], []
-        for t, d in zip(targets, details):
-            found = [peer_rows[i] for i in peer.search(t.query, K)]
-            ranks.append(first_hit([is_hit(r, t) for r in found], K))
-            strict.append(first_hit([is_hit(r, t, strict=True) for r in found], K))
-            d["ranks"][name] = ranks[-1]
-        results[name] = {**summarize(ranks), "strict": summarize(strict)}
-        log(f"[quality]   {name:38} " + _fmt(results[name]))
+            lenient, strict, d["ranks"][mode] = _judge([r.to_dict() for r in response.results], relevant)
+            judged.append((lenient, strict))
+        results[mode] = _tally(mode, judged, log, fallbacks=fallbacks)
     return results
+
+
+class _Peers:
+    """The peers of one workspace, built once and asked every question set."""
+
+    def __init__(self, cs: CodeSearchSet, embedder: CachedEmbedder, queries: list[str]):
+        chunks, vectors = indexed_chunks(cs.root)
+        rows = [{"source": c.source, "start_line": c.start_line, "end_line": c.end_line,
+                 "symbol_name": c.symbol_name, "parent_symbol": c.parent_symbol} for c in chunks]
+        texts = [c.indexed_text() for c in chunks]
+        embed_query = dict(zip(queries, embedder.embed(queries))).__getitem__
+
+        win = [w for path in sorted(cs.root.rglob("*.py")) if ".agent-brain" not in path.parts
+               for w in windows(path.relative_to(cs.root).as_posix(), path.read_text(encoding="utf-8"))]
+        win_rows = [{"source": p, "start_line": s, "end_line": e} for p, s, e, _ in win]
+        win_texts = [text for *_, text in win]
+        naive_bm25 = RankBM25(win_texts)
+        naive_dense = ExactDense(embedder.embed(win_texts), embed_query)
+        self.peers = [
+            ("rank_bm25 (same chunks)", RankBM25(texts), rows),
+            ("bm25s as shipped (same chunks)", Bm25sShipped(texts), rows),
+            ("exact dense (same chunks + vectors)", ExactDense(vectors, embed_query), rows),
+            ("naive 40-line windows: bm25", naive_bm25, win_rows),
+            ("naive 40-line windows: dense", naive_dense, win_rows),
+            ("naive 40-line windows: RRF k=60", RRFPipeline("naive", [naive_bm25, naive_dense]), win_rows),
+        ]
+
+    def evaluate(self, questions: list[Question], details: list[dict], log: Log) -> dict:
+        results = {}
+        for name, peer, rows in self.peers:
+            judged = []
+            for (query, relevant), d in zip(questions, details):
+                lenient, strict, d["ranks"][name] = _judge([rows[i] for i in peer.search(query, K)], relevant)
+                judged.append((lenient, strict))
+            results[name] = _tally(name, judged, log)
+        return results
 
 
 def _fmt(m: dict) -> str:

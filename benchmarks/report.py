@@ -87,22 +87,30 @@ def _table(header: list[str], rows: list[list]) -> list[str]:
 
 def _quality(q: dict) -> list[str]:
     out = [
-        "## Quality: docstring → function code search",
+        "## Quality: code search on a package with its docstrings removed",
         "",
-        f"Docstrings removed from an installed package; query = the docstring's first paragraph; a hit = a "
-        f"result in the function's file overlapping its lines (strict: and spanning at most max(3 × the "
-        f"function's lines, 60), so a whole-class outline does not count for each method). @{q['k']}; sample of "
-        f"{q['limit'] or 'all'} queries per set (seed {q['seed']}). Peers run on the engine's own chunks "
-        "and vectors; the naive pipeline on 40-line windows.",
+        "Two question sets per package. Docstring questions: the query is a function's docstring summary, "
+        "the one answer is that function. Caller questions (relations): \"what calls X\" and variants, "
+        "where X is a function whose name is defined once in the package; the answers are every function "
+        "whose body calls it, found by Python's `ast` (not by the engine's graph). A result answers when it "
+        "is in the answer's file and overlaps its lines (strict: and spans at most max(3 × the function's "
+        "lines, 60), so a whole-class outline does not count for each method); each answer counts once. "
+        f"@{q['k']}; sample of {q['limit'] or 'all'} questions per set (seed {q['seed']}). Peers run on "
+        "the engine's own chunks and vectors; the naive pipeline on 40-line windows.",
         "",
     ]
+    titles = {"docstrings": "docstring questions", "callers": "caller questions"}
     for name, s in q["sets"].items():
-        out += [f"### {name} ({s['files']} files, {s['index']['chunks']} chunks, {s['queries']} queries)", ""]
-        rows = [[f"**{mode}**", r["ndcg"], r["mrr"], r["recall"], r["strict"]["ndcg"], r["fallbacks"]]
-                for mode, r in s["engine"].items()]
-        rows += [[name, r["ndcg"], r["mrr"], r["recall"], r["strict"]["ndcg"], "–"] for name, r in s["peers"].items()]
-        out += _table(["method", "nDCG@10", "MRR@10", "Recall@10", "strict nDCG@10", "fell back to vector"],
-                      rows) + [""]
+        for kind, title in titles.items():
+            part = s[kind]
+            out += [f"### {name}: {title} ({s['files']} files, {s['index']['chunks']} chunks, "
+                    f"{part['queries']} questions)", ""]
+            rows = [[f"**{mode}**", r["ndcg"], r["mrr"], r["recall"], r["strict"]["ndcg"], r["fallbacks"]]
+                    for mode, r in part["engine"].items()]
+            rows += [[peer, r["ndcg"], r["mrr"], r["recall"], r["strict"]["ndcg"], "–"]
+                     for peer, r in part["peers"].items()]
+            out += _table(["method", "nDCG@10", "MRR@10", "Recall@10", "strict nDCG@10", "fell back to vector"],
+                          rows) + [""]
     return out
 
 

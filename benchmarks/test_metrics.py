@@ -6,17 +6,32 @@ import pytest
 
 from benchmarks.codesearch import is_hit
 from benchmarks.docstrip import Target
-from benchmarks.metrics import first_hit, percentile, rrf, summarize
+from benchmarks.metrics import found_ranks, percentile, query_scores, rrf, summarize
 from benchmarks.peers import Bm25sShipped, RankBM25, windows
 
 
-def test_first_hit_counts_one_function_once():
-    assert first_hit([False, True, True], 10) == 2
-    assert first_hit([False] * 10 + [True], 10) is None
+def test_found_ranks_count_each_answer_once():
+    assert found_ranks([None, 0, 0], 10) == [2]
+    assert found_ranks([1, None, 0, 1], 10) == [1, 3]
+    assert found_ranks([None] * 10 + [0], 10) == []
 
 
-def test_summarize():
-    m = summarize([1, 3, None, None])
+def test_query_scores_with_one_answer():
+    assert query_scores([3], 1, 10) == pytest.approx({"ndcg": 1 / math.log2(4), "mrr": 1 / 3, "recall": 1.0})
+    assert query_scores([], 1, 10) == {"ndcg": 0.0, "mrr": 0.0, "recall": 0.0}
+
+
+def test_query_scores_with_several_answers():
+    ideal = 1 + 1 / math.log2(3)
+    assert query_scores([1, 2], 2, 10)["ndcg"] == pytest.approx(1.0)
+    m = query_scores([2], 2, 10)
+    assert m["ndcg"] == pytest.approx((1 / math.log2(3)) / ideal)
+    assert m["mrr"] == 0.5 and m["recall"] == 0.5
+
+
+def test_summarize_averages_per_query_scores():
+    m = summarize([query_scores([1], 1, 10), query_scores([3], 1, 10), query_scores([], 1, 10),
+                   query_scores([], 1, 10)])
     assert m["mrr"] == pytest.approx((1 + 1 / 3) / 4)
     assert m["ndcg"] == pytest.approx((1 + 1 / math.log2(4)) / 4)
     assert m["recall"] == 0.5 and m["queries"] == 4

@@ -111,13 +111,24 @@ def test_hybrid_reports_both_legs_and_alpha_moves_the_blend(brain):
 def test_graph_traverses_relations_with_hop_decayed_scores(brain):
     response = brain.query("What calls compute_total?", mode="graph", top_k=10, traversal_depth=2)
     assert response.fallback is None and "compute_total" in response.query_entities
-    assert response.results[0].symbol_name == "compute_total"
-    callers = [r for r in response.results if r.relationship_path and "-calls->" in " ".join(r.relationship_path)
-               or "<-calls-" in " ".join(r.relationship_path)]
-    assert callers, [r.relationship_path for r in response.results]
+    paths = [r.relationship_path for r in response.results]
+    callers = [i for i, p in enumerate(paths) if p[1:2] == ["<-calls-"]]
+    assert {response.results[i].symbol_name for i in callers} >= {"place_order", "discount_curve"}, paths
+    # the callers answer the question: they rank before compute_total itself and everything else
+    assert callers == list(range(len(callers))), paths
+    assert [r.symbol_name for r in response.results].index("compute_total") == len(callers)
     scores = [r.graph_score for r in response.results]
     assert len(set(scores)) > 1 and scores == sorted(scores, reverse=True)
     assert response.results[0].related_entities
+
+
+def test_graph_follows_the_direction_the_question_asks(brain):
+    response = brain.query("What does compute_total call?", mode="graph", top_k=10, traversal_depth=2)
+    paths = [r.relationship_path for r in response.results]
+    assert paths[0][1] == "-calls->" and paths[1][1] == "-calls->", paths
+    assert {response.results[0].symbol_name, response.results[1].symbol_name} == {"apply_tax", "apply_discount"}
+    first_caller = next(i for i, p in enumerate(paths) if p[1:2] == ["<-calls-"])
+    assert first_caller > 2, paths
 
 
 def test_graph_without_entity_falls_back_to_vector_and_says_so(brain):
@@ -220,10 +231,10 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path):
 
 def test_graph_puts_the_asked_relation_first(brain):
     response = brain.query("who calls apply_tax", mode="graph", top_k=3, traversal_depth=1)
-    entity, first_neighbour = response.results[:2]
+    caller, entity = response.results[:2]
+    assert caller.symbol_name == "compute_total"  # the caller, before docs that mention apply_tax
+    assert caller.relationship_path == ["apply_tax", "<-calls-", "compute_total"]
     assert entity.symbol_name == "apply_tax" and entity.relationship_path == ["apply_tax"]
-    assert first_neighbour.symbol_name == "compute_total"  # the caller, before docs that mention it
-    assert first_neighbour.relationship_path == ["apply_tax", "<-calls-", "compute_total"]
 
 
 def test_a_missing_model_is_one_clear_error(tmp_path):
@@ -244,3 +255,17 @@ def test_graph_takes_plain_words_as_entities_only_in_questions_about_relations(b
     asked = brain.query("which functions use the cart", mode="graph", traversal_depth=1)
     assert asked.fallback is None and "cart" in asked.query_entities
     assert any("Cart" in r.relationship_path[0] for r in asked.results)
+
+
+def test_graph_shows_the_part_of_a_long_caller_that_makes_the_call(tmp_path):
+    steps = "\n".join(f"    total_{i} = sum(range({i}))  # step {i} of a long routine" for i in range(60))
+    (tmp_path / "jobs.py").write_text(
+        f"def fetch_ledger(account):\n    return [account]\n\n\n"
+        f"def nightly_batch(account):\n{steps}\n    return fetch_ledger(account)\n")
+    brain = Brain(tmp_path)
+    brain.index()
+    call_line = 6 + 60
+    response = brain.query("what calls fetch_ledger", mode="graph", top_k=3)
+    top = response.results[0]
+    assert top.relationship_path == ["fetch_ledger", "<-calls-", "nightly_batch"]
+    assert top.start_line <= call_line <= top.end_line and top.start_line > 5  # not the caller's first chunk

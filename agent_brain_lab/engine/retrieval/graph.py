@@ -16,7 +16,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..tokenizer import identifiers
+from ..tokenizer import WORD, identifiers
 from ..store.graph import CodeGraph
 from .context import Hit, QueryContext
 from .fusion import minmax
@@ -26,6 +26,7 @@ RELEVANCE = 0.9  # how much relevance to the query's words and meaning orders ch
 STRUCTURAL_RELEVANCE = 0.3  # the same when the query asks about a relation
 MAX_SEEDS = 24
 ASKED_BOOST = 2.0  # a neighbour reached over the relation the query asks about counts double
+SEED_IN_RELATION = 0.6  # in "what calls X", X itself ranks after its callers, before unrelated neighbours
 _RELATION_CUES = {
     "calls": {"call", "calls", "called", "calling", "caller", "callers", "callee", "callees", "invoke",
               "invokes", "invoked", "use", "uses", "used", "usages"},
@@ -36,6 +37,9 @@ _RELATION_CUES = {
     "mentions": {"mention", "mentions", "mentioned", "documented", "docs", "documentation"},
     "contains": {"contain", "contains", "methods", "members", "defines", "defined"},
 }
+_TARGET_WORDS = {"called", "caller", "callers", "invoked", "used", "usages", "imported", "extended", "inherited",
+                 "subclasses", "derived", "implemented", "implementations", "mentioned", "documented"}
+_SOURCE_NOUNS = {"callee", "callees", "dependencies", "base", "parent", "methods", "members"}
 _DOTTED = re.compile(r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_][\w]*)+")
 _CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
 _COMMON = frozenset("""a an and are as at be by can do does for from has have how i in is it its of on or
@@ -74,6 +78,27 @@ def asked_relations(query: str) -> set[str]:
     return {relation for relation, cues in _RELATION_CUES.items() if words & cues}
 
 
+def asked_direction(query: str, entity: str) -> str | None:
+    """Whether the named entity is the target of the asked relation ("in": what calls X, where is X
+    used, callers of X) or its source ("out": what does X call, callees of X, called by X); None
+    when the question does not say."""
+    lowered = query.lower()
+    at = lowered.find(entity.lower())
+    if at < 0:
+        return None
+    cues = set().union(*_RELATION_CUES.values())
+    for match in WORD.finditer(lowered):
+        word = match.group()
+        if word not in cues:
+            continue
+        if word in _SOURCE_NOUNS or re.match(r"\s+by\b", lowered[match.end():]):
+            return "out"  # callees of X, functions called by X
+        if word in _TARGET_WORDS:
+            return "in"  # where is X used, callers of X, subclasses of X
+        return "out" if at < match.start() else "in"  # "X calls" vs "what calls X"
+    return None
+
+
 def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple[list[Hit], list[str]]:
     """Graph hits, best first, and the entities found; ``strong_only`` keeps identifier-like names."""
     graph = ctx.snapshot.graph
@@ -83,22 +108,24 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     asked = asked_relations(ctx.request.query)
     if strong_only or not asked:  # a plain word naming an entity counts only in a question about relations
         entities = [e for e in entities if e[3]]
-    seeds: list[tuple[str, float]] = [(n, w) for _, nodes, w, _ in entities for n in nodes][:MAX_SEEDS]
+    seeds = [(n, w, asked_direction(ctx.request.query, written)) for written, nodes, w, _ in entities
+             for n in nodes][:MAX_SEEDS]
     node_score: dict[str, float] = defaultdict(float)
     node_path: dict[str, tuple[float, list[str]]] = {}
-    for seed, weight in seeds:
+    for seed, weight, direction in seeds:
         for node, (hop, path) in graph.neighbourhood([seed], ctx.request.traversal_depth).items():
             contribution = weight * DECAY ** hop
-            if hop and asked and asked.intersection(step.strip("<->") for step in path[1::2]):
+            if asked and not hop:
+                contribution *= SEED_IN_RELATION
+            elif asked and _over_asked(path, asked, direction):
                 contribution *= ASKED_BOOST
             node_score[node] += contribution
             if node not in node_path or contribution > node_path[node][0]:
                 node_path[node] = (contribution, path)
     chunk_nodes: dict[str, str] = {}
     for node in sorted(node_score, key=lambda n: -node_score[n]):
-        data = graph.g.nodes[node]
-        for chunk_id in [data.get("chunk_id"), *data.get("more_chunk_ids", ())]:
-            if chunk_id and chunk_id not in chunk_nodes:
+        for chunk_id in _evidence_chunks(graph, node, node_path[node][1]):
+            if chunk_id not in chunk_nodes:
                 chunk_nodes[chunk_id] = node
     key_of = ctx.keys_of_chunk_ids(list(chunk_nodes))
     pairs = [(key_of[c], n) for c, n in chunk_nodes.items() if c in key_of]
@@ -123,6 +150,23 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
         if len(hits) == count:
             break
     return hits, [e[0] for e in entities]
+
+
+def _over_asked(path: list[str], asked: set[str], direction: str | None) -> bool:
+    """Whether a path from the named entity follows an asked relation (the asked way round, if known)."""
+    steps = [(step.strip("<->"), step.startswith("<-")) for step in path[1::2]]
+    matching = [incoming for relation, incoming in steps if relation in asked]
+    return bool(matching) and (direction is None or all(incoming == (direction == "in") for incoming in matching))
+
+
+def _evidence_chunks(graph: CodeGraph, node: str, path: list[str]) -> list[str]:
+    """The node's chunks, those where the edge that reached it is written first: for "what calls X"
+    the part of a long caller that makes the call, not the caller's first chunk."""
+    data = graph.g.nodes[node]
+    first = []
+    if len(path) > 2 and path[-2].startswith("<-"):  # reached over an edge leaving this node
+        first = graph.g.edges[node, path[-3], path[-2].strip("<->")].get("chunk_ids", [])
+    return [c for c in dict.fromkeys([*first, data.get("chunk_id"), *data.get("more_chunk_ids", ())]) if c]
 
 
 def _neighbours(graph: CodeGraph, node: str, limit: int = 8) -> list[str]:
