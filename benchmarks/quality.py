@@ -1,7 +1,8 @@
 """Retrieval quality: nDCG@10, MRR@10 and Recall@10 of every mode and of the peers, on two question sets.
 
-Docstring questions (a function's docstring summary, one function answers it) and caller questions
-("what calls X", every function calling X answers it), both on a package with its docstrings removed.
+Docstring questions (a function's docstring summary, one function answers it) and relation
+questions ("what calls X", "subclasses of X", "which modules import X", answered by every caller,
+subclass or importing module), all on a package with its docstrings removed.
 
 Peers run on the engine's own chunks and vectors (rank_bm25, bm25s as shipped, exact dense), plus
 a naive pipeline on 40-line windows (plain-token BM25 + dense, RRF k=60) as a whole-system peer.
@@ -17,16 +18,15 @@ from typing import Callable, Optional
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.types import MODES
 
-from .callers import caller_questions
 from .codesearch import CodeSearchSet, build_set, is_hit
 from .docstrip import Target
 from .embeddings import CachedEmbedder
 from .engine_view import chunking_fingerprint, indexed_chunks
 from .metrics import found_ranks, query_scores, summarize
 from .peers import Bm25sShipped, ExactDense, RankBM25, RRFPipeline, windows
+from .relations import Question, relation_questions
 
 K = 10
-Question = tuple[str, tuple[Target, ...]]  # the query and every span that answers it
 Log = Callable[[str], None]
 
 
@@ -37,15 +37,15 @@ def evaluate(packages: list[str], cache_dir: Path, limit: Optional[int], seed: i
     out = {"k": K, "limit": limit, "seed": seed, "sets": {}}
     for package in packages:
         cs = build_set(package, cache_dir)
-        docstrings = [(t.query, (t,)) for t in cs.sample(limit, seed)]
-        callers = _sample(caller_questions(cs.root, seed), limit, seed)
-        log(f"[quality] {cs.name}: {cs.files} files, {len(docstrings)} of {len(cs.targets)} docstring queries, "
-            f"{len(callers)} caller questions")
+        kinds = {"docstrings": [(t.query, (t,)) for t in cs.sample(limit, seed)]}
+        kinds |= {kind: _sample(qs, limit, seed) for kind, qs in relation_questions(cs.root, seed).items()}
+        log(f"[quality] {cs.name}: {cs.files} files; questions: "
+            + ", ".join(f"{len(qs)} {kind}" for kind, qs in kinds.items()))
         index = _index(cs, fresh, log)
-        peers = _Peers(cs, embedder, [q for q, _ in docstrings + callers])
+        peers = _Peers(cs, embedder, [q for qs in kinds.values() for q, _ in qs])
         details: dict[str, list[dict]] = {}
         result = {"files": cs.files, "index": index}
-        for kind, questions in (("docstrings", docstrings), ("callers", callers)):
+        for kind, questions in kinds.items():
             log(f"[quality]  {kind}")
             details[kind] = [{"query": q, "relevant": [t.to_dict() for t in rel], "ranks": {}}
                              for q, rel in questions]

@@ -90,16 +90,18 @@ def _quality(q: dict) -> list[str]:
         "## Quality: code search on a package with its docstrings removed",
         "",
         "Two question sets per package. Docstring questions: the query is a function's docstring summary, "
-        "the one answer is that function. Caller questions (relations): \"what calls X\" and variants, "
-        "where X is a function whose name is defined once in the package; the answers are every function "
-        "whose body calls it, found by Python's `ast` (not by the engine's graph). A result answers when it "
+        "the one answer is that function. Relation questions: \"what calls X\", \"subclasses of X\", "
+        "\"which modules import X\" and variants, X a function or class whose name is defined once in the "
+        "package, or one of its modules; the answers are every caller, subclass or importing module (any "
+        "part of it), found by Python's `ast`, not by the engine's graph. A result answers when it "
         "is in the answer's file and overlaps its lines (strict: and spans at most max(3 × the function's "
         "lines, 60), so a whole-class outline does not count for each method); each answer counts once. "
         f"@{q['k']}; sample of {q['limit'] or 'all'} questions per set (seed {q['seed']}). Peers run on "
         "the engine's own chunks and vectors; the naive pipeline on 40-line windows.",
         "",
     ]
-    titles = {"docstrings": "docstring questions", "callers": "caller questions"}
+    titles = {"docstrings": "docstring questions", "callers": "what calls X", "subclasses": "subclasses of X",
+              "importers": "which modules import X"}
     for name, s in q["sets"].items():
         for kind, title in titles.items():
             part = s[kind]

@@ -113,12 +113,9 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     node_score: dict[str, float] = defaultdict(float)
     node_path: dict[str, tuple[float, list[str]]] = {}
     for seed, weight, direction in seeds:
-        for node, (hop, path) in graph.neighbourhood([seed], ctx.request.traversal_depth).items():
-            contribution = weight * DECAY ** hop
-            if asked and not hop:
-                contribution *= SEED_IN_RELATION
-            elif asked and _over_asked(path, asked, direction):
-                contribution *= ASKED_BOOST
+        for node, (hop, paths) in graph.neighbourhood([seed], ctx.request.traversal_depth).items():
+            contribution, path = max(((_contribution(weight, hop, p, asked, direction), p) for p in paths),
+                                     key=lambda c: c[0])
             node_score[node] += contribution
             if node not in node_path or contribution > node_path[node][0]:
                 node_path[node] = (contribution, path)
@@ -150,6 +147,17 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
         if len(hits) == count:
             break
     return hits, [e[0] for e in entities]
+
+
+def _contribution(weight: float, hop: int, path: list[str], asked: set[str], direction: str | None) -> float:
+    """``weight * 0.5 ** hop``; in a relation question the named entity itself counts less and a
+    neighbour over the asked relation more."""
+    contribution = weight * DECAY ** hop
+    if asked and not hop:
+        return contribution * SEED_IN_RELATION
+    if asked and _over_asked(path, asked, direction):
+        return contribution * ASKED_BOOST
+    return contribution
 
 
 def _over_asked(path: list[str], asked: set[str], direction: str | None) -> bool:

@@ -17,6 +17,7 @@ import networkx as nx
 
 FILE = "graph.pickle"
 HUB_DEGREE = 60
+MAX_PATHS = 4
 CODE_SUFFIXES = (".py", ".js", ".ts", ".tsx", ".jsx", ".mjs", ".go", ".rs", ".java", ".rb", ".php", ".kt",
                  ".scala", ".swift", ".cs", ".c", ".h", ".cc", ".cpp", ".hpp", ".lua", ".jl", ".r", ".R", ".sh")
 
@@ -58,24 +59,26 @@ class CodeGraph:
     def node(self, node_id: str) -> dict:
         return {"id": node_id, **self.g.nodes[node_id]}
 
-    def neighbourhood(self, seeds: Iterable[str], depth: int) -> dict[str, tuple[int, list[str]]]:
-        """Breadth-first over edges in both directions: node -> (hop, path of node ids and relations)."""
-        reached: dict[str, tuple[int, list[str]]] = {s: (0, [s]) for s in seeds if s in self.g}
+    def neighbourhood(self, seeds: Iterable[str], depth: int) -> dict[str, tuple[int, list[list[str]]]]:
+        """Breadth-first over edges in both directions: node -> (hop, its shortest paths of node ids and
+        relations). A node reached over several edges at the same hop keeps up to ``MAX_PATHS`` of them:
+        "X imports Y" and "Y imports X" answer different questions."""
+        reached: dict[str, tuple[int, list[list[str]]]] = {s: (0, [[s]]) for s in seeds if s in self.g}
         frontier = list(reached)
         for hop in range(1, depth + 1):
             nxt = []
             for node in frontier:
                 if hop > 1 and self.g.degree(node) > HUB_DEGREE:
                     continue  # a hub (a big file, a popular import) would make everything two hops apart
-                path = reached[node][1]
-                for _, other, rel in self.g.out_edges(node, keys=True):
+                path = reached[node][1][0]
+                steps = [(other, f"-{rel}->") for _, other, rel in self.g.out_edges(node, keys=True)]
+                steps += [(other, f"<-{rel}-") for other, _, rel in self.g.in_edges(node, keys=True)]
+                for other, step in steps:
                     if other not in reached:
-                        reached[other] = (hop, path + [f"-{rel}->", other])
+                        reached[other] = (hop, [path + [step, other]])
                         nxt.append(other)
-                for other, _, rel in self.g.in_edges(node, keys=True):
-                    if other not in reached:
-                        reached[other] = (hop, path + [f"<-{rel}-", other])
-                        nxt.append(other)
+                    elif reached[other][0] == hop and len(reached[other][1]) < MAX_PATHS:
+                        reached[other][1].append(path + [step, other])
             frontier = nxt
         return reached
 
