@@ -26,6 +26,7 @@ RELEVANCE = 0.9  # how much relevance to the query's words and meaning orders ch
 STRUCTURAL_RELEVANCE = 0.3  # the same when the query asks about a relation
 MAX_SEEDS = 24
 ASKED_BOOST = 2.0  # a neighbour reached over the relation the query asks about counts double
+WRITTEN_AT_SOURCE = {"calls", "imports", "extends", "implements", "mentions"}  # the edge's chunk is the source's
 SEED_IN_RELATION = 0.6  # in "what calls X", X itself ranks after its callers, before unrelated neighbours
 _RELATION_CUES = {
     "calls": {"call", "calls", "called", "calling", "caller", "callers", "callee", "callees", "invoke",
@@ -121,7 +122,7 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
                 node_path[node] = (contribution, path)
     chunk_nodes: dict[str, str] = {}
     for node in sorted(node_score, key=lambda n: -node_score[n]):
-        for chunk_id in _evidence_chunks(graph, node, node_path[node][1]):
+        for chunk_id in _evidence_chunks(graph, node, node_path[node][1], asked):
             if chunk_id not in chunk_nodes:
                 chunk_nodes[chunk_id] = node
     key_of = ctx.keys_of_chunk_ids(list(chunk_nodes))
@@ -167,13 +168,14 @@ def _over_asked(path: list[str], asked: set[str], direction: str | None) -> bool
     return bool(matching) and (direction is None or all(incoming == (direction == "in") for incoming in matching))
 
 
-def _evidence_chunks(graph: CodeGraph, node: str, path: list[str]) -> list[str]:
-    """The node's chunks, those where the edge that reached it is written first: for "what calls X"
-    the part of a long caller that makes the call, not the caller's first chunk."""
+def _evidence_chunks(graph: CodeGraph, node: str, path: list[str], asked: set[str]) -> list[str]:
+    """The node's chunks; reached over the relation the question asks about, the chunks where that
+    edge is written come first: for "what calls X" the part of a long caller that makes the call."""
     data = graph.g.nodes[node]
     first = []
-    if len(path) > 2 and path[-2].startswith("<-"):  # reached over an edge leaving this node
-        first = graph.g.edges[node, path[-3], path[-2].strip("<->")].get("chunk_ids", [])
+    relation = path[-2].strip("<->") if len(path) > 2 else None
+    if relation in asked & WRITTEN_AT_SOURCE and path[-2].startswith("<-"):  # over an asked edge it wrote
+        first = graph.g.edges[node, path[-3], relation].get("chunk_ids", [])
     return [c for c in dict.fromkeys([*first, data.get("chunk_id"), *data.get("more_chunk_ids", ())]) if c]
 
 
