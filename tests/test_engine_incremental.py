@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from agent_brain_lab import Brain
+from agent_brain_lab.engine.store.graph import CodeGraph
 from agent_brain_lab.engine.types import IndexCancelled, WorkspaceBusy
 
 
@@ -240,3 +241,31 @@ def test_embedding_cache_stays_bounded(small):
     assert catalog.prune_vectors(model) == live + 2  # more dead than live: the dead and the old model go
     assert cached() == live
     assert small.index(force=True).chunks_embedded == 0  # every live text is still cached
+
+
+def test_a_reindex_serves_the_graph_it_built_without_reading_it_back(tmp_path, monkeypatch):
+    (tmp_path / "shop.py").write_text("def total(items):\n    return sum(items)\n")
+    brain = Brain(tmp_path)
+    brain.index()
+    (tmp_path / "report.py").write_text("from shop import total\n\n\ndef monthly(rows):\n    return total(rows)\n")
+
+    def read_from_disk(cls, gen_dir):
+        raise AssertionError("the writer's own graph was loaded again from disk")
+
+    monkeypatch.setattr(CodeGraph, "open", classmethod(read_from_disk))
+    brain.index()
+    response = brain.query("what calls total", mode="graph")
+    assert response.results[0].relationship_path == ["total", "<-calls-", "monthly"]
+
+
+def test_warm_loads_the_graph_before_the_first_query(tmp_path, monkeypatch):
+    (tmp_path / "shop.py").write_text("def total(items):\n    return sum(items)\n\n\ndef report(r):\n    return total(r)\n")
+    Brain(tmp_path).index()
+    brain = Brain(tmp_path)  # a new process's view: nothing loaded yet
+    brain.warm()
+
+    def read_from_disk(cls, gen_dir):
+        raise AssertionError("the graph was loaded on the query path")
+
+    monkeypatch.setattr(CodeGraph, "open", classmethod(read_from_disk))
+    assert brain.query("what calls total", mode="graph").results[0].symbol_name == "report"

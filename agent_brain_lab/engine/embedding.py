@@ -99,7 +99,8 @@ class Embedder:
         self._lock = threading.Lock()
         self.dim: Optional[int] = DEFAULT_DIM if spec.name == DEFAULT_MODEL else None
 
-    def _load(self):
+    def load(self):
+        """The model, loaded on first call (queries and indexing call it; a server may call it early)."""
         with self._lock:
             if self._model is None:
                 from fastembed import TextEmbedding
@@ -122,7 +123,7 @@ class Embedder:
         """Embed texts; rows are L2-normalised float32 in the input order."""
         if not texts:
             return np.zeros((0, self.dim or DEFAULT_DIM), dtype=np.float32)
-        model = self._load()
+        model = self.load()
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out: Optional[np.ndarray] = None
         for start in range(0, len(order), _BATCH):

@@ -25,7 +25,7 @@ from .retrieval.filters import FilterColumns
 from .snapshot import MANIFEST, read_manifest
 from .store.catalog import Catalog, FileState
 from .store.generations import IndexDir
-from .store.graph import GraphBuilder
+from .store.graph import CodeGraph, GraphBuilder
 from .store.keywords import KeywordIndex
 from .store.vectors import VectorIndex
 from .tokenizer import tokenize
@@ -53,6 +53,7 @@ class Indexer:
         self.index_dir = index_dir
         self.catalog = catalog
         self.embedder = embedder
+        self.published_graph: Optional[CodeGraph] = None  # the graph of the generation this run published
 
     def run(self, settings: IndexSettings, *, force: bool, scope: list[str], progress: Optional[ProgressCallback],
             cancel: Optional[threading.Event], wait: float) -> IndexReport:
@@ -191,6 +192,7 @@ class Indexer:
             graph = builder.build()
             graph.save(staging)
             graph_stats = graph.stats()
+            self.published_graph = graph
         previous_skips = _previous_skips(self.index_dir.gen_path(gen), scope) if gen and not rebuild else []
         manifest = {
             "generation": new,

@@ -16,14 +16,14 @@ MANIFEST = "manifest.json"
 
 
 class Snapshot:
-    def __init__(self, gen: int, gen_dir: Path):
+    def __init__(self, gen: int, gen_dir: Path, graph: Optional[CodeGraph] = None):
         self.gen = gen
         self.dir = gen_dir
         self.manifest = read_manifest(gen_dir)
         self.columns = FilterColumns.open(gen_dir)
         self.vectors = VectorIndex.open(gen_dir)
         self.keywords = KeywordIndex.open(gen_dir, len(self.columns))
-        self._graph: Optional[CodeGraph] = None
+        self._graph = graph  # handed over by the writer that just built it, else loaded on first use
         self._graph_lock = threading.Lock()
 
     @property

@@ -36,6 +36,14 @@ class BrainService:
             self.log.error("agent-brain: cannot open the brain of %s: %s", root, err)
         self.jobs = JobManager(self._run_job, log=self.log)
         self._executor = ThreadPoolExecutor(query_threads, thread_name_prefix="agent-brain-query")
+        if self._brain is not None:
+            self._executor.submit(self._warm)
+
+    def _warm(self) -> None:
+        try:
+            self.brain.warm()
+        except BrainError as err:  # an unreadable index: the first request reports it
+            self.log.warning("agent-brain: could not preload the index: %s", err)
 
     @property
     def brain(self) -> Brain:

@@ -50,7 +50,7 @@ class CodeGraph:
         by_relation: dict[str, int] = defaultdict(int)
         for _, _, rel in self.g.edges(keys=True):
             by_relation[rel] += 1
-        return {"entities": self.g.number_of_nodes(), "relations": self.g.number_of_edges(),
+        return {"entities": self.g.number_of_nodes(), "relations": sum(by_relation.values()),
                 "by_relation": dict(sorted(by_relation.items()))}
 
     def lookup(self, name: str) -> list[str]:
