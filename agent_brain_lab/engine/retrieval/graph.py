@@ -7,6 +7,10 @@ identifier — and only in a question about relations ("what calls cart"): in pr
 ("event", "string") are measured noise. The graph score is that proximity scaled by the chunk's
 relevance to the query (BM25 and embedding similarity, normalised over the neighbourhood), so the
 graph picks the candidates and the query's content orders them.
+
+A question about a relation ("what calls X", "what does X call", "subclasses of X") is answered by
+the neighbours over that relation, the way round it asks: they count double, X itself less, and
+each is shown at the chunk where the edge is written (the call, not the caller's first lines).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ _RELATION_CUES = {
     "mentions": {"mention", "mentions", "mentioned", "documented", "docs", "documentation"},
     "contains": {"contain", "contains", "methods", "members", "defines", "defined"},
 }
+_ALL_CUES = frozenset().union(*_RELATION_CUES.values())
 _TARGET_WORDS = {"called", "caller", "callers", "invoked", "used", "usages", "imported", "extended", "inherited",
                  "subclasses", "derived", "implemented", "implementations", "mentioned", "documented"}
 _SOURCE_NOUNS = {"callee", "callees", "dependencies", "base", "parent", "methods", "members"}
@@ -87,10 +92,9 @@ def asked_direction(query: str, entity: str) -> str | None:
     at = lowered.find(entity.lower())
     if at < 0:
         return None
-    cues = set().union(*_RELATION_CUES.values())
     for match in WORD.finditer(lowered):
         word = match.group()
-        if word not in cues:
+        if word not in _ALL_CUES:
             continue
         if word in _SOURCE_NOUNS or re.match(r"\s+by\b", lowered[match.end():]):
             return "out"  # callees of X, functions called by X
