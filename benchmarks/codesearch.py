@@ -29,11 +29,13 @@ class CodeSearchSet:
     targets: list[Target]
     files: int
 
-    def sample(self, limit: Optional[int], seed: int = 0) -> list[Target]:
-        """A seeded random subset (all targets when ``limit`` is None or larger)."""
-        if limit is None or limit >= len(self.targets):
-            return list(self.targets)
-        return random.Random(seed).sample(self.targets, limit)
+
+
+def sample(items: list, limit: Optional[int], seed: int = 0) -> list:
+    """A seeded random subset of a question set (all of it when ``limit`` is None or larger)."""
+    if limit is None or limit >= len(items):
+        return list(items)
+    return random.Random(seed).sample(items, limit)
 
 
 def build_set(package: str, cache_dir: Path) -> CodeSearchSet:

@@ -11,14 +11,13 @@ a naive pipeline on 40-line windows (plain-token BM25 + dense, RRF k=60) as a wh
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Callable, Optional
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.types import MODES
 
-from .codesearch import CodeSearchSet, build_set, is_hit
+from .codesearch import CodeSearchSet, build_set, is_hit, sample
 from .docstrip import Target
 from .embeddings import CachedEmbedder
 from .engine_view import chunking_fingerprint, indexed_chunks
@@ -37,8 +36,8 @@ def evaluate(packages: list[str], cache_dir: Path, limit: Optional[int], seed: i
     out = {"k": K, "limit": limit, "seed": seed, "sets": {}}
     for package in packages:
         cs = build_set(package, cache_dir)
-        kinds = {"docstrings": [(t.query, (t,)) for t in cs.sample(limit, seed)]}
-        kinds |= {kind: _sample(qs, limit, seed) for kind, qs in relation_questions(cs.root, seed).items()}
+        kinds = {"docstrings": [(t.query, (t,)) for t in sample(cs.targets, limit, seed)]}
+        kinds |= {kind: sample(qs, limit, seed) for kind, qs in relation_questions(cs.root, seed).items()}
         log(f"[quality] {cs.name}: {cs.files} files; questions: "
             + ", ".join(f"{len(qs)} {kind}" for kind, qs in kinds.items()))
         index = _index(cs, fresh, log)
@@ -57,10 +56,6 @@ def evaluate(packages: list[str], cache_dir: Path, limit: Optional[int], seed: i
         details_path.write_text(json.dumps(details, indent=1))
         log(f"[quality] per-query ranks: {details_path}")
     return out
-
-
-def _sample(items: list, limit: Optional[int], seed: int) -> list:
-    return items if limit is None or limit >= len(items) else random.Random(seed).sample(items, limit)
 
 
 def _index(cs: CodeSearchSet, fresh: bool, log: Log) -> dict:
