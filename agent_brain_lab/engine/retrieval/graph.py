@@ -113,8 +113,8 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     asked = asked_relations(ctx.request.query)
     if strong_only or not asked:  # a plain word naming an entity counts only in a question about relations
         entities = [e for e in entities if e[3]]
-    seeds = [(n, w, asked_direction(ctx.request.query, written)) for written, nodes, w, _ in entities
-             for n in nodes][:MAX_SEEDS]
+    directions = {written: asked_direction(ctx.request.query, written) for written, *_ in entities}
+    seeds = [(n, w, directions[written]) for written, nodes, w, _ in entities for n in nodes][:MAX_SEEDS]
     node_score: dict[str, float] = defaultdict(float)
     node_path: dict[str, tuple[float, list[str]]] = {}
     for seed, weight, direction in seeds:
