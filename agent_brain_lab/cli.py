@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence, TextIO
+from typing import Any, TextIO
 
-from . import commands
+from . import commands, render
 from .engine import Brain
 from .engine.types import BrainError, IndexProgress
-from . import render
 
 PROG = "agent-brain-lab"
 
@@ -56,9 +56,9 @@ def _print(ns, result: Any) -> None:
         print(_TEXT[ns.command](result))
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    bar: Optional[ProgressBar] = None
+    bar: ProgressBar | None = None
     try:
         ns = commands.parse(args, prog=PROG, cwd=Path.cwd())
         if ns.command == "index" and not ns.json and sys.stderr.isatty():

@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import contextvars
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 from .engine import find_workspace
 from .engine.types import MODES, SOURCE_TYPES, BrainError, InvalidRequest, NotIndexed, QueryRequest
@@ -30,8 +31,9 @@ _QUERY_FIELDS = {
 }
 # QueryRequest field -> the flag that sets it, so errors name what the user typed
 _FLAGS = {field: "--" + dest.replace("_", "-") for dest, field in _QUERY_FIELDS.items()}
-_FLAGS.update({"source_types": "--source-types", "languages": "--languages", "path": "PATH",
-               "depth": "--depth", "name": "ENTITY"})
+_FLAGS.update(
+    {"source_types": "--source-types", "languages": "--languages", "path": "PATH", "depth": "--depth", "name": "ENTITY"}
+)
 
 
 class UsageError(Exception):
@@ -48,7 +50,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
         raise UsageError(f"{self.prog}: {message}")
 
-    def exit(self, status: int = 0, message: Optional[str] = None):
+    def exit(self, status: int = 0, message: str | None = None):
         if status:
             self.error((message or "failed").strip())
         raise HelpShown()
@@ -60,9 +62,7 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
         prog=prog,
         description="Index a workspace (docs, code, notebooks) and search it in five modes.",
     )
-    workspace_help = (
-        "workspace root (default: nearest folder upward holding .agent-brain/, else the current folder)"
-    )
+    workspace_help = "workspace root (default: nearest folder upward holding .agent-brain/, else the current folder)"
     parser.add_argument("--workspace", metavar="PATH", default=None, help=workspace_help)
     # Also accepted after the sub-command; SUPPRESS keeps it from overwriting the value given before it.
     common = _Parser(add_help=False)
@@ -72,11 +72,14 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    index = sub.add_parser(
-        "index", parents=[common, as_json], help="index the workspace or part of it (incremental)"
+    index = sub.add_parser("index", parents=[common, as_json], help="index the workspace or part of it (incremental)")
+    index.add_argument(
+        "path",
+        nargs="?",
+        default="",
+        metavar="PATH",
+        help="file or folder to (re)index, relative to the current folder (default: the whole workspace)",
     )
-    index.add_argument("path", nargs="?", default="", metavar="PATH",
-                       help="file or folder to (re)index, relative to the current folder (default: the whole workspace)")
     index.add_argument("--force", action="store_true", help="re-embed everything, even unchanged files")
     index.add_argument("--include", action="append", metavar="GLOB", help="only index files matching GLOB (repeatable)")
     index.add_argument("--exclude", action="append", metavar="GLOB", help="skip files matching GLOB (repeatable)")
@@ -85,21 +88,42 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
     query.add_argument("text", nargs="+", metavar="TEXT", help="the query (quote it, or put the flags after it)")
     query.add_argument("--mode", metavar="M", help=f"one of {', '.join(MODES)} (default: {QueryRequest.mode})")
     query.add_argument("--top-k", metavar="K", help=f"number of results (default: {QueryRequest.top_k})")
-    query.add_argument("--alpha", metavar="A", help=f"hybrid weight of the vector leg, 0..1 (default: {QueryRequest.alpha})")
-    query.add_argument("--threshold", metavar="T", help=f"minimum vector similarity (default: {QueryRequest.similarity_threshold:g})")
+    query.add_argument(
+        "--alpha", metavar="A", help=f"hybrid weight of the vector leg, 0..1 (default: {QueryRequest.alpha})"
+    )
+    query.add_argument(
+        "--threshold", metavar="T", help=f"minimum vector similarity (default: {QueryRequest.similarity_threshold:g})"
+    )
     query.add_argument("--rrf-k", metavar="K", help=f"RRF constant for multi (default: {QueryRequest.rrf_k})")
     query.add_argument("--depth", metavar="D", help=f"graph traversal depth (default: {QueryRequest.traversal_depth})")
-    query.add_argument("--source-types", nargs="+", action="extend", metavar="TYPE",
-                       help=f"keep only these source types ({', '.join(SOURCE_TYPES)})")
-    query.add_argument("--languages", nargs="+", action="extend", metavar="LANG",
-                       help="keep only these languages (e.g. python markdown)")
-    query.add_argument("--paths", nargs="+", action="extend", metavar="GLOB",
-                       help="keep only files matching these globs, relative to the root (** allowed)")
+    query.add_argument(
+        "--source-types",
+        nargs="+",
+        action="extend",
+        metavar="TYPE",
+        help=f"keep only these source types ({', '.join(SOURCE_TYPES)})",
+    )
+    query.add_argument(
+        "--languages",
+        nargs="+",
+        action="extend",
+        metavar="LANG",
+        help="keep only these languages (e.g. python markdown)",
+    )
+    query.add_argument(
+        "--paths",
+        nargs="+",
+        action="extend",
+        metavar="GLOB",
+        help="keep only files matching these globs, relative to the root (** allowed)",
+    )
 
     sub.add_parser("status", parents=[common, as_json], help="show what is indexed")
     sub.add_parser("reset", parents=[common, as_json], help="delete the index")
 
-    graph = sub.add_parser("graph", parents=[common, as_json], help="show an entity's neighbourhood in the knowledge graph")
+    graph = sub.add_parser(
+        "graph", parents=[common, as_json], help="show an entity's neighbourhood in the knowledge graph"
+    )
     graph.add_argument("entity", metavar="ENTITY", help="entity name, e.g. a class or function")
     graph.add_argument("--depth", type=int, default=1, metavar="D", help="hops to follow (default: 1)")
     parser.commands = sub.choices  # for help_text
@@ -136,7 +160,7 @@ def query_request(ns: argparse.Namespace) -> QueryRequest:
     return QueryRequest.build(data)
 
 
-def _workspace(given: Optional[str], cwd: Path, prog: str) -> Path:
+def _workspace(given: str | None, cwd: Path, prog: str) -> Path:
     if given is None:
         return find_workspace(cwd)
     root = (cwd / Path(given).expanduser()).resolve()
@@ -156,7 +180,7 @@ def _relative_to_root(path: str, cwd: Path, root: Path) -> str:
     return "" if relative == "." else relative
 
 
-def execute(ns: argparse.Namespace, brain, progress: Optional[Callable] = None) -> Any:
+def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> Any:
     """Run a parsed command; returns what the engine returned (None for reset)."""
     actions: dict[str, Callable[[], Any]] = {
         "index": lambda: run_cancellable(

@@ -6,8 +6,9 @@ into a MIME bundle next to the widget view.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
-from typing import Any, Iterable, Optional
+from typing import Any
 
 from .engine.types import IndexProgress, IndexReport, QueryResponse, QueryResult
 
@@ -28,7 +29,7 @@ def location(r: QueryResult | dict) -> str:
     return where
 
 
-def anchor(r: QueryResult) -> Optional[str]:
+def anchor(r: QueryResult) -> str | None:
     """The symbol (with its type) or the section a result belongs to."""
     symbol = f"{r.parent_symbol}.{r.symbol_name}" if r.parent_symbol and r.symbol_name else r.symbol_name
     if symbol:
@@ -65,7 +66,7 @@ def _count_pairs(counts: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) or "none"
 
 
-def _human_bytes(n: Optional[int]) -> str:
+def _human_bytes(n: int | None) -> str:
     if n is None:
         return "?"
     size = float(n)
@@ -77,8 +78,10 @@ def _human_bytes(n: Optional[int]) -> str:
 
 
 def _table(rows: Iterable[tuple[str, str]]) -> str:
-    body = "".join(f"<tr><th style='text-align:left'>{escape(k)}</th><td style='text-align:left'>{escape(v)}</td></tr>"
-                   for k, v in rows)
+    body = "".join(
+        f"<tr><th style='text-align:left'>{escape(k)}</th><td style='text-align:left'>{escape(v)}</td></tr>"
+        for k, v in rows
+    )
     return f"<table class='agent-brain-table'>{body}</table>"
 
 
@@ -149,7 +152,7 @@ def report_text(report: IndexReport) -> str:
 
 
 def report_html(report: IndexReport) -> str:
-    head, _, skipped = report_text(report).partition("\n")
+    head, _, _skipped = report_text(report).partition("\n")
     html = f"<p class='agent-brain-report'>{escape(head)}</p>"
     if report.skipped:
         rows = "".join(f"<li><code>{escape(s.path)}</code>: {escape(s.reason)}</li>" for s in report.skipped)
@@ -176,8 +179,11 @@ def _status_rows(status: dict) -> list[tuple[str, str]]:
         ("files", f"{files.get('total', 0)} ({_count_pairs(files.get('by_source_type', {}))})"),
         ("languages", _count_pairs(files.get("by_language", {}))),
         ("chunks", f"{chunks.get('total', 0)} ({_count_pairs(chunks.get('by_source_type', {}))})"),
-        ("graph", f"{graph.get('entities', 0)} entities, {graph.get('relations', 0)} relations"
-                  + (f" ({_count_pairs(graph['by_relation'])})" if graph.get("by_relation") else "")),
+        (
+            "graph",
+            f"{graph.get('entities', 0)} entities, {graph.get('relations', 0)} relations"
+            + (f" ({_count_pairs(graph['by_relation'])})" if graph.get("by_relation") else ""),
+        ),
         ("model", f"{model.get('name')} ({model.get('dim')}-d)" if model.get("name") else "none"),
         ("index size", _human_bytes(status.get("index_bytes"))),
         ("last indexed", str(status.get("last_indexed") or "never")),
@@ -210,7 +216,9 @@ def _node_line(node: dict) -> str:
 
 
 def _edge_line(edge: dict, names: dict[str, str]) -> str:
-    return f"{names.get(edge['source'], edge['source'])} -{edge['relation']}-> {names.get(edge['target'], edge['target'])}"
+    return (
+        f"{names.get(edge['source'], edge['source'])} -{edge['relation']}-> {names.get(edge['target'], edge['target'])}"
+    )
 
 
 def graph_text(graph: dict) -> str:
@@ -233,8 +241,10 @@ def graph_html(graph: dict) -> str:
         return f"<p>no entity named <code>{escape(str(graph.get('query')))}</code> in the graph</p>"
     names = {n["id"]: n.get("name") or n["id"] for n in graph.get("nodes", [])}
     head, *_ = graph_text(graph).split("\n", 1)
-    nodes = "".join(f"<li>{escape(_node_line(n))}</li>" for n in sorted(
-        graph.get("nodes", []), key=lambda n: (n.get("hop", 0), str(n.get("name")))))
+    nodes = "".join(
+        f"<li>{escape(_node_line(n))}</li>"
+        for n in sorted(graph.get("nodes", []), key=lambda n: (n.get("hop", 0), str(n.get("name"))))
+    )
     edges = "".join(f"<li><code>{escape(_edge_line(e, names))}</code></li>" for e in graph.get("edges", []))
     chunks = "".join(f"<li><code>{escape(location(c))}</code></li>" for c in graph.get("chunks", []))
     return (

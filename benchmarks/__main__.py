@@ -19,15 +19,19 @@ def main(argv: list[str] | None = None) -> int:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="size", action="store_const", const="quick", help="CI size (default)")
     size.add_argument("--full", dest="size", action="store_const", const="full", help="the sizes of issue 6")
-    parser.add_argument("--only", default=",".join(SECTIONS),
-                        help=f"comma-separated sections to run, of: {', '.join(SECTIONS)}")
+    parser.add_argument(
+        "--only", default=",".join(SECTIONS), help=f"comma-separated sections to run, of: {', '.join(SECTIONS)}"
+    )
     parser.add_argument("--packages", help="code-search sets: installed packages, comma-separated")
     parser.add_argument("--limit", type=int, help="queries per code-search set (0: all)")
-    parser.add_argument("--scale-modules", help="generated workspace sizes in modules (~13 chunks each), "
-                        "comma-separated, e.g. 800 for ~10k chunks")
+    parser.add_argument(
+        "--scale-modules",
+        help="generated workspace sizes in modules (~13 chunks each), comma-separated, e.g. 800 for ~10k chunks",
+    )
     parser.add_argument("--fresh", action="store_true", help="rebuild cached code-search indexes")
-    parser.add_argument("--name", help="file name of the results (default: the size, or <size>-custom "
-                        "for a partial run)")
+    parser.add_argument(
+        "--name", help="file name of the results (default: the size, or <size>-custom for a partial run)"
+    )
     parser.add_argument("--out", type=Path, default=HERE / "results", help="where the JSON and Markdown go")
     parser.add_argument("--cache", type=Path, default=HERE / ".cache", help="corpora, indexes, embeddings")
     args = parser.parse_args(argv)
@@ -49,8 +53,13 @@ def main(argv: list[str] | None = None) -> int:
 
     args.cache.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    results = {"size": sizes.name, "command": " ".join(["python -m benchmarks", *argv]),
-               "machine": report.machine(), "sizes": sizes.to_dict(), "sections": {}}
+    results = {
+        "size": sizes.name,
+        "command": " ".join(["python -m benchmarks", *argv]),
+        "machine": report.machine(),
+        "sizes": sizes.to_dict(),
+        "sections": {},
+    }
     for section in sections:
         log(f"== {section}")
         results["sections"][section] = SECTIONS[section](sizes, args, log)
@@ -58,8 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     results["load_1min_at_end"] = report.load_average()
 
     args.out.mkdir(parents=True, exist_ok=True)
-    default_name = sizes.name if set(sections) == set(SECTIONS) and argv in ([], [f"--{sizes.name}"]) \
-        else f"{sizes.name}-custom"
+    default_name = (
+        sizes.name if set(sections) == set(SECTIONS) and argv in ([], [f"--{sizes.name}"]) else f"{sizes.name}-custom"
+    )
     name = args.name or default_name
     (args.out / f"{name}.json").write_text(json.dumps(results, indent=1) + "\n")
     (args.out / f"{name}.md").write_text(report.markdown(results))

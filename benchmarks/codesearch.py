@@ -13,9 +13,10 @@ import json
 import random
 import shutil
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any
 
 from .docstrip import Target, query_for, strip_docstrings
 
@@ -30,8 +31,7 @@ class CodeSearchSet:
     files: int
 
 
-
-def sample(items: list, limit: Optional[int], seed: int = 0) -> list:
+def sample(items: list, limit: int | None, seed: int = 0) -> list:
     """A seeded random subset of a question set (all of it when ``limit`` is None or larger)."""
     if limit is None or limit >= len(items):
         return list(items)

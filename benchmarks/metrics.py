@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-from typing import Iterable, Optional, Sequence
+from collections.abc import Iterable, Sequence
 
 
-def found_ranks(matches: Sequence[Optional[int]], k: int) -> list[int]:
+def found_ranks(matches: Sequence[int | None], k: int) -> list[int]:
     """1-based ranks within the top ``k`` where a relevant item turns up for the first time.
 
     ``matches[i]`` is the index of the relevant item result ``i`` hits, or ``None``. Each item

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -121,9 +121,7 @@ class ChromaVectors:
         self._collection = self._client.create_collection("bench", metadata={"hnsw:space": "cosine"})
         for start in range(0, len(vectors), batch):
             part = vectors[start : start + batch]
-            self._collection.add(
-                ids=[str(i) for i in range(start, start + len(part))], embeddings=part.tolist()
-            )
+            self._collection.add(ids=[str(i) for i in range(start, start + len(part))], embeddings=part.tolist())
 
     def search_vector(self, vector: np.ndarray, k: int) -> list[int]:
         found = self._collection.query(query_embeddings=[vector.tolist()], n_results=k, include=[])

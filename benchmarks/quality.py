@@ -11,8 +11,8 @@ a naive pipeline on 40-line windows (plain-token BM25 + dense, RRF k=60) as a wh
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.types import MODES
@@ -29,8 +29,9 @@ K = 10
 Log = Callable[[str], None]
 
 
-def evaluate(packages: list[str], cache_dir: Path, limit: Optional[int], seed: int = 0,
-             fresh: bool = False, log: Log = print) -> dict:
+def evaluate(
+    packages: list[str], cache_dir: Path, limit: int | None, seed: int = 0, fresh: bool = False, log: Log = print
+) -> dict:
     """Run both question sets on each package's workspace; returns the JSON-able results."""
     embedder = CachedEmbedder(cache_dir)
     out = {"k": K, "limit": limit, "seed": seed, "sets": {}}
@@ -38,19 +39,23 @@ def evaluate(packages: list[str], cache_dir: Path, limit: Optional[int], seed: i
         cs = build_set(package, cache_dir)
         kinds = {"docstrings": [(t.query, (t,)) for t in sample(cs.targets, limit, seed)]}
         kinds |= {kind: sample(qs, limit, seed) for kind, qs in relation_questions(cs.root, seed).items()}
-        log(f"[quality] {cs.name}: {cs.files} files; questions: "
-            + ", ".join(f"{len(qs)} {kind}" for kind, qs in kinds.items()))
+        log(
+            f"[quality] {cs.name}: {cs.files} files; questions: "
+            + ", ".join(f"{len(qs)} {kind}" for kind, qs in kinds.items())
+        )
         index = _index(cs, fresh, log)
         peers = _Peers(cs, embedder, [q for qs in kinds.values() for q, _ in qs])
         details: dict[str, list[dict]] = {}
         result = {"files": cs.files, "index": index}
         for kind, questions in kinds.items():
             log(f"[quality]  {kind}")
-            details[kind] = [{"query": q, "relevant": [t.to_dict() for t in rel], "ranks": {}}
-                             for q, rel in questions]
+            details[kind] = [{"query": q, "relevant": [t.to_dict() for t in rel], "ranks": {}} for q, rel in questions]
             engine = _engine_modes(cs, questions, details[kind], log)
-            result[kind] = {"queries": len(questions), "engine": engine,
-                            "peers": peers.evaluate(questions, details[kind], log)}
+            result[kind] = {
+                "queries": len(questions),
+                "engine": engine,
+                "peers": peers.evaluate(questions, details[kind], log),
+            }
         out["sets"][cs.name] = result
         details_path = cache_dir / f"details-{package}.json"
         details_path.write_text(json.dumps(details, indent=1))
@@ -104,13 +109,25 @@ class _Peers:
 
     def __init__(self, cs: CodeSearchSet, embedder: CachedEmbedder, queries: list[str]):
         chunks, vectors = indexed_chunks(cs.root)
-        rows = [{"source": c.source, "start_line": c.start_line, "end_line": c.end_line,
-                 "symbol_name": c.symbol_name, "parent_symbol": c.parent_symbol} for c in chunks]
+        rows = [
+            {
+                "source": c.source,
+                "start_line": c.start_line,
+                "end_line": c.end_line,
+                "symbol_name": c.symbol_name,
+                "parent_symbol": c.parent_symbol,
+            }
+            for c in chunks
+        ]
         texts = [c.indexed_text() for c in chunks]
         embed_query = dict(zip(queries, embedder.embed(queries))).__getitem__
 
-        win = [w for path in sorted(cs.root.rglob("*.py")) if ".agent-brain" not in path.parts
-               for w in windows(path.relative_to(cs.root).as_posix(), path.read_text(encoding="utf-8"))]
+        win = [
+            w
+            for path in sorted(cs.root.rglob("*.py"))
+            if ".agent-brain" not in path.parts
+            for w in windows(path.relative_to(cs.root).as_posix(), path.read_text(encoding="utf-8"))
+        ]
         win_rows = [{"source": p, "start_line": s, "end_line": e} for p, s, e, _ in win]
         win_texts = [text for *_, text in win]
         naive_bm25 = RankBM25(win_texts)
@@ -136,5 +153,7 @@ class _Peers:
 
 
 def _fmt(m: dict) -> str:
-    return (f"nDCG@10 {m['ndcg']:.3f}  MRR@10 {m['mrr']:.3f}  R@10 {m['recall']:.3f}"
-            f"  (strict nDCG@10 {m['strict']['ndcg']:.3f})")
+    return (
+        f"nDCG@10 {m['ndcg']:.3f}  MRR@10 {m['mrr']:.3f}  R@10 {m['recall']:.3f}"
+        f"  (strict nDCG@10 {m['strict']['ndcg']:.3f})"
+    )

@@ -11,8 +11,8 @@ from __future__ import annotations
 import ast
 import random
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from .docstrip import Target
 
@@ -21,8 +21,12 @@ MAX_ANSWERS = 10
 MIN_NAME = 4  # shorter names (``get``, ``run``) are too generic to ask about
 TEMPLATES = {
     "callers": ("what calls {name}", "which functions call {name}?", "where is {name} called", "who uses {name}"),
-    "subclasses": ("subclasses of {name}", "which classes extend {name}?", "what inherits from {name}",
-                   "classes derived from {name}"),
+    "subclasses": (
+        "subclasses of {name}",
+        "which classes extend {name}?",
+        "what inherits from {name}",
+        "classes derived from {name}",
+    ),
     "importers": ("which modules import {name}", "what imports {name}?", "where is {name} imported"),
 }
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -76,8 +80,9 @@ def relation_questions(root: Path, seed: int = 0) -> dict[str, list[Question]]:
 
 def _gather(facts: _Facts, tree: ast.Module, source: str, module: str, is_package: bool) -> None:
     for qualname, node in _definitions(tree, ""):
-        span = Target("", source, qualname, min([node.lineno] + [d.lineno for d in node.decorator_list]),
-                      node.end_lineno)
+        span = Target(
+            "", source, qualname, min([node.lineno] + [d.lineno for d in node.decorator_list]), node.end_lineno
+        )
         if isinstance(node, ast.ClassDef):
             facts.classes[node.name].append(qualname)
             for base in node.bases:

@@ -22,8 +22,10 @@ def machine() -> dict:
         "memory_gb": _memory_gb(),
         "python": platform.python_version(),
         "os": f"{platform.system()} {platform.release()}",
-        "versions": {p: _version(p) for p in ("agent_brain_lab", "fastembed", "usearch", "bm25s",
-                                              "rank_bm25", "chromadb", "onnxruntime")},
+        "versions": {
+            p: _version(p)
+            for p in ("agent_brain_lab", "fastembed", "usearch", "bm25s", "rank_bm25", "chromadb", "onnxruntime")
+        },
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
 
@@ -67,7 +69,7 @@ def markdown(results: dict) -> str:
     ]
     renderers = {"quality": _quality, "code_indexing": _code_indexing, "scale": _scale, "incremental": _incremental}
     for name, section in results["sections"].items():
-        out += renderers[name](section) + [""]
+        out += [*renderers[name](section), ""]
     return "\n".join(out)
 
 
@@ -90,8 +92,8 @@ def _quality(q: dict) -> list[str]:
         "## Quality: code search on a package with its docstrings removed",
         "",
         "Two question sets per package. Docstring questions: the query is a function's docstring summary, "
-        "the one answer is that function. Relation questions: \"what calls X\", \"subclasses of X\", "
-        "\"which modules import X\" and variants, X a function or class whose name is defined once in the "
+        'the one answer is that function. Relation questions: "what calls X", "subclasses of X", '
+        '"which modules import X" and variants, X a function or class whose name is defined once in the '
         "package, or one of its modules; the answers are every caller, subclass or importing module (any "
         "part of it), found by Python's `ast`, not by the engine's graph. A result answers when it "
         "is in the answer's file and overlaps its lines (strict: and spans at most max(3 × the function's "
@@ -100,77 +102,165 @@ def _quality(q: dict) -> list[str]:
         "the engine's own chunks and vectors; the naive pipeline on 40-line windows.",
         "",
     ]
-    titles = {"docstrings": "docstring questions", "callers": "what calls X", "subclasses": "subclasses of X",
-              "importers": "which modules import X"}
+    titles = {
+        "docstrings": "docstring questions",
+        "callers": "what calls X",
+        "subclasses": "subclasses of X",
+        "importers": "which modules import X",
+    }
     for name, s in q["sets"].items():
         for kind, title in titles.items():
             part = s[kind]
-            out += [f"### {name}: {title} ({s['files']} files, {s['index']['chunks']} chunks, "
-                    f"{part['queries']} questions)", ""]
-            rows = [[f"**{mode}**", r["ndcg"], r["mrr"], r["recall"], r["strict"]["ndcg"], r["fallbacks"]]
-                    for mode, r in part["engine"].items()]
-            rows += [[peer, r["ndcg"], r["mrr"], r["recall"], r["strict"]["ndcg"], "–"]
-                     for peer, r in part["peers"].items()]
-            out += _table(["method", "nDCG@10", "MRR@10", "Recall@10", "strict nDCG@10", "fell back to vector"],
-                          rows) + [""]
+            out += [
+                f"### {name}: {title} ({s['files']} files, {s['index']['chunks']} chunks, {part['queries']} questions)",
+                "",
+            ]
+            rows = [
+                [f"**{mode}**", r["ndcg"], r["mrr"], r["recall"], r["strict"]["ndcg"], r["fallbacks"]]
+                for mode, r in part["engine"].items()
+            ]
+            rows += [
+                [peer, r["ndcg"], r["mrr"], r["recall"], r["strict"]["ndcg"], "–"] for peer, r in part["peers"].items()
+            ]
+            out += [
+                *_table(["method", "nDCG@10", "MRR@10", "Recall@10", "strict nDCG@10", "fell back to vector"], rows),
+                "",
+            ]
     return out
 
 
 def _code_indexing(c: dict) -> list[str]:
-    return ["## Indexing real code", ""] + _indexing_rows([(c["name"], c)])
+    return ["## Indexing real code", "", *_indexing_rows([(c["name"], c)])]
 
 
 def _indexing_rows(items: list[tuple[str, dict]]) -> list[str]:
     rows = []
     for name, r in items:
-        rows.append([name, r["files"], r["chunks"], _num(r["index_s"], 1), _num(r["files_per_s"], 1),
-                     _num(r["chunks_per_s"], 1), _num(r["embed_only_s"], 1), _num(r["ratio_to_embedding"], 2),
-                     _num(r["non_embedding_s"], 1),
-                     _num(r["ratio_from_parts"], 2) + ("" if r.get("embedding_share_measured", True) else " *"),
-                     _num(r["peak_rss_mb"], 0), _num(r["disk"]["vectors_bytes_per_chunk"], 0),
-                     _num(r["disk"]["total_bytes_per_chunk"], 0)])
-    return _table(["workspace", "files", "chunks", "index s", "files/s", "chunks/s", "embed-only s",
-                   "index / embed-only", "non-embedding s", "(embed-only + non-embedding) / embed-only",
-                   "peak RSS MB", "vector B/chunk", "index B/chunk"], rows) + _derived_note(items)
+        rows.append(
+            [
+                name,
+                r["files"],
+                r["chunks"],
+                _num(r["index_s"], 1),
+                _num(r["files_per_s"], 1),
+                _num(r["chunks_per_s"], 1),
+                _num(r["embed_only_s"], 1),
+                _num(r["ratio_to_embedding"], 2),
+                _num(r["non_embedding_s"], 1),
+                _num(r["ratio_from_parts"], 2) + ("" if r.get("embedding_share_measured", True) else " *"),
+                _num(r["peak_rss_mb"], 0),
+                _num(r["disk"]["vectors_bytes_per_chunk"], 0),
+                _num(r["disk"]["total_bytes_per_chunk"], 0),
+            ]
+        )
+    return _table(
+        [
+            "workspace",
+            "files",
+            "chunks",
+            "index s",
+            "files/s",
+            "chunks/s",
+            "embed-only s",
+            "index / embed-only",
+            "non-embedding s",
+            "(embed-only + non-embedding) / embed-only",
+            "peak RSS MB",
+            "vector B/chunk",
+            "index B/chunk",
+        ],
+        rows,
+    ) + _derived_note(items)
 
 
 def _derived_note(items: list[tuple[str, dict]]) -> list[str]:
     if all(r.get("embedding_share_measured", True) for _, r in items):
         return []
-    return ["", "\\* no embedding-only pass at this size (it would add another hour of embedding); the "
-            "embedding share is the index time minus the measured non-embedding rebuild, so this is "
-            "index / (index − non-embedding)."]
+    return [
+        "",
+        "\\* no embedding-only pass at this size (it would add another hour of embedding); the "
+        "embedding share is the index time minus the measured non-embedding rebuild, so this is "
+        "index / (index − non-embedding).",
+    ]
 
 
 def _scale(s: dict) -> list[str]:
-    out = ["## Scale: generated workspaces", ""] + _indexing_rows(
-        [(f"{r['chunks']} chunks", r["indexing"] | {"chunks": r["chunks"]}) for r in s["runs"]]) + [""]
+    out = [
+        "## Scale: generated workspaces",
+        "",
+        *_indexing_rows([(f"{r['chunks']} chunks", r["indexing"] | {"chunks": r["chunks"]}) for r in s["runs"]]),
+        "",
+    ]
     out += ["### Query latency (ms), in-process and over REST", ""]
     rows = []
     for r in s["runs"]:
         for mode, lat in r["queries"]["in_process"].items():
             rest = r["queries"].get("rest", {}).get(mode, {})
-            rows.append([r["chunks"], mode, _num(lat["p50_ms"], 1), _num(lat["p95_ms"], 1),
-                         _num(rest.get("p50_ms"), 1), _num(rest.get("p95_ms"), 1)])
-        rows.append([r["chunks"], "query embedding alone", _num(r["queries"]["embedding"]["p50_ms"], 1),
-                     _num(r["queries"]["embedding"]["p95_ms"], 1), "–", "–"])
-    out += _table(["chunks", "mode", "p50", "p95", "REST p50", "REST p95"], rows) + [""]
+            rows.append(
+                [
+                    r["chunks"],
+                    mode,
+                    _num(lat["p50_ms"], 1),
+                    _num(lat["p95_ms"], 1),
+                    _num(rest.get("p50_ms"), 1),
+                    _num(rest.get("p95_ms"), 1),
+                ]
+            )
+        rows.append(
+            [
+                r["chunks"],
+                "query embedding alone",
+                _num(r["queries"]["embedding"]["p50_ms"], 1),
+                _num(r["queries"]["embedding"]["p95_ms"], 1),
+                "–",
+                "–",
+            ]
+        )
+    out += [*_table(["chunks", "mode", "p50", "p95", "REST p50", "REST p95"], rows), ""]
     out += ["### Peers on the same chunks and vectors", ""]
     rows = []
     for r in s["runs"]:
         for name, p in r["peers"].items():
             rows.append([r["chunks"], name, _num(p["build_s"], 2), _num(p["p50_ms"], 2), _num(p["p95_ms"], 2)])
-    out += _table(["chunks", "peer", "build s", "p50 ms", "p95 ms"], rows) + [""]
+    out += [*_table(["chunks", "peer", "build s", "p50 ms", "p95 ms"], rows), ""]
     out += ["### Cold open (fresh process) and one file edited", ""]
-    rows = [[r["chunks"], _num(r["cold_open"]["import_s"], 2), _num(r["cold_open"]["open_and_bm25_s"], 3),
-             _num(r["cold_open"]["first_vector_s"], 2), _num(r.get("one_file_reindex_s"), 2)] for r in s["runs"]]
-    out += _table(["chunks", "import s", "open + first bm25 query s", "first vector query s (loads model)",
-                   "one file edited, re-index s"], rows)
+    rows = [
+        [
+            r["chunks"],
+            _num(r["cold_open"]["import_s"], 2),
+            _num(r["cold_open"]["open_and_bm25_s"], 3),
+            _num(r["cold_open"]["first_vector_s"], 2),
+            _num(r.get("one_file_reindex_s"), 2),
+        ]
+        for r in s["runs"]
+    ]
+    out += _table(
+        [
+            "chunks",
+            "import s",
+            "open + first bm25 query s",
+            "first vector query s (loads model)",
+            "one file edited, re-index s",
+        ],
+        rows,
+    )
     return out
 
 
 def _incremental(i: dict) -> list[str]:
-    return ["## Incremental re-index", "", *_table(
-        ["workspace", "first index s", "no-change re-index s", "one file edited s", "chunks re-embedded"],
-        [[f"{i['files']} files, {i['chunks']} chunks", _num(i["first_index_s"], 1), _num(i["unchanged_s"], 3),
-          _num(i["one_file_s"], 3), i["one_file_chunks_embedded"]]])]
+    return [
+        "## Incremental re-index",
+        "",
+        *_table(
+            ["workspace", "first index s", "no-change re-index s", "one file edited s", "chunks re-embedded"],
+            [
+                [
+                    f"{i['files']} files, {i['chunks']} chunks",
+                    _num(i["first_index_s"], 1),
+                    _num(i["unchanged_s"], 3),
+                    _num(i["one_file_s"], 3),
+                    i["one_file_chunks_embedded"],
+                ]
+            ],
+        ),
+    ]

@@ -12,7 +12,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Optional
 
 from .worker import REPO
 
@@ -31,23 +30,41 @@ class JupyterServer:
         self.port = _free_port()
         self.token = secrets.token_hex(16)
         self._timeout = startup_timeout
-        self._proc: Optional[subprocess.Popen] = None
+        self._proc: subprocess.Popen | None = None
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-jupyter-")
-        self._conn: Optional[http.client.HTTPConnection] = None
+        self._conn: http.client.HTTPConnection | None = None
 
-    def __enter__(self) -> "JupyterServer":
+    def __enter__(self) -> JupyterServer:
         tmp = Path(self._tmp.name)
-        config = {"ServerApp": {"jpserver_extensions": {"agent_brain_lab": True}},
-                  "AgentBrain": {"auto_reindex_on_save": False}}
+        config = {
+            "ServerApp": {"jpserver_extensions": {"agent_brain_lab": True}},
+            "AgentBrain": {"auto_reindex_on_save": False},
+        }
         (tmp / "jupyter_server_config.json").write_text(json.dumps(config))
-        env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp), "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),
-               "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+        env = {
+            **os.environ,
+            "JUPYTER_CONFIG_DIR": str(tmp),
+            "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+        }
         self._log = open(tmp / "server.log", "w")
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "jupyter_server", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
-             "--ServerApp.port_retries=0", "--ServerApp.allow_root=True", f"--IdentityProvider.token={self.token}",
-             f"--ServerApp.root_dir={self.root}", "--ServerApp.open_browser=False"],
-            env=env, stdout=self._log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "jupyter_server",
+                "--ServerApp.ip=127.0.0.1",
+                f"--ServerApp.port={self.port}",
+                "--ServerApp.port_retries=0",
+                "--ServerApp.allow_root=True",
+                f"--IdentityProvider.token={self.token}",
+                f"--ServerApp.root_dir={self.root}",
+                "--ServerApp.open_browser=False",
+            ],
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
         self._wait_ready()
         return self
 
@@ -69,13 +86,17 @@ class JupyterServer:
         self._log.flush()
         return (Path(self._tmp.name) / "server.log").read_text()[-3000:]
 
-    def request(self, method: str, path: str, body: Optional[dict] = None) -> tuple[int, dict]:
+    def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
         """One request on a kept-alive connection (what a browser does)."""
         if self._conn is None:
             self._conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         payload = None if body is None else json.dumps(body)
-        self._conn.request(method, path, body=payload, headers={
-            "Authorization": f"token {self.token}", "Content-Type": "application/json"})
+        self._conn.request(
+            method,
+            path,
+            body=payload,
+            headers={"Authorization": f"token {self.token}", "Content-Type": "application/json"},
+        )
         response = self._conn.getresponse()
         data = response.read()
         return response.status, json.loads(data) if data else {}

@@ -3,27 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Optional
 
 
 @dataclass(frozen=True)
 class Sizes:
     name: str
     packages: tuple[str, ...]  # code-search sets
-    limit: Optional[int]  # queries per set (seeded sample); None = all
+    limit: int | None  # queries per set (seeded sample); None = all
     code_package: str  # installed package whose tree is indexed for files/s on real code
     scale_modules: tuple[int, ...]  # generated workspaces (about 13 chunks per module)
     incremental_files: int
     queries_per_mode: int  # in-process latency samples per mode and size
     rest_queries_per_mode: int
 
-    def with_packages(self, packages: list[str]) -> "Sizes":
+    def with_packages(self, packages: list[str]) -> Sizes:
         return replace(self, packages=tuple(packages))
 
-    def with_limit(self, limit: Optional[int]) -> "Sizes":
+    def with_limit(self, limit: int | None) -> Sizes:
         return replace(self, limit=limit)
 
-    def with_scale(self, modules: list[int]) -> "Sizes":
+    def with_scale(self, modules: list[int]) -> Sizes:
         return replace(self, scale_modules=tuple(modules))
 
     def to_dict(self) -> dict:

@@ -10,8 +10,8 @@ import importlib
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.embedding import Embedder, resolve_model
@@ -81,13 +81,21 @@ def disk_usage(root: Path, chunks: int) -> dict:
     """Bytes of the index (catalog + current generation), of its vector file, and per chunk."""
     index_dir = root / ".agent-brain"
     current = f"gen-{(index_dir / 'CURRENT').read_text().strip()}"
-    files = {p.relative_to(index_dir).as_posix(): p.stat().st_size for p in index_dir.rglob("*")
-             if p.is_file() and (p.parent == index_dir or current in p.relative_to(index_dir).parts)}
+    files = {
+        p.relative_to(index_dir).as_posix(): p.stat().st_size
+        for p in index_dir.rglob("*")
+        if p.is_file() and (p.parent == index_dir or current in p.relative_to(index_dir).parts)
+    }
     vectors = sum(size for name, size in files.items() if name.startswith(f"{current}/vectors"))
     total = sum(files.values())
     per = max(chunks, 1)
-    return {"total_bytes": total, "vectors_bytes": vectors, "total_bytes_per_chunk": total / per,
-            "vectors_bytes_per_chunk": vectors / per, "files": files}
+    return {
+        "total_bytes": total,
+        "vectors_bytes": vectors,
+        "total_bytes_per_chunk": total / per,
+        "vectors_bytes_per_chunk": vectors / per,
+        "files": files,
+    }
 
 
 def code_indexing(sizes: Sizes, cache: Path, log: Log) -> dict:
@@ -112,15 +120,17 @@ def scale(sizes: Sizes, cache: Path, log: Log) -> dict:
             cold = worker.run("open", root)
             log(f"  cold open {cold}")
             pool = queries(len(MODES) * (sizes.queries_per_mode + WARMUP) + PEER_QUERIES + 50, generated)
-            runs.append({
-                "modules": modules,
-                "chunks": indexing["chunks"],
-                "indexing": indexing,
-                "cold_open": cold,
-                "queries": query_latency(root, pool, sizes, log),
-                "peers": peer_latency(root, pool[-PEER_QUERIES:], log),
-                "one_file_reindex_s": edit_one_file(generated.files, _warm_brain(root), log)[0],
-            })
+            runs.append(
+                {
+                    "modules": modules,
+                    "chunks": indexing["chunks"],
+                    "indexing": indexing,
+                    "cold_open": cold,
+                    "queries": query_latency(root, pool, sizes, log),
+                    "peers": peer_latency(root, pool[-PEER_QUERIES:], log),
+                    "one_file_reindex_s": edit_one_file(generated.files, _warm_brain(root), log)[0],
+                }
+            )
         finally:
             shutil.rmtree(root, ignore_errors=True)
     return {"runs": runs}
@@ -136,7 +146,7 @@ def _warm_brain(root: Path) -> Brain:
 def _per_mode(pool: list[str], per_mode: int) -> dict[str, list[str]]:
     """A disjoint slice of the query pool per mode, so no mode benefits from another's cached embedding."""
     step = per_mode + WARMUP
-    return {mode: pool[i * step:(i + 1) * step] for i, mode in enumerate(MODES)}
+    return {mode: pool[i * step : (i + 1) * step] for i, mode in enumerate(MODES)}
 
 
 def query_latency(root: Path, pool: list[str], sizes: Sizes, log: Log) -> dict:
@@ -154,12 +164,11 @@ def query_latency(root: Path, pool: list[str], sizes: Sizes, log: Log) -> dict:
     embedder = Embedder(resolve_model())
     embedder.embed_query("warm up")
     times = []
-    for q in pool[:sizes.queries_per_mode]:
+    for q in pool[: sizes.queries_per_mode]:
         start = time.perf_counter()
         embedder.embed_query(q)
         times.append((time.perf_counter() - start) * 1000)
-    return {"in_process": in_process, "embedding": latency_summary(times),
-            "rest": rest_latency(root, pool, sizes, log)}
+    return {"in_process": in_process, "embedding": latency_summary(times), "rest": rest_latency(root, pool, sizes, log)}
 
 
 def rest_latency(root: Path, pool: list[str], sizes: Sizes, log: Log) -> dict:
@@ -188,8 +197,11 @@ def peer_latency(root: Path, qs: list[str], log: Log) -> dict:
     for name, build, search in (
         ("rank_bm25 BM25Okapi", lambda: RankBM25(texts), lambda p, i: p.search(qs[i], K)),
         ("bm25s as shipped", lambda: Bm25sShipped(texts), lambda p, i: p.search(qs[i], K)),
-        ("ChromaDB PersistentClient (vector given)", lambda: ChromaVectors(vectors),
-         lambda p, i: p.search_vector(query_vectors[i], K)),
+        (
+            "ChromaDB PersistentClient (vector given)",
+            lambda: ChromaVectors(vectors),
+            lambda p, i: p.search_vector(query_vectors[i], K),
+        ),
     ):
         start = time.perf_counter()
         peer = build()
@@ -210,20 +222,26 @@ def incremental(sizes: Sizes, cache: Path, log: Log) -> dict:
     """Index a workspace of small files, edit one file, re-index: only that file is redone."""
     root = _workdir(cache, "incremental")
     try:
-        generated = generate(root, sizes.incremental_files, functions_per_module=2, classes_per_module=0,
-                             docs_every=0)
+        generated = generate(root, sizes.incremental_files, functions_per_module=2, classes_per_module=0, docs_every=0)
         brain = Brain(root)
         first = brain.index()
-        log(f"[incremental] first index: {first.files_indexed} files, {first.chunks_total} chunks, "
-            f"{first.duration_s:.1f}s")
+        log(
+            f"[incremental] first index: {first.files_indexed} files, {first.chunks_total} chunks, "
+            f"{first.duration_s:.1f}s"
+        )
         unchanged = _timed(brain.index)
         one_s, one, edited = edit_one_file(generated.files, brain, log)
         hit = brain.query("freshly_added_helper", mode="bm25", top_k=1).results
         log(f"  no-change {unchanged[0]:.3f}s; new function found: {bool(hit)}")
-        return {"files": first.files_total, "chunks": first.chunks_total, "first_index_s": first.duration_s,
-                "unchanged_s": unchanged[0], "one_file_s": one_s,
-                "one_file_chunks_embedded": one.chunks_embedded,
-                "new_function_found": bool(hit) and hit[0].source == edited.relative_to(root).as_posix()}
+        return {
+            "files": first.files_total,
+            "chunks": first.chunks_total,
+            "first_index_s": first.duration_s,
+            "unchanged_s": unchanged[0],
+            "one_file_s": one_s,
+            "one_file_chunks_embedded": one.chunks_embedded,
+            "new_function_found": bool(hit) and hit[0].source == edited.relative_to(root).as_posix(),
+        }
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

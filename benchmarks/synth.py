@@ -11,14 +11,88 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-VERBS = ("load save parse render build fetch merge split check update remove create resolve encode "
-         "decode compute apply open close read write send receive filter sort validate convert").split()
-NOUNS = ("config user session token header request response cache record table index query schema "
-         "column widget layout message queue event handler payload buffer stream path file chunk "
-         "graph node edge model vector score report metric job task worker batch".split())
-ADJECTIVES = "raw cached pending active stale remote local default partial nested".split()
-TOPICS = ("Installation Configuration Architecture Indexing Querying Deployment Troubleshooting "
-          "Security Performance Testing").split()
+VERBS = [
+    "load",
+    "save",
+    "parse",
+    "render",
+    "build",
+    "fetch",
+    "merge",
+    "split",
+    "check",
+    "update",
+    "remove",
+    "create",
+    "resolve",
+    "encode",
+    "decode",
+    "compute",
+    "apply",
+    "open",
+    "close",
+    "read",
+    "write",
+    "send",
+    "receive",
+    "filter",
+    "sort",
+    "validate",
+    "convert",
+]
+NOUNS = [
+    "config",
+    "user",
+    "session",
+    "token",
+    "header",
+    "request",
+    "response",
+    "cache",
+    "record",
+    "table",
+    "index",
+    "query",
+    "schema",
+    "column",
+    "widget",
+    "layout",
+    "message",
+    "queue",
+    "event",
+    "handler",
+    "payload",
+    "buffer",
+    "stream",
+    "path",
+    "file",
+    "chunk",
+    "graph",
+    "node",
+    "edge",
+    "model",
+    "vector",
+    "score",
+    "report",
+    "metric",
+    "job",
+    "task",
+    "worker",
+    "batch",
+]
+ADJECTIVES = ["raw", "cached", "pending", "active", "stale", "remote", "local", "default", "partial", "nested"]
+TOPICS = [
+    "Installation",
+    "Configuration",
+    "Architecture",
+    "Indexing",
+    "Querying",
+    "Deployment",
+    "Troubleshooting",
+    "Security",
+    "Performance",
+    "Testing",
+]
 
 
 def _ident(rng: random.Random, parts: int) -> list[str]:
@@ -26,7 +100,7 @@ def _ident(rng: random.Random, parts: int) -> list[str]:
 
 
 def _sentence(rng: random.Random, words: int) -> str:
-    pool = VERBS + NOUNS + ADJECTIVES + "the a of to for with from and when if".split()
+    pool = VERBS + NOUNS + ADJECTIVES + ["the", "a", "of", "to", "for", "with", "from", "and", "when", "if"]
     text = " ".join(rng.choice(pool) for _ in range(words))
     return text[0].upper() + text[1:] + "."
 
@@ -54,7 +128,7 @@ def _python_module(rng: random.Random, mod: _Module, others: list[_Module]) -> s
 
 def _function(rng: random.Random, name: str, callees: list[str], indent: str, method: bool = False) -> list[str]:
     args = list(dict.fromkeys(["self"] * method + [rng.choice(NOUNS) for _ in range(rng.randint(1, 3))]))
-    body = [f'{indent}def {name}({", ".join(args)}):', f'{indent}    """{_sentence(rng, rng.randint(6, 14))}"""']
+    body = [f"{indent}def {name}({', '.join(args)}):", f'{indent}    """{_sentence(rng, rng.randint(6, 14))}"""']
     var = rng.choice(NOUNS)
     body.append(f"{indent}    {var} = {{}}")
     for _ in range(rng.randint(2, 7)):
@@ -62,8 +136,8 @@ def _function(rng: random.Random, name: str, callees: list[str], indent: str, me
         key = rng.choice(NOUNS)
         body.append(f'{indent}    {var}["{key}"] = {callee}({args[-1]})')
         if rng.random() < 0.3:
-            body.append(f"{indent}    if not {var}[\"{key}\"]:")
-            body.append(f"{indent}        raise ValueError(\"{_sentence(rng, 5)}\")")
+            body.append(f'{indent}    if not {var}["{key}"]:')
+            body.append(f'{indent}        raise ValueError("{_sentence(rng, 5)}")')
     body += [f"{indent}    return {var}", ""]
     return body
 
@@ -84,8 +158,14 @@ class Generated:
     classes: list[str]
 
 
-def generate(root: Path, modules: int, functions_per_module: int = 8, classes_per_module: int = 1,
-             docs_every: int = 10, seed: int = 0) -> Generated:
+def generate(
+    root: Path,
+    modules: int,
+    functions_per_module: int = 8,
+    classes_per_module: int = 1,
+    docs_every: int = 10,
+    seed: int = 0,
+) -> Generated:
     """Write ``modules`` Python files (plus one Markdown page per ``docs_every``) under ``root``."""
     rng = random.Random(seed)
     mods: list[_Module] = []
@@ -96,7 +176,7 @@ def generate(root: Path, modules: int, functions_per_module: int = 8, classes_pe
         mods.append(_Module(package, f"mod{i:05d}", sorted(names), classes))
     written = []
     for i, mod in enumerate(mods):
-        others = mods[max(0, i - 20):i] or mods[1:2]
+        others = mods[max(0, i - 20) : i] or mods[1:2]
         path = root / mod.package / f"{mod.name}.py"
         path.parent.mkdir(parents=True, exist_ok=True)
         init = path.parent / "__init__.py"

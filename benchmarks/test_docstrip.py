@@ -34,7 +34,7 @@ class Box:
 
 
 def test_docstrings_removed_and_lines_kept():
-    stripped, functions = strip_docstrings(SOURCE)
+    stripped, _functions = strip_docstrings(SOURCE)
     assert len(stripped.splitlines()) == len(SOURCE.splitlines())
     tree = ast.parse(stripped)
     for node in ast.walk(tree):

@@ -30,8 +30,9 @@ def test_query_scores_with_several_answers():
 
 
 def test_summarize_averages_per_query_scores():
-    m = summarize([query_scores([1], 1, 10), query_scores([3], 1, 10), query_scores([], 1, 10),
-                   query_scores([], 1, 10)])
+    m = summarize(
+        [query_scores([1], 1, 10), query_scores([3], 1, 10), query_scores([], 1, 10), query_scores([], 1, 10)]
+    )
     assert m["mrr"] == pytest.approx((1 + 1 / 3) / 4)
     assert m["ndcg"] == pytest.approx((1 + 1 / math.log2(4)) / 4)
     assert m["recall"] == 0.5 and m["queries"] == 4
@@ -53,7 +54,9 @@ def test_is_hit():
     assert is_hit({"source": "pkg/a.py", "start_line": 18, "end_line": 40}, t)
     assert not is_hit({"source": "pkg/a.py", "start_line": 21, "end_line": 40}, t)
     assert not is_hit({"source": "pkg/b.py", "start_line": 10, "end_line": 20}, t)
-    assert is_hit({"source": "pkg/a.py", "start_line": 50, "end_line": 60, "symbol_name": "run", "parent_symbol": "Box"}, t)
+    assert is_hit(
+        {"source": "pkg/a.py", "start_line": 50, "end_line": 60, "symbol_name": "run", "parent_symbol": "Box"}, t
+    )
 
 
 def test_windows():
@@ -65,8 +68,13 @@ def test_windows():
 
 @pytest.mark.parametrize("peer", [RankBM25, Bm25sShipped])
 def test_keyword_peers_rank_the_matching_text_first(peer):
-    texts = ["def parse_header(raw): split lines", "class Cache: store values", "def unrelated(): pass",
-             "the header parser reads raw bytes", "another thing entirely"]
+    texts = [
+        "def parse_header(raw): split lines",
+        "class Cache: store values",
+        "def unrelated(): pass",
+        "the header parser reads raw bytes",
+        "another thing entirely",
+    ]
     found = peer(texts).search("cache store values", 3)
     assert found[0] == 1
     assert peer(texts).search("zzzz qqqq", 3) == []

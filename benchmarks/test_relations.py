@@ -2,7 +2,7 @@
 
 from benchmarks.relations import relation_questions
 
-SOURCE_A = '''
+SOURCE_A = """
 def load_config(path):
     return parse_text(open(path).read())
 
@@ -25,8 +25,8 @@ class Loader:
 
     def save(self):
         pass
-'''
-SOURCE_B = '''
+"""
+SOURCE_B = """
 from pkg.a import load_config
 
 
@@ -41,7 +41,7 @@ class Writer(Loader):
 
 class Printer(pkg.a.Loader):
     pass
-'''
+"""
 
 
 def _answers(questions, names):

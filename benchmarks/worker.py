@@ -1,9 +1,9 @@
 """One measurement in a fresh process (peak memory and cold start need one); prints one JSON object.
 
-    python -m benchmarks.worker index ROOT   # full index from scratch: report, wall time, peak RSS
-    python -m benchmarks.worker reindex ROOT # forced rebuild with every vector cached (no embedding)
-    python -m benchmarks.worker embed ROOT   # embedding-only time of the indexed chunk texts
-    python -m benchmarks.worker open ROOT    # cold open: import, open + first bm25 query, first vector query
+python -m benchmarks.worker index ROOT   # full index from scratch: report, wall time, peak RSS
+python -m benchmarks.worker reindex ROOT # forced rebuild with every vector cached (no embedding)
+python -m benchmarks.worker embed ROOT   # embedding-only time of the indexed chunk texts
+python -m benchmarks.worker open ROOT    # cold open: import, open + first bm25 query, first vector query
 """
 
 from __future__ import annotations
@@ -65,8 +65,11 @@ def cold_open(root: Path) -> dict:
     brain.query("open the configuration file", mode="bm25", top_k=10)
     opened = time.perf_counter()
     brain.query("load the user session from the cache", mode="vector", top_k=10)
-    return {"import_s": imported - start, "open_and_bm25_s": opened - imported,
-            "first_vector_s": time.perf_counter() - opened}
+    return {
+        "import_s": imported - start,
+        "open_and_bm25_s": opened - imported,
+        "first_vector_s": time.perf_counter() - opened,
+    }
 
 
 COMMANDS = {"index": index, "reindex": reindex, "embed": embed, "open": cold_open}
@@ -75,8 +78,14 @@ COMMANDS = {"index": index, "reindex": reindex, "embed": embed, "open": cold_ope
 def run(command: str, root: Path, timeout: float = 7200) -> dict:
     """Run a command in a fresh interpreter and return its JSON."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
-    done = subprocess.run([sys.executable, "-m", "benchmarks.worker", command, str(root)], env=env, cwd=REPO,
-                          capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.worker", command, str(root)],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"worker {command} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 from pathlib import Path
 
@@ -13,70 +14,206 @@ SAMPLES = Path(__file__).parent / "fixtures" / "code_samples"
 
 # language -> (file, {qualname: (kind, start_line, end_line)}) for every symbol the file defines
 EXPECTED_SYMBOLS = {
-    "python": ("sample.py", {
-        "helper": ("function", 10, 12), "Item": ("class", 15, 33), "Item.__init__": ("method", 22, 24),
-        "Item.total": ("method", 26, 28), "Item.save": ("method", 30, 33)}),
-    "javascript": ("sample.js", {
-        "addTax": ("function", 7, 12), "round": ("function", 14, 14), "Cart": ("class", 16, 30),
-        "Cart.constructor": ("method", 17, 20), "Cart.add": ("method", 22, 25), "Cart.total": ("method", 27, 29)}),
-    "typescript": ("sample.ts", {
-        "Shape": ("interface", 4, 6), "Named": ("interface", 8, 10), "Point": ("type", 12, 12),
-        "Color": ("enum", 14, 17), "Circle": ("class", 19, 34), "Circle.constructor": ("method", 23, 25),
-        "Circle.area": ("method", 27, 29), "Circle.describe": ("method", 31, 33), "Geometry": ("module", 36, 40),
-        "Geometry.unit": ("function", 37, 39)}),
-    "tsx": ("sample.tsx", {
-        "CounterProps": ("interface", 4, 6), "Counter": ("function", 8, 11), "Label": ("function", 13, 13),
-        "Panel": ("class", 15, 19), "Panel.render": ("method", 16, 18)}),
-    "java": ("Sample.java", {
-        "Sample": ("class", 6, 30), "Sample.Sample": ("method", 12, 14), "Sample.add": ("method", 16, 21),
-        "Sample.compareTo": ("method", 23, 25), "Sample.Entry": ("class", 27, 29), "Store": ("interface", 32, 34),
-        "Status": ("enum", 36, 39)}),
-    "go": ("sample.go", {
-        "Cart": ("struct", 13, 17), "Store": ("interface", 19, 22), "Cart.Add": ("method", 24, 28),
-        "NewCart": ("function", 30, 32), "main": ("function", 34, 38)}),
-    "rust": ("sample.rs", {
-        "Point": ("struct", 7, 12), "Shape": ("enum", 14, 17), "Area": ("trait", 19, 21),
-        "Point.new": ("method", 24, 26), "Point.norm": ("method", 28, 30), "Point.fmt": ("method", 34, 36),
-        "util": ("module", 39, 43), "util.double": ("function", 40, 42), "main": ("function", 45, 49)}),
-    "c": ("sample.c", {
-        "cart": ("struct", 6, 10), "point": ("struct", 12, 15), "color": ("enum", 17, 17),
-        "cart_add": ("function", 19, 24), "main": ("function", 26, 32)}),
-    "cpp": ("sample.cpp", {
-        "geo": ("module", 4, 35), "geo.Shape": ("class", 6, 11), "geo.Circle": ("class", 13, 23),
-        "geo.Circle.Circle": ("method", 15, 15), "geo.Circle.area": ("method", 17, 19), "geo.Box": ("struct", 25, 27),
-        "geo.Circle_total": ("function", 29, 33), "main": ("function", 37, 41)}),
-    "csharp": ("Sample.cs", {
-        "Shop.Models": ("module", 4, 36), "Shop.Models.Cart": ("class", 6, 23),
-        "Shop.Models.Cart.Add": ("method", 13, 17), "Shop.Models.Cart.Dispose": ("method", 19, 22),
-        "Shop.Models.IStore": ("interface", 25, 28), "Shop.Models.Point": ("struct", 30, 33),
-        "Shop.Models.Status": ("enum", 35, 35)}),
-    "ruby": ("sample.rb", {
-        "Shop": ("module", 4, 23), "Shop.Cart": ("class", 6, 22), "Shop.Cart.initialize": ("method", 10, 12),
-        "Shop.Cart.add": ("method", 14, 17), "Shop.Cart.build": ("method", 19, 21), "helper": ("function", 25, 27)}),
-    "php": ("sample.php", {
-        "Cart": ("class", 10, 27), "Cart.add": ("method", 17, 21), "Cart.count": ("method", 23, 26),
-        "Store": ("interface", 29, 32), "Loggable": ("trait", 34, 40), "Loggable.log": ("method", 36, 39),
-        "helper": ("function", 42, 45)}),
-    "kotlin": ("sample.kt", {
-        "Cart": ("class", 8, 20), "Cart.add": ("method", 12, 15), "Cart.Companion": ("object", 17, 19),
-        "Cart.Companion.empty": ("method", 18, 18), "Store": ("interface", 22, 24), "Registry": ("object", 26, 28),
-        "helper": ("function", 30, 32)}),
-    "swift": ("sample.swift", {
-        "Cart": ("class", 6, 18), "Cart.init": ("method", 10, 12), "Cart.add": ("method", 14, 17),
-        "Store": ("interface", 20, 22), "Point": ("struct", 24, 26), "Status": ("enum", 28, 31),
-        "Cart.clear": ("method", 34, 36), "helper": ("function", 39, 41)}),
-    "scala": ("sample.scala", {
-        "Cart": ("class", 6, 14), "Cart.add": ("method", 10, 13), "Store": ("trait", 16, 18),
-        "Cart.empty": ("method", 21, 21), "Point": ("class", 24, 24), "helper": ("function", 26, 26)}),
+    "python": (
+        "sample.py",
+        {
+            "helper": ("function", 10, 12),
+            "Item": ("class", 15, 33),
+            "Item.__init__": ("method", 22, 24),
+            "Item.total": ("method", 26, 28),
+            "Item.save": ("method", 30, 33),
+        },
+    ),
+    "javascript": (
+        "sample.js",
+        {
+            "addTax": ("function", 7, 12),
+            "round": ("function", 14, 14),
+            "Cart": ("class", 16, 30),
+            "Cart.constructor": ("method", 17, 20),
+            "Cart.add": ("method", 22, 25),
+            "Cart.total": ("method", 27, 29),
+        },
+    ),
+    "typescript": (
+        "sample.ts",
+        {
+            "Shape": ("interface", 4, 6),
+            "Named": ("interface", 8, 10),
+            "Point": ("type", 12, 12),
+            "Color": ("enum", 14, 17),
+            "Circle": ("class", 19, 34),
+            "Circle.constructor": ("method", 23, 25),
+            "Circle.area": ("method", 27, 29),
+            "Circle.describe": ("method", 31, 33),
+            "Geometry": ("module", 36, 40),
+            "Geometry.unit": ("function", 37, 39),
+        },
+    ),
+    "tsx": (
+        "sample.tsx",
+        {
+            "CounterProps": ("interface", 4, 6),
+            "Counter": ("function", 8, 11),
+            "Label": ("function", 13, 13),
+            "Panel": ("class", 15, 19),
+            "Panel.render": ("method", 16, 18),
+        },
+    ),
+    "java": (
+        "Sample.java",
+        {
+            "Sample": ("class", 6, 30),
+            "Sample.Sample": ("method", 12, 14),
+            "Sample.add": ("method", 16, 21),
+            "Sample.compareTo": ("method", 23, 25),
+            "Sample.Entry": ("class", 27, 29),
+            "Store": ("interface", 32, 34),
+            "Status": ("enum", 36, 39),
+        },
+    ),
+    "go": (
+        "sample.go",
+        {
+            "Cart": ("struct", 13, 17),
+            "Store": ("interface", 19, 22),
+            "Cart.Add": ("method", 24, 28),
+            "NewCart": ("function", 30, 32),
+            "main": ("function", 34, 38),
+        },
+    ),
+    "rust": (
+        "sample.rs",
+        {
+            "Point": ("struct", 7, 12),
+            "Shape": ("enum", 14, 17),
+            "Area": ("trait", 19, 21),
+            "Point.new": ("method", 24, 26),
+            "Point.norm": ("method", 28, 30),
+            "Point.fmt": ("method", 34, 36),
+            "util": ("module", 39, 43),
+            "util.double": ("function", 40, 42),
+            "main": ("function", 45, 49),
+        },
+    ),
+    "c": (
+        "sample.c",
+        {
+            "cart": ("struct", 6, 10),
+            "point": ("struct", 12, 15),
+            "color": ("enum", 17, 17),
+            "cart_add": ("function", 19, 24),
+            "main": ("function", 26, 32),
+        },
+    ),
+    "cpp": (
+        "sample.cpp",
+        {
+            "geo": ("module", 4, 35),
+            "geo.Shape": ("class", 6, 11),
+            "geo.Circle": ("class", 13, 23),
+            "geo.Circle.Circle": ("method", 15, 15),
+            "geo.Circle.area": ("method", 17, 19),
+            "geo.Box": ("struct", 25, 27),
+            "geo.Circle_total": ("function", 29, 33),
+            "main": ("function", 37, 41),
+        },
+    ),
+    "csharp": (
+        "Sample.cs",
+        {
+            "Shop.Models": ("module", 4, 36),
+            "Shop.Models.Cart": ("class", 6, 23),
+            "Shop.Models.Cart.Add": ("method", 13, 17),
+            "Shop.Models.Cart.Dispose": ("method", 19, 22),
+            "Shop.Models.IStore": ("interface", 25, 28),
+            "Shop.Models.Point": ("struct", 30, 33),
+            "Shop.Models.Status": ("enum", 35, 35),
+        },
+    ),
+    "ruby": (
+        "sample.rb",
+        {
+            "Shop": ("module", 4, 23),
+            "Shop.Cart": ("class", 6, 22),
+            "Shop.Cart.initialize": ("method", 10, 12),
+            "Shop.Cart.add": ("method", 14, 17),
+            "Shop.Cart.build": ("method", 19, 21),
+            "helper": ("function", 25, 27),
+        },
+    ),
+    "php": (
+        "sample.php",
+        {
+            "Cart": ("class", 10, 27),
+            "Cart.add": ("method", 17, 21),
+            "Cart.count": ("method", 23, 26),
+            "Store": ("interface", 29, 32),
+            "Loggable": ("trait", 34, 40),
+            "Loggable.log": ("method", 36, 39),
+            "helper": ("function", 42, 45),
+        },
+    ),
+    "kotlin": (
+        "sample.kt",
+        {
+            "Cart": ("class", 8, 20),
+            "Cart.add": ("method", 12, 15),
+            "Cart.Companion": ("object", 17, 19),
+            "Cart.Companion.empty": ("method", 18, 18),
+            "Store": ("interface", 22, 24),
+            "Registry": ("object", 26, 28),
+            "helper": ("function", 30, 32),
+        },
+    ),
+    "swift": (
+        "sample.swift",
+        {
+            "Cart": ("class", 6, 18),
+            "Cart.init": ("method", 10, 12),
+            "Cart.add": ("method", 14, 17),
+            "Store": ("interface", 20, 22),
+            "Point": ("struct", 24, 26),
+            "Status": ("enum", 28, 31),
+            "Cart.clear": ("method", 34, 36),
+            "helper": ("function", 39, 41),
+        },
+    ),
+    "scala": (
+        "sample.scala",
+        {
+            "Cart": ("class", 6, 14),
+            "Cart.add": ("method", 10, 13),
+            "Store": ("trait", 16, 18),
+            "Cart.empty": ("method", 21, 21),
+            "Point": ("class", 24, 24),
+            "helper": ("function", 26, 26),
+        },
+    ),
     "r": ("sample.R", {"scale_values": ("function", 6, 10), "normalize": ("function", 12, 14)}),
-    "julia": ("sample.jl", {
-        "Shapes": ("module", 1, 21), "Shapes.Shape": ("type", 8, 8), "Shapes.Circle": ("struct", 10, 13),
-        "Shapes.area": ("function", 15, 17)}),
-    "lua": ("sample.lua", {"Cart.new": ("method", 8, 10), "Cart.add": ("method", 12, 14), "helper": ("function", 16, 18)}),
+    "julia": (
+        "sample.jl",
+        {
+            "Shapes": ("module", 1, 21),
+            "Shapes.Shape": ("type", 8, 8),
+            "Shapes.Circle": ("struct", 10, 13),
+            "Shapes.area": ("function", 15, 17),
+        },
+    ),
+    "lua": (
+        "sample.lua",
+        {"Cart.new": ("method", 8, 10), "Cart.add": ("method", 12, 14), "helper": ("function", 16, 18)},
+    ),
     "bash": ("sample.sh", {"greet": ("function", 7, 12), "cleanup": ("function", 14, 16)}),
-    "sql": ("sample.sql", {
-        "customers": ("table", 1, 5), "orders": ("table", 7, 11), "big_orders": ("view", 13, 15),
-        "order_total": ("function", 17, 19)}),
+    "sql": (
+        "sample.sql",
+        {
+            "customers": ("table", 1, 5),
+            "orders": ("table", 7, 11),
+            "big_orders": ("view", 13, 15),
+            "order_total": ("function", 17, 19),
+        },
+    ),
 }
 # symbols sharing a qualname with another one in the same file (Rust impl blocks, Swift extensions, Scala companions)
 EXTRA_SYMBOLS = {
@@ -156,7 +293,10 @@ def test_class_chunk_keeps_signatures_not_method_bodies():
     assert "self.price = price" not in item.text and "compute_tax" not in item.text
     java, _ = analyze("java")
     cls = next(c for c in java.chunks if c.symbol_name == "Sample" and c.symbol_type == "class")
-    assert "private final List<String> items" in cls.text and "    @Override\n    public void add(String item) {" in cls.text
+    assert (
+        "private final List<String> items" in cls.text
+        and "    @Override\n    public void add(String item) {" in cls.text
+    )
     assert "log(item);" not in cls.text and cls.text.endswith("\n}")
 
 
@@ -173,7 +313,7 @@ def test_module_level_code_merged_into_windows():
 
 def oversized_source(n: int = 40) -> str:
     body = "\n".join(f"    total_{i} = compute_{i}(value, {i})" for i in range(n))
-    return f"import math\n\n\ndef big(value):\n    \"\"\"Lots of steps.\"\"\"\n{body}\n    return total_0\n"
+    return f'import math\n\n\ndef big(value):\n    """Lots of steps."""\n{body}\n    return total_0\n'
 
 
 def test_oversized_symbol_split_on_statement_boundaries():
@@ -241,7 +381,9 @@ def test_syntax_error_keeps_the_rest():
     analysis = analyze_code("e.py", text, "python", "code", 1500)
     names = {s.name for s in analysis.symbols}
     assert {"good", "also_good"} <= names
-    assert {i + 1 for i, l in enumerate(text.split("\n")) if l.strip()} <= covered_lines(analysis.chunks, text.split("\n"))
+    assert {i + 1 for i, l in enumerate(text.split("\n")) if l.strip()} <= covered_lines(
+        analysis.chunks, text.split("\n")
+    )
 
 
 # --------------------------------------------------------------------------- fallback
@@ -259,9 +401,9 @@ def test_fallback_unknown_language_line_windows():
     for c in chunks:
         assert c.text == "\n".join(lines[c.start_line - 1 : c.end_line])
     assert chunks[0].start_line == 1 and chunks[-1].end_line == 200
-    assert all(b.start_line <= a.end_line + 1 for a, b in zip(chunks, chunks[1:]))  # no gaps
-    assert any(b.start_line <= a.end_line for a, b in zip(chunks, chunks[1:]))  # small overlap
-    assert all(b.start_line > a.start_line for a, b in zip(chunks, chunks[1:]))  # always progresses
+    assert all(b.start_line <= a.end_line + 1 for a, b in itertools.pairwise(chunks))  # no gaps
+    assert any(b.start_line <= a.end_line for a, b in itertools.pairwise(chunks))  # small overlap
+    assert all(b.start_line > a.start_line for a, b in itertools.pairwise(chunks))  # always progresses
 
 
 def test_fallback_for_garbage_and_minified():
@@ -301,8 +443,9 @@ def test_parsers_are_safe_across_threads():
 
 
 def test_split_keeps_doc_comments_with_their_statement():
-    props = "".join(f"  /** The {i}th option{'!' * (i % 7)} */\n  option{i}: {'string' * (i % 3 + 1)};\n"
-                    for i in range(30))
+    props = "".join(
+        f"  /** The {i}th option{'!' * (i % 7)} */\n  option{i}: {'string' * (i % 3 + 1)};\n" for i in range(30)
+    )
     text = f"export interface Options {{\n{props}}}\n"
     analysis = analyze_code("o.ts", text, "typescript", "code", 200)
     parts = [c for c in analysis.chunks if c.symbol_name == "Options"]
@@ -314,9 +457,16 @@ def test_split_keeps_doc_comments_with_their_statement():
 def test_grouped_declarations_keep_their_own_lines():
     go = analyze_code("x.go", "package x\n\ntype (\n\tA struct{ x int }\n\tB interface{ F() }\n)\n", "go", "code", 1500)
     assert {(s.qualname, s.kind, s.start_line, s.end_line) for s in go.symbols} == {
-        ("A", "struct", 4, 4), ("B", "interface", 5, 5)}
-    js = analyze_code("x.js", "const a = () => 1,\n  b = function () { return 2; };\nexport default function main() {}\n",
-                      "javascript", "code", 1500)
+        ("A", "struct", 4, 4),
+        ("B", "interface", 5, 5),
+    }
+    js = analyze_code(
+        "x.js",
+        "const a = () => 1,\n  b = function () { return 2; };\nexport default function main() {}\n",
+        "javascript",
+        "code",
+        1500,
+    )
     assert {(s.qualname, s.start_line, s.end_line) for s in js.symbols} == {("a", 1, 1), ("b", 2, 2), ("main", 3, 3)}
 
 

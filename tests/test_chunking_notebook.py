@@ -37,7 +37,7 @@ def analysis():
 
 def cell_lines(nb: dict, chunk) -> str:
     source = "".join(nb["cells"][chunk.cell_index]["source"])
-    return "\n".join(source.split("\n")[chunk.start_line - 1:chunk.end_line])
+    return "\n".join(source.split("\n")[chunk.start_line - 1 : chunk.end_line])
 
 
 def test_fixture_notebook_cells_become_chunks(analysis):
@@ -46,7 +46,10 @@ def test_fixture_notebook_cells_become_chunks(analysis):
     assert all(c.source == "analysis.ipynb" and c.source_type == "notebook" for c in chunks)
     docs = [c for c in chunks if c.language == "markdown"]
     assert [(c.cell_index, c.section_path) for c in docs] == [
-        (0, "Sales analysis"), (2, "Discount curve"), (6, "Conclusion")]
+        (0, "Sales analysis"),
+        (2, "Discount curve"),
+        (6, "Conclusion"),
+    ]
     assert {c.language for c in chunks if c.cell_index in (1, 3)} == {"python"}
     for c in chunks:
         assert c.text == cell_lines(nb, c)  # lines count from the start of the cell
@@ -73,13 +76,25 @@ def test_code_cell_symbols_point_at_the_cell_chunks(analysis):
 
 
 def test_identical_cells_get_different_ids():
-    chunks, symbols, _ = run(notebook(md("# Same\n\ntext"), md("# Same\n\ntext"), code("def f():\n    return 1\n"),
-                                      code("def f():\n    return 1\n")))
+    chunks, symbols, _ = run(
+        notebook(
+            md("# Same\n\ntext"),
+            md("# Same\n\ntext"),
+            code("def f():\n    return 1\n"),
+            code("def f():\n    return 1\n"),
+        )
+    )
     assert [c.cell_index for c in chunks] == [0, 1, 2, 3]
     assert len({c.chunk_id for c in chunks}) == 4
     assert [s.chunk_id for s in symbols] == [chunks[2].chunk_id, chunks[3].chunk_id]
-    again, _, _ = run(notebook(md("# Same\n\ntext"), md("# Same\n\ntext"), code("def f():\n    return 1\n"),
-                               code("def f():\n    return 1\n")))
+    again, _, _ = run(
+        notebook(
+            md("# Same\n\ntext"),
+            md("# Same\n\ntext"),
+            code("def f():\n    return 1\n"),
+            code("def f():\n    return 1\n"),
+        )
+    )
     assert [c.chunk_id for c in again] == [c.chunk_id for c in chunks]  # stable across runs
 
 
@@ -90,7 +105,7 @@ def test_long_markdown_cell_is_split_with_cell_relative_lines():
     docs = [c for c in chunks if c.cell_index == 1]
     assert len(docs) > 2 and all(len(c.text) <= 300 for c in docs)
     lines = source.split("\n")
-    assert all(c.text == "\n".join(lines[c.start_line - 1:c.end_line]) for c in docs)
+    assert all(c.text == "\n".join(lines[c.start_line - 1 : c.end_line]) for c in docs)
 
 
 def test_kernel_language_from_metadata():
@@ -115,9 +130,25 @@ def test_source_as_a_single_string_and_crlf():
 
 
 def test_nbformat_3_worksheets():
-    text = json.dumps({"nbformat": 3, "metadata": {}, "worksheets": [{"cells": [
-        {"cell_type": "markdown", "source": ["# Old\n", "format"]},
-        {"cell_type": "code", "language": "python", "input": ["def old():\n", "    return 3\n"], "outputs": []}]}]})
+    text = json.dumps(
+        {
+            "nbformat": 3,
+            "metadata": {},
+            "worksheets": [
+                {
+                    "cells": [
+                        {"cell_type": "markdown", "source": ["# Old\n", "format"]},
+                        {
+                            "cell_type": "code",
+                            "language": "python",
+                            "input": ["def old():\n", "    return 3\n"],
+                            "outputs": [],
+                        },
+                    ]
+                }
+            ],
+        }
+    )
     chunks, symbols, _ = run(text)
     assert [c.cell_index for c in chunks] == [0, 1]
     assert [s.name for s in symbols] == ["old"]
@@ -131,10 +162,14 @@ def test_broken_fixture_notebook():
 
 @pytest.mark.parametrize(
     "text, why",
-    [("[1, 2]", "no list of cells"), ('{"cells": {}}', "no list of cells"), ("{}", "no list of cells"),
-     ('{"cells": [3]}', "cell 0 is not an object"),
-     ('{"cells": [{"cell_type": "code", "source": 5}]}', "cell 0 has no text source"),
-     ('{"cells": [{"cell_type": "markdown", "source": ["a", 1]}]}', "cell 0 has no text source")],
+    [
+        ("[1, 2]", "no list of cells"),
+        ('{"cells": {}}', "no list of cells"),
+        ("{}", "no list of cells"),
+        ('{"cells": [3]}', "cell 0 is not an object"),
+        ('{"cells": [{"cell_type": "code", "source": 5}]}', "cell 0 has no text source"),
+        ('{"cells": [{"cell_type": "markdown", "source": ["a", 1]}]}', "cell 0 has no text source"),
+    ],
 )
 def test_not_a_notebook(text, why):
     with pytest.raises(Unreadable) as err:

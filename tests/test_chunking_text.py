@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ def chunks_of(rel: str, language: str, chunk_size: int = 1500, overlap: int = 20
 
 
 def lines_of(text: str, chunk) -> str:
-    return "\n".join(text.split("\n")[chunk.start_line - 1:chunk.end_line])
+    return "\n".join(text.split("\n")[chunk.start_line - 1 : chunk.end_line])
 
 
 def line_no(text: str, needle: str) -> int:
@@ -52,16 +53,22 @@ def test_hash_inside_a_fence_is_not_a_heading():
 def test_setext_headings_mix_with_atx():
     text, chunks = chunks_of("docs/architecture.md", "markdown")
     assert [c.section_path for c in chunks] == [
-        "Architecture", "Architecture > Models", "Architecture > Pricing", "Architecture > Order flow",
-        "Architecture > Order flow > Persistence"]
+        "Architecture",
+        "Architecture > Models",
+        "Architecture > Pricing",
+        "Architecture > Order flow",
+        "Architecture > Order flow > Persistence",
+    ]
     pricing = chunks[2]
     assert pricing.start_line == line_no(text, "Pricing") and "# pricing pipeline" in pricing.text
     assert all(c.text == lines_of(text, c) for c in chunks)
 
 
 def test_markdown_heading_cleanup_front_matter_and_thematic_breaks():
-    text = ("---\ntitle: Not a heading\n---\n\n# The `compute_total` [guide](http://x)\n\nIntro.\n\n"
-            "---\n\nAfter a break.\n\n- item\n---\n")
+    text = (
+        "---\ntitle: Not a heading\n---\n\n# The `compute_total` [guide](http://x)\n\nIntro.\n\n"
+        "---\n\nAfter a break.\n\n- item\n---\n"
+    )
     chunks = chunk_document("g.md", text, "markdown", "doc", 1500, 200)
     assert [c.section_path for c in chunks] == [None, "The compute_total guide"]
     assert chunks[0].text == "---\ntitle: Not a heading\n---"
@@ -104,7 +111,11 @@ def test_rst_transition_and_short_underline_are_not_titles():
 def test_html_visible_text_sections_and_source_lines():
     text, chunks = chunks_of("docs/guide.html", "html")
     assert [c.section_path for c in chunks] == [
-        "Shop guide", "Shop guide > Checkout", "Shop guide > Checkout > Refunds", "Shop guide > Troubleshooting"]
+        "Shop guide",
+        "Shop guide > Checkout",
+        "Shop guide > Checkout > Refunds",
+        "Shop guide > Troubleshooting",
+    ]
     joined = "\n".join(c.text for c in chunks)
     assert "trackingMarker" not in joined and "hidden-style-marker" not in joined and "<" not in joined
     assert "validates the cart & reserves stock." in joined
@@ -135,7 +146,8 @@ def test_plain_text_and_config_have_no_sections():
 
 def long_markdown(paragraphs: int = 30) -> str:
     body = "\n\n".join(
-        f"Paragraph {i} talks about order {i}.\nIt has a second line about stock level {i}." for i in range(paragraphs))
+        f"Paragraph {i} talks about order {i}.\nIt has a second line about stock level {i}." for i in range(paragraphs)
+    )
     return f"# Intro\n\nShort intro.\n\n## Big\n\n{body}\n\n## After\n\nThe end.\n"
 
 
@@ -148,16 +160,16 @@ def test_large_sections_split_on_paragraphs_with_overlap():
         assert 0 < len(c.text) <= 400
         assert c.text == lines_of(text, c)
         assert c.text.strip() == c.text.strip("\n") and c.text.strip()
-    for a, b in zip(big, big[1:]):
+    for a, b in itertools.pairwise(big):
         assert b.start_line <= a.end_line  # overlapping lines
-        shared = "\n".join(text.split("\n")[b.start_line - 1:a.end_line])
+        shared = "\n".join(text.split("\n")[b.start_line - 1 : a.end_line])
         assert len(shared) <= 100
         assert b.start_line > a.start_line
     # every line of the section is covered
     covered = {n for c in big for n in range(c.start_line, c.end_line + 1)}
     first, last = big[0].start_line, big[-1].end_line
     assert all(n in covered for n in range(first, last + 1))
-    assert [c.section_path for c in chunks][0] == "Intro" and chunks[-1].section_path == "Intro > After"
+    assert next(c.section_path for c in chunks) == "Intro" and chunks[-1].section_path == "Intro > After"
 
 
 def test_windows_end_on_paragraph_boundaries_when_possible():
@@ -166,7 +178,7 @@ def test_windows_end_on_paragraph_boundaries_when_possible():
     chunks = chunk_document("big.md", text, "markdown", "doc", 400, 0)
     for c in chunks[:-1]:
         assert c.end_line == len(lines) or not lines[c.end_line].strip()  # next line is blank
-    assert all(b.start_line > a.end_line for a, b in zip(chunks, chunks[1:]))  # no overlap asked
+    assert all(b.start_line > a.end_line for a, b in itertools.pairwise(chunks))  # no overlap asked
 
 
 def test_a_paragraph_larger_than_a_chunk_splits_on_lines():
@@ -186,7 +198,7 @@ def test_a_single_line_longer_than_a_chunk_is_cut_by_characters():
     assert all(len(c.text) <= 500 and c.end_line == 3 for c in pieces)
     assert pieces[0].text == line[:500]
     assert pieces[1].text.startswith(line[450:460])  # 50 characters of overlap
-    assert "".join(p.text[50 if i else 0:] for i, p in enumerate(pieces)).rstrip() == line.rstrip()
+    assert "".join(p.text[50 if i else 0 :] for i, p in enumerate(pieces)).rstrip() == line.rstrip()
     assert chunks[0].text == "before" and chunks[-1].text == "after"
 
 

@@ -31,7 +31,11 @@ def _env() -> dict[str, str]:
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "agent_brain_lab.cli", *args],
-        cwd=cwd, env=_env(), capture_output=True, text=True, timeout=TIMEOUT,
+        cwd=cwd,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
     )
 
 
@@ -103,11 +107,11 @@ def test_query_text_output(indexed):
 
 def test_query_unquoted_words_and_filters(indexed):
     root, _ = indexed
-    resp = ok_json("query", "stock", "reservation", "--source-types", "code", "--languages", "python",
-                   "--top-k", "3", cwd=root)
+    resp = ok_json(
+        "query", "stock", "reservation", "--source-types", "code", "--languages", "python", "--top-k", "3", cwd=root
+    )
     assert resp["query"] == "stock reservation"
-    assert resp["results"] and all(h["language"] == "python" and h["source_type"] == "code"
-                                   for h in resp["results"])
+    assert resp["results"] and all(h["language"] == "python" and h["source_type"] == "code" for h in resp["results"])
     resp = ok_json("query", "total", "--mode", "bm25", "--paths", "shop/**", cwd=root)
     assert resp["results"] and all(h["source"].startswith("shop/") for h in resp["results"])
 
@@ -207,7 +211,11 @@ def index_on_a_terminal(root: Path, interrupt_on: str = "") -> tuple[int, str, s
     master, slave = pty.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "agent_brain_lab.cli", "index"],
-        cwd=root, env=_env(), stdout=subprocess.PIPE, stderr=slave, text=True,
+        cwd=root,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        text=True,
     )
     os.close(slave)
     drawn, interrupted = "", False
@@ -238,7 +246,9 @@ def test_progress_bar_on_a_terminal(tmp_path):
 
 def test_ctrl_c_cancels_cleanly_and_commits_nothing(tmp_path):
     for i in range(600):  # enough chunks for several embedding groups, so the cancel check comes around
-        (tmp_path / f"note{i:03}.md").write_text(f"# Note {i}\n\nItem {i} costs {i * 7 % 101} coins in shop {i % 13}.\n")
+        (tmp_path / f"note{i:03}.md").write_text(
+            f"# Note {i}\n\nItem {i} costs {i * 7 % 101} coins in shop {i % 13}.\n"
+        )
     status, stdout, drawn = index_on_a_terminal(tmp_path, interrupt_on="\r[")
     assert status == 1, (stdout, drawn)
     assert stdout == ""
@@ -250,8 +260,9 @@ def test_ctrl_c_cancels_cleanly_and_commits_nothing(tmp_path):
 @pytest.mark.skipif(shutil.which("agent-brain-lab") is None, reason="package not installed")
 def test_console_script(indexed):
     root, _ = indexed
-    proc = subprocess.run(["agent-brain-lab", "status", "--json"], cwd=root, capture_output=True,
-                          text=True, timeout=TIMEOUT)
+    proc = subprocess.run(
+        ["agent-brain-lab", "status", "--json"], cwd=root, capture_output=True, text=True, timeout=TIMEOUT
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["state"] == "ready"
 
@@ -259,6 +270,7 @@ def test_console_script(indexed):
 def test_console_script_entry_point_resolves(capsys):
     """pyproject's console script names a main() that returns exit statuses instead of exiting."""
     import importlib
+
     import tomllib
 
     target = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]["agent-brain-lab"]

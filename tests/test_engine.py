@@ -8,8 +8,15 @@ from pathlib import Path
 import pytest
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.types import (MODES, InvalidRequest, ModelMismatch, ModelUnavailable, NotIndexed,
-                                          QueryRequest, WorkspaceBusy)
+from agent_brain_lab.engine.types import (
+    MODES,
+    InvalidRequest,
+    ModelMismatch,
+    ModelUnavailable,
+    NotIndexed,
+    QueryRequest,
+    WorkspaceBusy,
+)
 
 FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 
@@ -34,8 +41,29 @@ def test_status_counts_files_chunks_languages_and_graph(brain):
     status = brain.status()
     assert status["state"] == "ready" and status["generation"] >= 1
     by_lang = status["files"]["by_language"]
-    for lang in ("python", "javascript", "typescript", "tsx", "java", "go", "rust", "c", "cpp", "csharp", "ruby",
-                 "php", "kotlin", "swift", "scala", "r", "julia", "lua", "bash", "sql", "markdown"):
+    for lang in (
+        "python",
+        "javascript",
+        "typescript",
+        "tsx",
+        "java",
+        "go",
+        "rust",
+        "c",
+        "cpp",
+        "csharp",
+        "ruby",
+        "php",
+        "kotlin",
+        "swift",
+        "scala",
+        "r",
+        "julia",
+        "lua",
+        "bash",
+        "sql",
+        "markdown",
+    ):
         assert by_lang.get(lang, 0) >= 1, lang
     assert set(status["files"]["by_source_type"]) == {"doc", "code", "test", "notebook"}
     assert status["chunks"]["total"] > status["files"]["total"]
@@ -51,8 +79,14 @@ def test_skips_are_recorded_with_reasons_and_excludes_are_silent(brain):
     assert "notebook" in reasons["broken.ipynb"]
     assert "UTF-8" in reasons["legacy/latin1.txt"]
     indexed = set(_indexed_sources(brain))
-    for excluded in ("secret/keys.txt", "debug.log", "node_modules/pkg/index.js", "web/vendor.min.js",
-                     "poetry.lock", ".env"):
+    for excluded in (
+        "secret/keys.txt",
+        "debug.log",
+        "node_modules/pkg/index.js",
+        "web/vendor.min.js",
+        "poetry.lock",
+        ".env",
+    ):
         assert excluded not in indexed and excluded not in reasons
 
 
@@ -65,7 +99,7 @@ def test_code_chunks_carry_symbols_and_exact_lines(brain):
     hits = brain.query("compute_total", mode="bm25", top_k=10, languages=["python"]).results
     chunk = next(r for r in hits if r.symbol_name == "compute_total")
     assert chunk.source == "shop/pricing.py" and chunk.symbol_type == "function"
-    lines = (brain.root / chunk.source).read_text().splitlines()[chunk.start_line - 1:chunk.end_line]
+    lines = (brain.root / chunk.source).read_text().splitlines()[chunk.start_line - 1 : chunk.end_line]
     assert lines[0].startswith("def compute_total")
     assert "\n".join(lines).strip() == chunk.text.strip()
 
@@ -166,17 +200,20 @@ def test_glob_without_slash_matches_basenames(brain):
 # ------------------------------------------------------------------ bad input
 
 
-@pytest.mark.parametrize("fields,field", [
-    ({"query": "  "}, "query"),
-    ({"query": "x" * 1001}, "query"),
-    ({"query": "x", "mode": "telepathy"}, "mode"),
-    ({"query": "x", "top_k": 0}, "top_k"),
-    ({"query": "x", "top_k": 101}, "top_k"),
-    ({"query": "x", "alpha": 1.5}, "alpha"),
-    ({"query": "x", "source_types": ["slides"]}, "source_types"),
-    ({"query": "x", "file_paths": ["../etc/*"]}, "file_paths"),
-    ({"query": "x", "colour": "red"}, "colour"),
-])
+@pytest.mark.parametrize(
+    "fields,field",
+    [
+        ({"query": "  "}, "query"),
+        ({"query": "x" * 1001}, "query"),
+        ({"query": "x", "mode": "telepathy"}, "mode"),
+        ({"query": "x", "top_k": 0}, "top_k"),
+        ({"query": "x", "top_k": 101}, "top_k"),
+        ({"query": "x", "alpha": 1.5}, "alpha"),
+        ({"query": "x", "source_types": ["slides"]}, "source_types"),
+        ({"query": "x", "file_paths": ["../etc/*"]}, "file_paths"),
+        ({"query": "x", "colour": "red"}, "colour"),
+    ],
+)
 def test_invalid_requests_name_the_field(brain, fields, field):
     with pytest.raises(InvalidRequest) as err:
         brain.query(fields)
@@ -261,7 +298,8 @@ def test_graph_shows_the_part_of_a_long_caller_that_makes_the_call(tmp_path):
     steps = "\n".join(f"    total_{i} = sum(range({i}))  # step {i} of a long routine" for i in range(60))
     (tmp_path / "jobs.py").write_text(
         f"def fetch_ledger(account):\n    return [account]\n\n\n"
-        f"def nightly_batch(account):\n{steps}\n    return fetch_ledger(account)\n")
+        f"def nightly_batch(account):\n{steps}\n    return fetch_ledger(account)\n"
+    )
     brain = Brain(tmp_path)
     brain.index()
     call_line = 6 + 60

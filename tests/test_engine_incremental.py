@@ -28,7 +28,10 @@ def write_module(root: Path, name: str, body: str) -> None:
 
 @pytest.fixture
 def small(tmp_path) -> Brain:
-    write_module(tmp_path, "geo/shapes.py", '''
+    write_module(
+        tmp_path,
+        "geo/shapes.py",
+        """
         class Circle:
             def area(self, radius):
                 return 3.14159 * radius * radius
@@ -36,14 +39,19 @@ def small(tmp_path) -> Brain:
 
         def perimeter_of_square(side):
             return 4 * side
-    ''')
-    write_module(tmp_path, "geo/report.py", '''
+    """,
+    )
+    write_module(
+        tmp_path,
+        "geo/report.py",
+        """
         from .shapes import Circle
 
 
         def describe_circle(radius):
             return f"area {Circle().area(radius)}"
-    ''')
+    """,
+    )
     write_module(tmp_path, "README.md", "# Geometry\n\nUse `describe_circle` to print an area.\n")
     brain = Brain(tmp_path)
     brain.index()
@@ -171,8 +179,9 @@ except Exception as err:
 
 def big_workspace(root: Path, files: int) -> None:
     for i in range(files):
-        body = "\n\n".join(f"def step_{i}_{j}(value):\n    '''Step {j} of pipeline {i}.'''\n    return value * {j}"
-                           for j in range(12))
+        body = "\n\n".join(
+            f"def step_{i}_{j}(value):\n    '''Step {j} of pipeline {i}.'''\n    return value * {j}" for j in range(12)
+        )
         write_module(root, f"pipeline/p{i:03d}.py", body + "\n")
 
 
@@ -231,7 +240,10 @@ def test_several_paths_in_one_pass(small):
 def test_embedding_cache_stays_bounded(small):
     catalog = small._open_catalog()
     model = small.status()["model"]["identity"]
-    cached = lambda: catalog.db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
+
+    def cached():
+        return catalog.db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
+
     live = cached()
     one_dead = [(f"gone-{i}", np.zeros(384, np.float32)) for i in range(live + 1)]
     catalog.cache_vectors(model, one_dead[:1])
@@ -259,7 +271,9 @@ def test_a_reindex_serves_the_graph_it_built_without_reading_it_back(tmp_path, m
 
 
 def test_warm_loads_the_graph_before_the_first_query(tmp_path, monkeypatch):
-    (tmp_path / "shop.py").write_text("def total(items):\n    return sum(items)\n\n\ndef report(r):\n    return total(r)\n")
+    (tmp_path / "shop.py").write_text(
+        "def total(items):\n    return sum(items)\n\n\ndef report(r):\n    return total(r)\n"
+    )
     Brain(tmp_path).index()
     brain = Brain(tmp_path)  # a new process's view: nothing loaded yet
     brain.warm()

@@ -172,7 +172,19 @@ def test_index_in_a_terminal_draws_a_text_progress_bar(ip, tmp_path, capsys):
 
 def test_help_documents_everything(ip):
     doc = ip.find_line_magic("brain").__doc__
-    for word in ("%%brain", "index", "query", "status", "graph", "reset", "--mode", "--top-k",
-                 "--workspace", "{var}", "--depth", "--json"):
+    for word in (
+        "%%brain",
+        "index",
+        "query",
+        "status",
+        "graph",
+        "reset",
+        "--mode",
+        "--top-k",
+        "--workspace",
+        "{var}",
+        "--depth",
+        "--json",
+    ):
         assert word in doc, word
     assert ip.find_cell_magic("brain") is not None

@@ -22,7 +22,9 @@ def executed(tmp_path_factory):
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env_path]))  # the kernel imports the repo
     try:
         client = NotebookClient(
-            nb, timeout=900, kernel_name="python3",
+            nb,
+            timeout=900,
+            kernel_name="python3",
             resources={"metadata": {"path": str(tmp_path_factory.mktemp("quickstart"))}},
         )
         client.execute()
@@ -78,8 +80,13 @@ def test_index_shows_a_finished_progress_bar_and_the_report(executed):
 
 
 def test_query_outputs_are_results_widgets_with_fallbacks(executed):
-    for needle, mode in [("r = %brain query", "hybrid"), ("--mode vector", "vector"), ("--mode bm25 --top-k 3", "bm25"),
-                         ("--mode graph", "graph"), ("%%brain --mode multi", "multi")]:
+    for needle, mode in [
+        ("r = %brain query", "hybrid"),
+        ("--mode vector", "vector"),
+        ("--mode bm25 --top-k 3", "bm25"),
+        ("--mode graph", "graph"),
+        ("%%brain --mode multi", "multi"),
+    ]:
         cell = _cell(executed, needle)
         (output,) = [o for o in cell.outputs if WIDGET_VIEW in o.get("data", {})]
         assert "text/html" in output["data"] and "text/plain" in output["data"]

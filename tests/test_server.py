@@ -9,12 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+from test_server_support import on_server_loop
 from tornado.httpclient import HTTPClientError
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.store.generations import IndexDir
-
-from test_server_support import on_server_loop
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
 
@@ -63,8 +62,7 @@ def big_root(jp_root_dir):
         folder = jp_root_dir / "gen" / f"pkg{i // 50}"
         folder.mkdir(parents=True, exist_ok=True)
         body = "\n\n".join(
-            f"def handler_{i}_{j}(value):\n    \"\"\"Handle case {j} of module {i}.\"\"\"\n"
-            f"    return value * {j} + {i}\n"
+            f'def handler_{i}_{j}(value):\n    """Handle case {j} of module {i}."""\n    return value * {j} + {i}\n'
             for j in range(6)
         )
         (folder / f"mod_{i}.py").write_text(body)
@@ -105,7 +103,7 @@ async def wait_for_path(api, path, statuses, timeout=120):
     """The newest job for ``path`` once it reaches one of ``statuses``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        code, listing = await api("GET", "jobs")
+        _code, listing = await api("GET", "jobs")
         jobs = [j for j in listing["jobs"] if j["path"] == path]
         if jobs and jobs[0]["status"] in statuses:
             return jobs[0]
@@ -168,8 +166,13 @@ async def test_bad_query_is_400_naming_the_field(api, body, field):
 
 @pytest.mark.parametrize(
     "params, field",
-    [({}, "name"), ({"name": "  "}, "name"), ({"name": "Cart", "depth": "deep"}, "depth"),
-     ({"name": "Cart", "depth": "9"}, "depth"), ({"name": "Cart", "depth": "-1"}, "depth")],
+    [
+        ({}, "name"),
+        ({"name": "  "}, "name"),
+        ({"name": "Cart", "depth": "deep"}, "depth"),
+        ({"name": "Cart", "depth": "9"}, "depth"),
+        ({"name": "Cart", "depth": "-1"}, "depth"),
+    ],
 )
 @on_server_loop
 async def test_bad_graph_entity_is_400(api, params, field):
@@ -181,8 +184,16 @@ def _escape_paths(root: Path, outside: Path) -> list[str]:
     outside.mkdir(exist_ok=True)
     (outside / "secret.py").write_text("TOKEN = 'nope'\n")
     (root / "link_out").symlink_to(outside, target_is_directory=True)
-    return ["..", "../outside", "probe/../../outside", str(outside), "/etc", "link_out", "no/such/folder",
-            "probe/lighthouse.py"]
+    return [
+        "..",
+        "../outside",
+        "probe/../../outside",
+        str(outside),
+        "/etc",
+        "link_out",
+        "no/such/folder",
+        "probe/lighthouse.py",
+    ]
 
 
 @on_server_loop
@@ -197,10 +208,17 @@ async def test_index_path_policy(api, jp_root_dir, tmp_path):
 
 @pytest.mark.parametrize(
     "body, field",
-    [({"force": "yes"}, "force"), ({"path": 3}, "path"), ({"include": "*.py"}, "include"),
-     ({"exclude": [1]}, "exclude"), ({"chunk_size": -4}, "chunk_size"), ({"chunk_overlap": 1.5}, "chunk_overlap"),
-     ({"chunk_size": 400, "chunk_overlap": 400}, "chunk_overlap"),
-     ({"recursive": True}, "recursive"), ("nonsense", "body")],
+    [
+        ({"force": "yes"}, "force"),
+        ({"path": 3}, "path"),
+        ({"include": "*.py"}, "include"),
+        ({"exclude": [1]}, "exclude"),
+        ({"chunk_size": -4}, "chunk_size"),
+        ({"chunk_overlap": 1.5}, "chunk_overlap"),
+        ({"chunk_size": 400, "chunk_overlap": 400}, "chunk_overlap"),
+        ({"recursive": True}, "recursive"),
+        ("nonsense", "body"),
+    ],
 )
 @on_server_loop
 async def test_bad_index_body_is_400(api, body, field):
@@ -305,7 +323,7 @@ async def test_save_of_excluded_file_starts_no_job(api, jp_fetch):
     await jp_fetch("api", "contents", "node_modules", method="PUT", body=json.dumps({"type": "directory"}))
     await jp_fetch("api", "contents", "node_modules", "x.js", method="PUT", body=json.dumps(model))
     await asyncio.sleep(1.0)
-    code, listing = await api("GET", "jobs")
+    _code, listing = await api("GET", "jobs")
     assert listing == {"jobs": []}
 
 

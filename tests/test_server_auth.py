@@ -11,9 +11,8 @@ import json
 import re
 
 import pytest
-from tornado.routing import PathMatches, Router
-
 from test_server_support import on_server_loop
+from tornado.routing import PathMatches, Router
 
 from agent_brain_lab.server.handlers import BrainHandler
 
@@ -49,8 +48,7 @@ def brain_routes(router: Router):
 def own_verbs(handler: type) -> list[str]:
     """HTTP verbs implemented by our classes (not inherited from jupyter-server)."""
     return [
-        verb for verb in VERBS
-        if any(verb in vars(cls) for cls in handler.__mro__ if issubclass(cls, BrainHandler))
+        verb for verb in VERBS if any(verb in vars(cls) for cls in handler.__mro__ if issubclass(cls, BrainHandler))
     ]
 
 

@@ -6,9 +6,8 @@ import asyncio
 import json
 
 import pytest
-from tornado.httpclient import HTTPClientError
-
 from test_server_support import on_server_loop
+from tornado.httpclient import HTTPClientError
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
 
@@ -43,8 +42,11 @@ async def fetch_json(jp_fetch, *path, **kwargs):
 @pytest.mark.parametrize("jp_server_config", [{"model_path": "/no/such/model"}], indirect=True)
 @on_server_loop
 async def test_unusable_model_answers_503_and_saving_still_works(jp_fetch, jp_root_dir):
-    for path, kwargs in [(("status",), {}), (("index",), {"method": "POST", "body": "{}"}),
-                         (("query",), {"method": "POST", "body": '{"query": "x"}'})]:
+    for path, kwargs in [
+        (("status",), {}),
+        (("index",), {"method": "POST", "body": "{}"}),
+        (("query",), {"method": "POST", "body": '{"query": "x"}'}),
+    ]:
         code, err = await fetch_json(jp_fetch, *path, **kwargs)
         assert (code, err["error"]) == (503, "model_unavailable"), path
         assert "/no/such/model" in err["message"]

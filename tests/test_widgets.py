@@ -42,20 +42,26 @@ WORKSPACE = {
             """Ten percent off above one hundred."""
             return amount * 0.9 if amount > 100 else amount
         ''',
-    "docs/guide.md": '''
+    "docs/guide.md": """
         # Guide
 
         ## Discounts
 
         The `Cart.total` method calls `apply_discount` to apply the discount rule.
-        ''',
+        """,
 }
 
 
 def hit(**fields) -> QueryResult:
     base = dict(
-        chunk_id=fields.get("source", "a.py"), text="x = 1", source="a.py", source_type="code",
-        language="python", start_line=1, end_line=1, score=0.5,
+        chunk_id=fields.get("source", "a.py"),
+        text="x = 1",
+        source="a.py",
+        source_type="code",
+        language="python",
+        start_line=1,
+        end_line=1,
+        score=0.5,
     )
     return QueryResult(**{**base, **fields})
 
@@ -86,10 +92,24 @@ def brain(tmp_path_factory):
 
 def test_results_carry_location_label_rank_and_summary():
     results = [
-        hit(source="src/http.py", start_line=3, end_line=9, symbol_name="parse", parent_symbol="Parser",
-            symbol_type="method", score=0.9),
-        hit(source="README.md", source_type="doc", language="markdown", start_line=4, end_line=4,
-            section_path="Intro > Headers", score=0.3),
+        hit(
+            source="src/http.py",
+            start_line=3,
+            end_line=9,
+            symbol_name="parse",
+            parent_symbol="Parser",
+            symbol_type="method",
+            score=0.9,
+        ),
+        hit(
+            source="README.md",
+            source_type="doc",
+            language="markdown",
+            start_line=4,
+            end_line=4,
+            section_path="Intro > Headers",
+            score=0.3,
+        ),
         hit(source="nb.ipynb", source_type="notebook", cell_index=2, start_line=1, end_line=2, score=0.1),
     ]
     w = ResultsWidget(response(results, total_results=7, fallback="vector: no entity", generation=4))
@@ -152,8 +172,11 @@ def test_scripts_build_dom_without_html_strings_or_network():
 @pytest.mark.parametrize("main", ["results.js", "graph.js"])
 def test_modules_parse_as_es_modules(main):
     proc = subprocess.run(
-        ["node", "--input-type=module", "--check"], input=_module("shared.js", main),
-        capture_output=True, text=True, timeout=30,
+        ["node", "--input-type=module", "--check"],
+        input=_module("shared.js", main),
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     assert proc.returncode == 0, proc.stderr
 
@@ -235,11 +258,24 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
     """Both modules draw real widget state in headless Chromium; the graph view asks to expand."""
     text = "# parses <b>Headers</b>\ndef parseHTTPHeader(raw):\n" + "    pass\n" * 12
-    results = ResultsWidget(response(
-        [hit(text=text, source="src/my file.py", start_line=3, end_line=16, vector_score=0.7, bm25_score=3.0,
-             ranks={"vector": 1, "bm25": 1}, relationship_path=["A", "-calls->", "B"])],
-        query="parse header", fallback="vector: no known entity in the query",
-    ))
+    results = ResultsWidget(
+        response(
+            [
+                hit(
+                    text=text,
+                    source="src/my file.py",
+                    start_line=3,
+                    end_line=16,
+                    vector_score=0.7,
+                    bm25_score=3.0,
+                    ranks={"vector": 1, "bm25": 1},
+                    relationship_path=["A", "-calls->", "B"],
+                )
+            ],
+            query="parse header",
+            fallback="vector: no known entity in the query",
+        )
+    )
     graph = GraphWidget(brain.graph_entity("apply_discount", depth=1), brain=brain)
 
     def state(widget, cls):  # cls, not type(widget): anywidget subclasses each instance on the fly
@@ -247,15 +283,27 @@ def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
 
     page = (Path(__file__).parent / "widget_harness.html").read_text()
     for key, value in {
-        "__RESULTS_ESM__": _module("shared.js", "results.js"), "__GRAPH_ESM__": _module("shared.js", "graph.js"),
-        "__RESULTS_STATE__": state(results, ResultsWidget), "__GRAPH_STATE__": state(graph, GraphWidget),
+        "__RESULTS_ESM__": _module("shared.js", "results.js"),
+        "__GRAPH_ESM__": _module("shared.js", "graph.js"),
+        "__RESULTS_STATE__": state(results, ResultsWidget),
+        "__GRAPH_STATE__": state(graph, GraphWidget),
     }.items():
         page = page.replace(key, json.dumps(value).replace("</", "<\\/"))
     (tmp_path / "page.html").write_text(page)
     proc = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=15000",
-         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", (tmp_path / "page.html").as_uri()],
-        capture_output=True, text=True, timeout=120,
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=15000",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--dump-dom",
+            (tmp_path / "page.html").as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     found = re.search(r'<pre id="out">(.*?)</pre>', proc.stdout, re.S)
     assert found, proc.stderr[-2000:]

@@ -25,14 +25,45 @@ from agent_brain_lab.engine.workspace import (
 FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 
 FIXTURE_FILES = [
-    "README.md", "analysis.ipynb", "analytics/Revenue.scala", "analytics/forecast.jl", "analytics/summary.R",
-    "broken.ipynb", "db/schema.sql", "docs/api.rst", "docs/architecture.md", "docs/guide.html",
-    "dotnet/Invoice.cs", "go/pricing.go", "go/pricing_test.go", "java/ExpressOrder.java", "legacy/latin1.txt",
-    "mobile/Cart.kt", "mobile/CartStore.swift", "native/checksum.c", "native/checksum.h", "native/ledger.cpp",
-    "notes/keep.txt", "notes/todo.md", "plugins/discount.lua", "rust/src/lib.rs", "scripts/deploy.sh",
-    "scripts/report.rb", "settings/shop.yaml", "shop/__init__.py", "shop/inventory.py", "shop/models.py",
-    "shop/pricing.py", "shop/service.py", "tests/conftest.py", "tests/test_cart.py", "web/CartBadge.tsx",
-    "web/cart.js", "web/pricing.test.ts", "web/pricing.ts", "web/receipt.php",
+    "README.md",
+    "analysis.ipynb",
+    "analytics/Revenue.scala",
+    "analytics/forecast.jl",
+    "analytics/summary.R",
+    "broken.ipynb",
+    "db/schema.sql",
+    "docs/api.rst",
+    "docs/architecture.md",
+    "docs/guide.html",
+    "dotnet/Invoice.cs",
+    "go/pricing.go",
+    "go/pricing_test.go",
+    "java/ExpressOrder.java",
+    "legacy/latin1.txt",
+    "mobile/Cart.kt",
+    "mobile/CartStore.swift",
+    "native/checksum.c",
+    "native/checksum.h",
+    "native/ledger.cpp",
+    "notes/keep.txt",
+    "notes/todo.md",
+    "plugins/discount.lua",
+    "rust/src/lib.rs",
+    "scripts/deploy.sh",
+    "scripts/report.rb",
+    "settings/shop.yaml",
+    "shop/__init__.py",
+    "shop/inventory.py",
+    "shop/models.py",
+    "shop/pricing.py",
+    "shop/service.py",
+    "tests/conftest.py",
+    "tests/test_cart.py",
+    "web/CartBadge.tsx",
+    "web/cart.js",
+    "web/pricing.test.ts",
+    "web/pricing.ts",
+    "web/receipt.php",
 ]
 
 
@@ -88,8 +119,16 @@ def test_fixture_files_carry_type_language_and_stat(root):
 def test_fixture_ignored_and_excluded_files_are_left_out_silently(root):
     files, skips = scan(root, ScanOptions())
     seen = {f.path for f in files} | {s.path for s in skips}
-    for left_out in ("secret/keys.txt", "debug.log", "node_modules/pkg/index.js", "notes/scratch.txt",
-                     ".env", ".gitignore", "poetry.lock", "web/vendor.min.js"):
+    for left_out in (
+        "secret/keys.txt",
+        "debug.log",
+        "node_modules/pkg/index.js",
+        "notes/scratch.txt",
+        ".env",
+        ".gitignore",
+        "poetry.lock",
+        "web/vendor.min.js",
+    ):
         assert (root / left_out).exists()
         assert left_out not in seen
 
@@ -109,30 +148,74 @@ def test_output_is_sorted_by_path(root):
 @pytest.mark.parametrize(
     "path, expected",
     [
-        ("README.md", ("doc", "markdown")), ("x.markdown", ("doc", "markdown")), ("d/a.rst", ("doc", "rst")),
-        ("a.txt", ("doc", "text")), ("a.html", ("doc", "html")), ("a.HTM", ("doc", "html")),
-        ("LICENSE", ("doc", "text")), ("c.yaml", ("doc", "yaml")), ("c.yml", ("doc", "yaml")),
-        ("pyproject.toml", ("doc", "toml")), ("setup.cfg", ("doc", "ini")), ("p.json", ("doc", "json")),
-        ("n.ipynb", ("notebook", "python")), ("tests/n.ipynb", ("notebook", "python")),
+        ("README.md", ("doc", "markdown")),
+        ("x.markdown", ("doc", "markdown")),
+        ("d/a.rst", ("doc", "rst")),
+        ("a.txt", ("doc", "text")),
+        ("a.html", ("doc", "html")),
+        ("a.HTM", ("doc", "html")),
+        ("LICENSE", ("doc", "text")),
+        ("c.yaml", ("doc", "yaml")),
+        ("c.yml", ("doc", "yaml")),
+        ("pyproject.toml", ("doc", "toml")),
+        ("setup.cfg", ("doc", "ini")),
+        ("p.json", ("doc", "json")),
+        ("n.ipynb", ("notebook", "python")),
+        ("tests/n.ipynb", ("notebook", "python")),
         ("tests/readme.md", ("doc", "markdown")),
-        ("a.py", ("code", "python")), ("a.js", ("code", "javascript")), ("a.mjs", ("code", "javascript")),
-        ("a.cjs", ("code", "javascript")), ("a.jsx", ("code", "javascript")), ("a.ts", ("code", "typescript")),
-        ("a.tsx", ("code", "tsx")), ("A.java", ("code", "java")), ("a.go", ("code", "go")),
-        ("a.rs", ("code", "rust")), ("a.c", ("code", "c")), ("a.h", ("code", "c")), ("a.cc", ("code", "cpp")),
-        ("a.cpp", ("code", "cpp")), ("a.cxx", ("code", "cpp")), ("a.hpp", ("code", "cpp")),
-        ("a.hh", ("code", "cpp")), ("a.cs", ("code", "csharp")), ("a.rb", ("code", "ruby")),
-        ("a.php", ("code", "php")), ("a.kt", ("code", "kotlin")), ("a.kts", ("code", "kotlin")),
-        ("a.swift", ("code", "swift")), ("a.scala", ("code", "scala")), ("a.r", ("code", "r")),
-        ("a.R", ("code", "r")), ("a.jl", ("code", "julia")), ("a.lua", ("code", "lua")),
-        ("a.sh", ("code", "bash")), ("a.bash", ("code", "bash")), ("a.sql", ("code", "sql")),
-        ("tests/helpers.py", ("test", "python")), ("pkg/test/util.go", ("test", "go")),
-        ("src/__tests__/a.js", ("test", "javascript")), ("spec/a_spec.rb", ("test", "ruby")),
-        ("test_x.py", ("test", "python")), ("x_test.py", ("test", "python")), ("conftest.py", ("test", "python")),
-        ("x_test.go", ("test", "go")), ("a.test.ts", ("test", "typescript")), ("a.spec.js", ("test", "javascript")),
-        ("a.test.tsx", ("test", "tsx")), ("src/CartTest.java", ("test", "java")), ("CartTests.cs", ("test", "csharp")),
+        ("a.py", ("code", "python")),
+        ("a.js", ("code", "javascript")),
+        ("a.mjs", ("code", "javascript")),
+        ("a.cjs", ("code", "javascript")),
+        ("a.jsx", ("code", "javascript")),
+        ("a.ts", ("code", "typescript")),
+        ("a.tsx", ("code", "tsx")),
+        ("A.java", ("code", "java")),
+        ("a.go", ("code", "go")),
+        ("a.rs", ("code", "rust")),
+        ("a.c", ("code", "c")),
+        ("a.h", ("code", "c")),
+        ("a.cc", ("code", "cpp")),
+        ("a.cpp", ("code", "cpp")),
+        ("a.cxx", ("code", "cpp")),
+        ("a.hpp", ("code", "cpp")),
+        ("a.hh", ("code", "cpp")),
+        ("a.cs", ("code", "csharp")),
+        ("a.rb", ("code", "ruby")),
+        ("a.php", ("code", "php")),
+        ("a.kt", ("code", "kotlin")),
+        ("a.kts", ("code", "kotlin")),
+        ("a.swift", ("code", "swift")),
+        ("a.scala", ("code", "scala")),
+        ("a.r", ("code", "r")),
+        ("a.R", ("code", "r")),
+        ("a.jl", ("code", "julia")),
+        ("a.lua", ("code", "lua")),
+        ("a.sh", ("code", "bash")),
+        ("a.bash", ("code", "bash")),
+        ("a.sql", ("code", "sql")),
+        ("tests/helpers.py", ("test", "python")),
+        ("pkg/test/util.go", ("test", "go")),
+        ("src/__tests__/a.js", ("test", "javascript")),
+        ("spec/a_spec.rb", ("test", "ruby")),
+        ("test_x.py", ("test", "python")),
+        ("x_test.py", ("test", "python")),
+        ("conftest.py", ("test", "python")),
+        ("x_test.go", ("test", "go")),
+        ("a.test.ts", ("test", "typescript")),
+        ("a.spec.js", ("test", "javascript")),
+        ("a.test.tsx", ("test", "tsx")),
+        ("src/CartTest.java", ("test", "java")),
+        ("CartTests.cs", ("test", "csharp")),
         ("lib/cart_spec.rb", ("test", "ruby")),
-        ("latest.py", ("code", "python")), ("contest.py", ("code", "python")), ("testing.go", ("code", "go")),
-        ("a.png", None), ("Makefile", None), ("a.lock", None), ("noext", None), ("a.pyc", None),
+        ("latest.py", ("code", "python")),
+        ("contest.py", ("code", "python")),
+        ("testing.go", ("code", "go")),
+        ("a.png", None),
+        ("Makefile", None),
+        ("a.lock", None),
+        ("noext", None),
+        ("a.pyc", None),
     ],
 )
 def test_classify(path, expected):
@@ -148,9 +231,22 @@ def test_every_code_language_is_a_tree_sitter_grammar():
 
 
 def test_default_excluded_folders_are_pruned_before_descending(root, monkeypatch):
-    for folder in ("node_modules/deep/er", ".git/objects", "venv/lib", ".venv/lib", "myenv", "__pycache__",
-                   "dist", "build", ".ipynb_checkpoints", ".agent-brain", ".mypy_cache", ".pytest_cache",
-                   ".tox/py311", "lib/python3.11/site-packages/pkg"):
+    for folder in (
+        "node_modules/deep/er",
+        ".git/objects",
+        "venv/lib",
+        ".venv/lib",
+        "myenv",
+        "__pycache__",
+        "dist",
+        "build",
+        ".ipynb_checkpoints",
+        ".agent-brain",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".tox/py311",
+        "lib/python3.11/site-packages/pkg",
+    ):
         write(root, f"{folder}/mod.py")
     write(root, "myenv/pyvenv.cfg", "home = /usr/bin\n")
     write(root, "environment/mod.py")  # a folder merely named like an env is walked
@@ -167,8 +263,16 @@ def test_default_excluded_folders_are_pruned_before_descending(root, monkeypatch
 
 
 def test_lock_and_minified_files_are_excluded(root):
-    for name in ("package-lock.json", "yarn.lock", "Cargo.lock", "pnpm-lock.yaml", "uv.lock", "web/app.min.css",
-                 "web/b.min.js", "web/app.js"):
+    for name in (
+        "package-lock.json",
+        "yarn.lock",
+        "Cargo.lock",
+        "pnpm-lock.yaml",
+        "uv.lock",
+        "web/app.min.css",
+        "web/b.min.js",
+        "web/app.js",
+    ):
         write(root, name, "{}\n")
     got = set(paths(root))
     assert "web/app.js" in got
@@ -221,7 +325,12 @@ def test_files_inside_an_ignored_folder_cannot_be_reincluded(root):
 
 def test_include_globs_take_only_matching_files(root):
     assert paths(root, ScanOptions(include=("shop/**/*.py",))) == [
-        "shop/__init__.py", "shop/inventory.py", "shop/models.py", "shop/pricing.py", "shop/service.py"]
+        "shop/__init__.py",
+        "shop/inventory.py",
+        "shop/models.py",
+        "shop/pricing.py",
+        "shop/service.py",
+    ]
     md = paths(root, ScanOptions(include=("*.md",)))
     assert md == ["README.md", "docs/architecture.md", "notes/todo.md"]
 
@@ -350,9 +459,16 @@ def test_resolve_inside_accepts_paths_in_the_root(root):
 
 @pytest.mark.parametrize(
     "rel, message",
-    [("..", "must not contain '..'"), ("docs/../../etc", "must not contain '..'"),
-     ("..\\etc", "must not contain '..'"), ("/etc/passwd", "must be relative"), ("C:/x", "must be relative"),
-     ("nope.md", "does not exist"), ("out", "points outside the workspace"), ("a\x00b", "must be a string")],
+    [
+        ("..", "must not contain '..'"),
+        ("docs/../../etc", "must not contain '..'"),
+        ("..\\etc", "must not contain '..'"),
+        ("/etc/passwd", "must be relative"),
+        ("C:/x", "must be relative"),
+        ("nope.md", "does not exist"),
+        ("out", "points outside the workspace"),
+        ("a\x00b", "must be a string"),
+    ],
 )
 def test_resolve_inside_rejects(root, tmp_path, rel, message):
     (root / "out").symlink_to(tmp_path, target_is_directory=True)

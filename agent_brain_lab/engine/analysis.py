@@ -25,22 +25,33 @@ class ChunkSettings:
 def analyze_file(file: WorkspaceFile, text: str, settings: ChunkSettings) -> tuple[list[Chunk], dict]:
     """Chunks of the file and its facts for the graph: symbols, raw relations, doc sections."""
     if file.source_type == "notebook":
-        chunks, symbols, relations = chunk_notebook(file.path, text, file.source_type, settings.chunk_size,
-                                                    settings.chunk_overlap)
+        chunks, symbols, relations = chunk_notebook(
+            file.path, text, file.source_type, settings.chunk_size, settings.chunk_overlap
+        )
     elif file.source_type == "doc":
-        chunks = chunk_document(file.path, text, file.language, file.source_type, settings.chunk_size,
-                                settings.chunk_overlap)
+        chunks = chunk_document(
+            file.path, text, file.language, file.source_type, settings.chunk_size, settings.chunk_overlap
+        )
         symbols, relations = [], []
     else:
         analysis = analyze_code(file.path, text, file.language, file.source_type, settings.chunk_size)
         chunks, symbols, relations = analysis.chunks, analysis.symbols, analysis.relations
     sections = [
-        {"section_path": c.section_path, "start_line": c.start_line, "end_line": c.end_line,
-         "chunk_id": c.chunk_id, "mentions": mentions(c.text)}
-        for c in chunks if c.symbol_name is None and c.language in ("markdown", "rst", "text", "html")
+        {
+            "section_path": c.section_path,
+            "start_line": c.start_line,
+            "end_line": c.end_line,
+            "chunk_id": c.chunk_id,
+            "mentions": mentions(c.text),
+        }
+        for c in chunks
+        if c.symbol_name is None and c.language in ("markdown", "rst", "text", "html")
     ]
-    facts = {"symbols": [asdict(s) for s in symbols], "relations": [asdict(r) for r in relations],
-             "sections": [s for s in sections if s["mentions"]]}
+    facts = {
+        "symbols": [asdict(s) for s in symbols],
+        "relations": [asdict(r) for r in relations],
+        "sections": [s for s in sections if s["mentions"]],
+    }
     return chunks, facts
 
 

@@ -9,22 +9,31 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Optional, Sequence, Union
+from typing import Any
 
 import numpy as np
 
 from . import retrieval
 from .analysis import ChunkSettings
 from .embedding import Embedder, resolve_model
-from .indexer import IndexSettings, Indexer, count_by_kind, model_changed
+from .indexer import Indexer, IndexSettings, count_by_kind, model_changed
 from .snapshot import Snapshot
 from .store.catalog import Catalog
 from .store.generations import FORMAT_VERSION, INDEX_DIR, IndexDir, busy
 from .store.graph import CodeGraph
-from .types import (BrainError, InvalidRequest, IndexReport, NotIndexed, ProgressCallback, QueryRequest,
-                    QueryResponse, QueryResult)
+from .types import (
+    BrainError,
+    IndexReport,
+    InvalidRequest,
+    NotIndexed,
+    ProgressCallback,
+    QueryRequest,
+    QueryResponse,
+    QueryResult,
+)
 from .workspace import ScanOptions, resolve_inside, scan
 
 
@@ -36,13 +45,13 @@ class BrainConfig:
     include_hidden: bool = False
     chunk_size: int = 1500
     chunk_overlap: int = 200
-    model: Optional[str] = None
-    model_path: Optional[str] = None
+    model: str | None = None
+    model_path: str | None = None
     graph_enabled: bool = True
     bm25_k1: float = 1.2
     bm25_b: float = 0.75
 
-    def updated(self, **overrides: Any) -> "BrainConfig":
+    def updated(self, **overrides: Any) -> BrainConfig:
         known = {f.name for f in fields(self)}
         unknown = sorted(set(overrides) - known)
         if unknown:
@@ -58,7 +67,7 @@ class BrainConfig:
         return config
 
 
-def find_workspace(start: Union[str, Path]) -> Path:
+def find_workspace(start: str | Path) -> Path:
     """The nearest folder upward that holds an index, else ``start`` itself."""
     start = Path(start).resolve()
     for folder in (start, *start.parents):
@@ -68,7 +77,7 @@ def find_workspace(start: Union[str, Path]) -> Path:
 
 
 class Brain:
-    def __init__(self, root: Union[str, Path], config: Optional[BrainConfig] = None, **overrides: Any):
+    def __init__(self, root: str | Path, config: BrainConfig | None = None, **overrides: Any):
         self.root = Path(root).expanduser().resolve()
         if not self.root.is_dir():
             raise InvalidRequest("root", f"{self.root} is not a directory")
@@ -76,8 +85,8 @@ class Brain:
         self._index_dir = IndexDir(self.root)
         self._model = resolve_model(self.config.model, self.config.model_path)
         self._embedder = Embedder(self._model)
-        self._catalog: Optional[Catalog] = None
-        self._snapshot: Optional[Snapshot] = None
+        self._catalog: Catalog | None = None
+        self._snapshot: Snapshot | None = None
         self._lock = threading.Lock()
         self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
@@ -86,15 +95,26 @@ class Brain:
 
     # ---------------------------------------------------------------- indexing
 
-    def index(self, *, force: bool = False, path: Union[str, Sequence[str]] = "", include=None, exclude=None,
-              chunk_size=None, chunk_overlap=None, progress: Optional[ProgressCallback] = None,
-              cancel: Optional[threading.Event] = None, wait: float = 0.0) -> IndexReport:
+    def index(
+        self,
+        *,
+        force: bool = False,
+        path: str | Sequence[str] = "",
+        include=None,
+        exclude=None,
+        chunk_size=None,
+        chunk_overlap=None,
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+        wait: float = 0.0,
+    ) -> IndexReport:
         """Bring the index up to date with the files (incrementally unless ``force``).
 
         ``path``: a file or folder relative to the root, or several; "" (the default) is everything.
         """
-        config = self.config.updated(include=include, exclude=exclude, chunk_size=chunk_size,
-                                     chunk_overlap=chunk_overlap)
+        config = self.config.updated(
+            include=include, exclude=exclude, chunk_size=chunk_size, chunk_overlap=chunk_overlap
+        )
         paths = [path] if isinstance(path, str) else list(path)
         scope = sorted({self.relative_path(p) for p in paths if p}) if paths and all(paths) else [""]
         if "" in scope:  # one of them is the root itself
@@ -102,7 +122,10 @@ class Brain:
         settings = IndexSettings(
             scan=_scan_options(config),
             chunks=ChunkSettings(config.chunk_size, config.chunk_overlap),
-            graph_enabled=config.graph_enabled, bm25_k1=config.bm25_k1, bm25_b=config.bm25_b)
+            graph_enabled=config.graph_enabled,
+            bm25_k1=config.bm25_k1,
+            bm25_b=config.bm25_b,
+        )
         self._index_dir.ensure()
         indexer = Indexer(self.root, self._index_dir, self._open_catalog(), self._embedder)
         report = indexer.run(settings, force=force, scope=scope, progress=progress, cancel=cancel, wait=wait)
@@ -153,7 +176,7 @@ class Brain:
     def is_indexed(self) -> bool:
         return self._index_dir.current() > 0
 
-    def query(self, query: Union[str, dict, QueryRequest], **fields: Any) -> QueryResponse:
+    def query(self, query: str | dict | QueryRequest, **fields: Any) -> QueryResponse:
         started = time.perf_counter()
         if isinstance(query, QueryRequest):
             request = replace(query, **fields) if fields else query
@@ -161,15 +184,22 @@ class Brain:
             request = QueryRequest.build({**(query if isinstance(query, dict) else {"query": query}), **fields})
         snapshot = self._current_snapshot()
         catalog = self._open_catalog()
-        ctx = retrieval.QueryContext(snapshot, request, self._embed_query,
-                                     lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids))
+        ctx = retrieval.QueryContext(
+            snapshot, request, self._embed_query, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids)
+        )
         outcome = retrieval.search(ctx)
         rows = catalog.chunks_by_key([h.key for h in outcome.hits])
         results = [_result(rows[h.key], h) for h in outcome.hits if h.key in rows]
         return QueryResponse(
-            query=request.query, mode=request.mode, results=results, total_results=len(results),
-            query_time_ms=round((time.perf_counter() - started) * 1000, 2), query_entities=outcome.entities,
-            fallback=outcome.fallback, generation=snapshot.gen)
+            query=request.query,
+            mode=request.mode,
+            results=results,
+            total_results=len(results),
+            query_time_ms=round((time.perf_counter() - started) * 1000, 2),
+            query_entities=outcome.entities,
+            fallback=outcome.fallback,
+            generation=snapshot.gen,
+        )
 
     def graph_entity(self, name: str, depth: int = 1) -> dict:
         """An entity, its neighbourhood up to ``depth`` hops, the edges among them and their chunks."""
@@ -197,19 +227,31 @@ class Brain:
 
     def status(self) -> dict:
         state = "empty"
-        info: dict[str, Any] = {"root": str(self.root), "generation": 0, "files": count_by_kind([]),
-                                "chunks": count_by_kind([]), "skipped": [], "graph": {"entities": 0, "relations": 0,
-                                                                                "by_relation": {}},
-                                "model": self._model.to_dict() | {"dim": self._embedder.dim},
-                                "index_bytes": self._index_dir.size_bytes(), "last_indexed": None,
-                                "format_version": FORMAT_VERSION}
+        info: dict[str, Any] = {
+            "root": str(self.root),
+            "generation": 0,
+            "files": count_by_kind([]),
+            "chunks": count_by_kind([]),
+            "skipped": [],
+            "graph": {"entities": 0, "relations": 0, "by_relation": {}},
+            "model": self._model.to_dict() | {"dim": self._embedder.dim},
+            "index_bytes": self._index_dir.size_bytes(),
+            "last_indexed": None,
+            "format_version": FORMAT_VERSION,
+        }
         if self.is_indexed():
             snapshot = self._current_snapshot()
             manifest = snapshot.manifest  # written once per generation: polling status reads no index
             state = "ready"
-            info.update(generation=snapshot.gen, files=manifest["files"], chunks=manifest["chunks"],
-                        graph=manifest["graph"], skipped=manifest["skipped"], last_indexed=manifest["created"],
-                        model=manifest["model"])
+            info.update(
+                generation=snapshot.gen,
+                files=manifest["files"],
+                chunks=manifest["chunks"],
+                graph=manifest["graph"],
+                skipped=manifest["skipped"],
+                last_indexed=manifest["created"],
+                model=manifest["model"],
+            )
         if self._index_dir.exists() and self._index_dir.writer_active():
             state = "indexing"
         return {"state": state, **info}
@@ -231,8 +273,9 @@ class Brain:
         with self._lock:
             if self._snapshot is None or self._snapshot.gen != gen:  # the format is checked once per generation
                 if self._index_dir.format_version() != FORMAT_VERSION:
-                    raise BrainError("this index was written by another version of Agent Brain Lab: "
-                                     "re-index with force")
+                    raise BrainError(
+                        "this index was written by another version of Agent Brain Lab: re-index with force"
+                    )
                 self._snapshot = Snapshot(gen, self._index_dir.gen_path(gen))
             return self._snapshot
 
@@ -260,9 +303,23 @@ def _scan_options(config: BrainConfig) -> ScanOptions:
 
 def _result(chunk, hit) -> QueryResult:
     return QueryResult(
-        chunk_id=chunk.chunk_id, text=chunk.text, source=chunk.source, source_type=chunk.source_type,
-        language=chunk.language, start_line=chunk.start_line, end_line=chunk.end_line, score=round(hit.score, 6),
-        vector_score=hit.vector_score, bm25_score=hit.bm25_score, graph_score=hit.graph_score, ranks=hit.ranks,
-        symbol_name=chunk.symbol_name, symbol_type=chunk.symbol_type, parent_symbol=chunk.parent_symbol,
-        section_path=chunk.section_path, cell_index=chunk.cell_index, related_entities=hit.related_entities,
-        relationship_path=hit.relationship_path)
+        chunk_id=chunk.chunk_id,
+        text=chunk.text,
+        source=chunk.source,
+        source_type=chunk.source_type,
+        language=chunk.language,
+        start_line=chunk.start_line,
+        end_line=chunk.end_line,
+        score=round(hit.score, 6),
+        vector_score=hit.vector_score,
+        bm25_score=hit.bm25_score,
+        graph_score=hit.graph_score,
+        ranks=hit.ranks,
+        symbol_name=chunk.symbol_name,
+        symbol_type=chunk.symbol_type,
+        parent_symbol=chunk.parent_symbol,
+        section_path=chunk.section_path,
+        cell_index=chunk.cell_index,
+        related_entities=hit.related_entities,
+        relationship_path=hit.relationship_path,
+    )

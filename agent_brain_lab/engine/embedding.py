@@ -11,10 +11,10 @@ import os
 import shutil
 import tempfile
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -30,14 +30,14 @@ _BATCH = 32
 @dataclass(frozen=True)
 class ModelSpec:
     name: str  # the fastembed registry entry
-    path: Optional[str]  # local model directory, or None for a fastembed download
+    path: str | None  # local model directory, or None for a fastembed download
     identity: str  # what the index records to detect a model change
 
     def to_dict(self) -> dict:
         return {"name": self.name, "path": self.path, "identity": self.identity}
 
 
-def resolve_model(model: Optional[str] = None, model_path: Optional[str] = None) -> ModelSpec:
+def resolve_model(model: str | None = None, model_path: str | None = None) -> ModelSpec:
     """Pick the model: configured directory > offline default > configured fastembed name."""
     if model_path:
         path = Path(model_path).expanduser()
@@ -85,19 +85,22 @@ def _assembled(cache: Path, onnx: Path, shipped: Path) -> bool:
     return (
         link.is_symlink()
         and link.resolve() == onnx.resolve()
-        and all((cache / n).is_file() and (cache / n).stat().st_size == (shipped / n).stat().st_size for n in _TOKENIZER_FILES)
+        and all(
+            (cache / n).is_file() and (cache / n).stat().st_size == (shipped / n).stat().st_size
+            for n in _TOKENIZER_FILES
+        )
     )
 
 
 class Embedder:
     """Lazily loaded fastembed model; thread-safe; embeds in length-sorted batches."""
 
-    def __init__(self, spec: ModelSpec, threads: Optional[int] = None):
+    def __init__(self, spec: ModelSpec, threads: int | None = None):
         self.spec = spec
         self._threads = threads
         self._model = None
         self._lock = threading.Lock()
-        self.dim: Optional[int] = DEFAULT_DIM if spec.name == DEFAULT_MODEL else None
+        self.dim: int | None = DEFAULT_DIM if spec.name == DEFAULT_MODEL else None
 
     def load(self):
         """The model, loaded on first call (queries and indexing call it; a server may call it early)."""
@@ -119,13 +122,13 @@ class Embedder:
                     ) from err
         return self._model
 
-    def embed(self, texts: Sequence[str], progress: Optional[Callable[[int], None]] = None) -> np.ndarray:
+    def embed(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> np.ndarray:
         """Embed texts; rows are L2-normalised float32 in the input order."""
         if not texts:
             return np.zeros((0, self.dim or DEFAULT_DIM), dtype=np.float32)
         model = self.load()
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        out: Optional[np.ndarray] = None
+        out: np.ndarray | None = None
         for start in range(0, len(order), _BATCH):
             idx = order[start : start + _BATCH]
             vecs = np.asarray(list(model.embed([texts[i] for i in idx], batch_size=_BATCH)), dtype=np.float32)

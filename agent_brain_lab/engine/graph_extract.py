@@ -8,8 +8,8 @@ walk over the tree, so every file is parsed once.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, Optional
 
 from tree_sitter import Node
 
@@ -34,7 +34,7 @@ _TRAILING_NAME = re.compile(r"[A-Za-z_$@][\w$@!?]*(?:(?:\.|::|->)[A-Za-z_$@][\w$
 MAX_NAME_CHARS = 120
 
 
-def _arguments(node: Node) -> Optional[Node]:
+def _arguments(node: Node) -> Node | None:
     for name in _ARGUMENT_FIELDS:
         child = node.child_by_field_name(name)
         if child is not None:
@@ -42,7 +42,7 @@ def _arguments(node: Node) -> Optional[Node]:
     return next((c for c in node.named_children if c.type in _ARGUMENT_TYPES), None)
 
 
-def callee(node: Node, spec: LanguageSpec) -> Optional[str]:
+def callee(node: Node, spec: LanguageSpec) -> str | None:
     """The called name as written: the text before the argument list (or the spec's callee field)."""
     field_name = spec.calls.get(node.type)
     if field_name:
@@ -62,7 +62,7 @@ def callee(node: Node, spec: LanguageSpec) -> Optional[str]:
     return name
 
 
-def import_call_target(node: Node, spec: LanguageSpec) -> Optional[str]:
+def import_call_target(node: Node, spec: LanguageSpec) -> str | None:
     """`require("x")`, `library(stats)`, `source ./lib.sh`: the first argument, if it is literal."""
     args = _arguments(node) or node.child_by_field_name("argument")
     if args is None:
@@ -149,8 +149,16 @@ def import_targets(node: Node, spec: LanguageSpec) -> list[str]:
 # --------------------------------------------------------------------------- extends / implements
 
 _NOT_BASES = frozenset(
-    {"access_specifier", "type_arguments", "keyword_argument", "comment", "value_arguments", "virtual",
-     "dictionary_splat", "list_splat"}
+    {
+        "access_specifier",
+        "type_arguments",
+        "keyword_argument",
+        "comment",
+        "value_arguments",
+        "virtual",
+        "dictionary_splat",
+        "list_splat",
+    }
 )
 _BASE_LISTS = frozenset({"type_list", "delegation_specifiers", "class_heritage"})
 
@@ -213,14 +221,17 @@ def base_relations(node: Node, spec: LanguageSpec, kind: str) -> list[tuple[str,
 _GO_TYPES = frozenset({"type_identifier", "qualified_type", "generic_type"})
 
 
-def _go_embedded(body: Optional[Node]) -> list[Node]:
+def _go_embedded(body: Node | None) -> list[Node]:
     """Go: embedded struct fields (`Base`, `*pkg.Other`) and embedded interfaces (`io.Reader`)."""
     if body is None:
         return []
     if body.type == "struct_type":
         fields = next((c for c in body.named_children if c.type == "field_declaration_list"), None)
-        found = [f.child_by_field_name("type") for f in (fields.named_children if fields else ())
-                 if f.type == "field_declaration" and f.child_by_field_name("name") is None]
+        found = [
+            f.child_by_field_name("type")
+            for f in (fields.named_children if fields else ())
+            if f.type == "field_declaration" and f.child_by_field_name("name") is None
+        ]
     elif body.type == "interface_type":
         found = [e.named_children[0] for e in body.named_children if e.type == "type_elem" and e.named_child_count == 1]
     else:

@@ -12,10 +12,10 @@ import json
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable, Optional
 
 import numpy as np
 
@@ -29,8 +29,7 @@ from .store.graph import CodeGraph, GraphBuilder
 from .store.keywords import KeywordIndex
 from .store.vectors import VectorIndex
 from .tokenizer import tokenize
-from .types import (Chunk, IndexCancelled, IndexProgress, IndexReport, ModelMismatch, ProgressCallback,
-                    SkippedFile)
+from .types import Chunk, IndexCancelled, IndexProgress, IndexReport, ModelMismatch, ProgressCallback, SkippedFile
 from .workspace import ScanOptions, Unreadable, decode_text, read_bytes, scan
 
 EMBED_WAVE = 2048  # chunks gathered before embedding: sorted by length together, batches pad less
@@ -53,10 +52,18 @@ class Indexer:
         self.index_dir = index_dir
         self.catalog = catalog
         self.embedder = embedder
-        self.published_graph: Optional[CodeGraph] = None  # the graph of the generation this run published
+        self.published_graph: CodeGraph | None = None  # the graph of the generation this run published
 
-    def run(self, settings: IndexSettings, *, force: bool, scope: list[str], progress: Optional[ProgressCallback],
-            cancel: Optional[threading.Event], wait: float) -> IndexReport:
+    def run(
+        self,
+        settings: IndexSettings,
+        *,
+        force: bool,
+        scope: list[str],
+        progress: ProgressCallback | None,
+        cancel: threading.Event | None,
+        wait: float,
+    ) -> IndexReport:
         started = time.monotonic()
         notify = progress or (lambda p: None)
         with self.index_dir.writer_lock(wait):
@@ -73,8 +80,9 @@ class Indexer:
             report.files_total = len(files)
             report.files_deleted = len(deleted)
 
-            staged, chunks, vectors = self._analyze_and_embed(files, previous, force, settings, skipped, report,
-                                                              notify, cancel)
+            staged, chunks, vectors = self._analyze_and_embed(
+                files, previous, force, settings, skipped, report, notify, cancel
+            )
             deleted += [s.path for s in skipped if s.path in previous]  # indexed before, unreadable now
             if gen and not (staged or deleted or force):  # nothing to commit: the current count stands
                 current = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"]
@@ -84,15 +92,24 @@ class Indexer:
             removed_paths = sorted(set(deleted) | ({s.path for s, _ in staged} & set(previous)))
             retired, added = self.catalog.stage(gen + 1, removed_paths, staged, chunks)
             new_vectors = np.stack([vectors[h] for _, h, _ in chunks]) if chunks else None
-            total = self._publish(gen, settings, rebuild=force and scope == [""], retired=retired, added=added,
-                                  new_vectors=new_vectors, scope=scope, skipped=skipped)
+            total = self._publish(
+                gen,
+                settings,
+                rebuild=force and scope == [""],
+                retired=retired,
+                added=added,
+                new_vectors=new_vectors,
+                scope=scope,
+                skipped=skipped,
+            )
             report.generation = gen + 1
             report.chunks_added = len(added)
             report.chunks_removed = len(retired)
             return self._finish(report, total, skipped, started, notify)
 
-    def _finish(self, report: IndexReport, chunks_total: int, skipped: list[SkippedFile], started: float,
-                notify) -> IndexReport:
+    def _finish(
+        self, report: IndexReport, chunks_total: int, skipped: list[SkippedFile], started: float, notify
+    ) -> IndexReport:
         report.chunks_total = chunks_total
         report.skipped = skipped
         report.duration_s = round(time.monotonic() - started, 3)
@@ -112,7 +129,7 @@ class Indexer:
     def _analyze_and_embed(self, files, previous, force, settings, skipped, report, notify, cancel):
         """Chunk new and changed files and embed their new chunk texts, a group at a time."""
         model = self.embedder.spec.identity
-        staged: list[tuple[FileState, Optional[dict]]] = []
+        staged: list[tuple[FileState, dict | None]] = []
         chunks: list[tuple[Chunk, str, str]] = []
         vectors: dict[str, np.ndarray] = {}
         pending: list[tuple[Chunk, str, str]] = []
@@ -120,7 +137,7 @@ class Indexer:
 
         settled = 0  # files whose chunks are all embedded
 
-        def flush(done: int, current: Optional[str]) -> None:
+        def flush(done: int, current: str | None) -> None:
             """Embed what the pending chunks need, in length order across the whole wave (the model
             pads every batch to its longest text); cache and report every group."""
             nonlocal settled
@@ -130,7 +147,7 @@ class Indexer:
             hashes = sorted(texts, key=lambda h: len(texts[h]))
             for start in range(0, len(hashes), EMBED_GROUP):
                 _check(cancel)
-                part = hashes[start:start + EMBED_GROUP]
+                part = hashes[start : start + EMBED_GROUP]
                 embedded = self.embedder.embed([texts[h] for h in part])
                 self.catalog.cache_vectors(model, zip(part, embedded))
                 vectors.update(zip(part, embedded))
@@ -219,12 +236,14 @@ def model_changed(catalog: Catalog, embedder: Embedder, force: bool) -> bool:
     if not recorded or recorded == embedder.spec.identity:
         return False
     if not force:
-        raise ModelMismatch(f"this index was built with {recorded}, the configured model is "
-                            f"{embedder.spec.identity}: re-index with force to rebuild it")
+        raise ModelMismatch(
+            f"this index was built with {recorded}, the configured model is "
+            f"{embedder.spec.identity}: re-index with force to rebuild it"
+        )
     return True
 
 
-def _check(cancel: Optional[threading.Event]) -> None:
+def _check(cancel: threading.Event | None) -> None:
     if cancel is not None and cancel.is_set():
         raise IndexCancelled("indexing was cancelled; the last generation keeps serving")
 
@@ -250,8 +269,11 @@ def _chunking_key(settings: IndexSettings) -> str:
 def count_by_kind(pairs: Iterable[tuple[str, str]]) -> dict:
     """Totals by source type and by language of (source_type, language) pairs."""
     pairs = list(pairs)
-    return {"total": len(pairs), "by_source_type": dict(Counter(t for t, _ in pairs)),
-            "by_language": dict(Counter(lang for _, lang in pairs))}
+    return {
+        "total": len(pairs),
+        "by_source_type": dict(Counter(t for t, _ in pairs)),
+        "by_language": dict(Counter(lang for _, lang in pairs)),
+    }
 
 
 def _previous_skips(gen_dir: Path, scope: list[str]) -> list[dict]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
-from typing import Optional
 
 from .retrieval.filters import FilterColumns
 from .store.graph import CodeGraph
@@ -16,7 +15,7 @@ MANIFEST = "manifest.json"
 
 
 class Snapshot:
-    def __init__(self, gen: int, gen_dir: Path, graph: Optional[CodeGraph] = None):
+    def __init__(self, gen: int, gen_dir: Path, graph: CodeGraph | None = None):
         self.gen = gen
         self.dir = gen_dir
         self.manifest = read_manifest(gen_dir)
@@ -27,7 +26,7 @@ class Snapshot:
         self._graph_lock = threading.Lock()
 
     @property
-    def graph(self) -> Optional[CodeGraph]:
+    def graph(self) -> CodeGraph | None:
         """Loaded on first use: most queries never need it, and opening stays fast."""
         if self._graph is None:
             with self._graph_lock:

@@ -8,8 +8,9 @@ Every front door (Python, CLI, REST, magics) builds a :class:`QueryRequest` thro
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Callable, Optional
+from typing import Any
 
 SOURCE_TYPES = ("doc", "code", "test", "notebook")
 MODES = ("vector", "bm25", "hybrid", "graph", "multi")
@@ -73,11 +74,11 @@ class Chunk:
     start_line: int
     end_line: int
     text: str
-    symbol_name: Optional[str] = None
-    symbol_type: Optional[str] = None
-    parent_symbol: Optional[str] = None
-    section_path: Optional[str] = None
-    cell_index: Optional[int] = None
+    symbol_name: str | None = None
+    symbol_type: str | None = None
+    parent_symbol: str | None = None
+    section_path: str | None = None
+    cell_index: int | None = None
     chunk_id: str = ""
 
     def __post_init__(self) -> None:
@@ -85,7 +86,7 @@ class Chunk:
             self.chunk_id = self.stable_id()
 
     @property
-    def qualified_symbol(self) -> Optional[str]:
+    def qualified_symbol(self) -> str | None:
         if self.symbol_name and self.parent_symbol:
             return f"{self.parent_symbol}.{self.symbol_name}"
         return self.symbol_name
@@ -129,7 +130,7 @@ class QueryRequest:
         return tuple(f.name for f in fields(cls))
 
     @classmethod
-    def build(cls, data: dict[str, Any]) -> "QueryRequest":
+    def build(cls, data: dict[str, Any]) -> QueryRequest:
         """Validate raw input (JSON body, CLI flags, keyword arguments) into a request.
 
         ``None`` values mean "use the default". Unknown fields are an error, never ignored.
@@ -238,15 +239,15 @@ class QueryResult:
     start_line: int
     end_line: int
     score: float
-    vector_score: Optional[float] = None
-    bm25_score: Optional[float] = None
-    graph_score: Optional[float] = None
+    vector_score: float | None = None
+    bm25_score: float | None = None
+    graph_score: float | None = None
     ranks: dict[str, int] = field(default_factory=dict)
-    symbol_name: Optional[str] = None
-    symbol_type: Optional[str] = None
-    parent_symbol: Optional[str] = None
-    section_path: Optional[str] = None
-    cell_index: Optional[int] = None
+    symbol_name: str | None = None
+    symbol_type: str | None = None
+    parent_symbol: str | None = None
+    section_path: str | None = None
+    cell_index: int | None = None
     related_entities: list[str] = field(default_factory=list)
     relationship_path: list[str] = field(default_factory=list)
 
@@ -262,8 +263,11 @@ class QueryResponse:
     total_results: int
     query_time_ms: float
     query_entities: list[str] = field(default_factory=list)
-    fallback: Optional[str] = None  # e.g. "vector: no known entity in the query"
+    fallback: str | None = None  # e.g. "vector: no known entity in the query"
     generation: int = 0
+    intent: str | None = None  # multi: the kind of question the query analysis saw
+    weights: dict[str, float] = field(default_factory=dict)  # multi: each leg's weight in the fusion
+    coverage: float = 1.0  # share of the generation's chunks that are embedded (what vector legs can see)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -275,6 +279,9 @@ class QueryResponse:
             "query_entities": self.query_entities,
             "fallback": self.fallback,
             "generation": self.generation,
+            "intent": self.intent,
+            "weights": self.weights,
+            "coverage": self.coverage,
         }
 
 
@@ -293,7 +300,7 @@ class IndexProgress:
     files_done: int = 0
     files_total: int = 0
     chunks: int = 0
-    current_file: Optional[str] = None
+    current_file: str | None = None
 
     @property
     def percent(self) -> float:

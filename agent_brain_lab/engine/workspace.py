@@ -21,30 +21,79 @@ CONFIG_MAX_BYTES = 200_000  # config-ish files (json/yaml/...) above this are da
 NOTEBOOK_SIZE_FACTOR = 10  # a notebook's bytes are mostly outputs (images), which are not indexed
 
 DOC_LANGUAGES = {
-    ".md": "markdown", ".markdown": "markdown", ".rst": "rst", ".txt": "text",
-    ".html": "html", ".htm": "html",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".rst": "rst",
+    ".txt": "text",
+    ".html": "html",
+    ".htm": "html",
 }
 CONFIG_LANGUAGES = {
-    ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".ini": "ini", ".cfg": "ini", ".json": "json",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".toml": "toml",
+    ".ini": "ini",
+    ".cfg": "ini",
+    ".json": "json",
 }
 CODE_LANGUAGES = {
-    ".py": "python", ".pyi": "python",
-    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-    ".java": "java", ".go": "go", ".rs": "rust",
-    ".c": "c", ".h": "c",
-    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
-    ".cs": "csharp", ".rb": "ruby", ".php": "php", ".kt": "kotlin", ".kts": "kotlin",
-    ".swift": "swift", ".scala": "scala", ".sc": "scala", ".r": "r", ".jl": "julia", ".lua": "lua",
-    ".sh": "bash", ".bash": "bash", ".sql": "sql",
+    ".py": "python",
+    ".pyi": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".java": "java",
+    ".go": "go",
+    ".rs": "rust",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".hxx": "cpp",
+    ".cs": "csharp",
+    ".rb": "ruby",
+    ".php": "php",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".swift": "swift",
+    ".scala": "scala",
+    ".sc": "scala",
+    ".r": "r",
+    ".jl": "julia",
+    ".lua": "lua",
+    ".sh": "bash",
+    ".bash": "bash",
+    ".sql": "sql",
 }
 # Extension-less files that are plain prose.
 TEXT_NAMES = {"readme", "license", "licence", "copying", "notice", "authors", "changelog", "contributing"}
 
 EXCLUDED_DIRS = {
-    ".git", ".hg", ".svn", "node_modules", "venv", ".venv", "__pycache__", "site-packages", "dist",
-    "build", ".ipynb_checkpoints", ".agent-brain", ".mypy_cache", ".pytest_cache", ".ruff_cache",
-    ".tox", ".nox",
+    ".git",
+    ".hg",
+    ".svn",
+    "node_modules",
+    "venv",
+    ".venv",
+    "__pycache__",
+    "site-packages",
+    "dist",
+    "build",
+    ".ipynb_checkpoints",
+    ".agent-brain",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".tox",
+    ".nox",
 }
 EXCLUDED_FILES = pathspec.PathSpec.from_lines(
     "gitignore",
@@ -279,7 +328,7 @@ def _load_gitignore(abs_dir: Path, rel_dir: str) -> list[tuple[str, pathspec.Git
 def _ignored(ignores: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:
     """Git semantics: the deepest .gitignore with a matching pattern decides; last match wins inside it."""
     for base, spec in reversed(ignores):
-        local = rel[len(base) + 1:] if base else rel
+        local = rel[len(base) + 1 :] if base else rel
         result = spec.check_file(local + "/" if is_dir else local)
         if result.include is not None:
             return result.include

@@ -11,15 +11,14 @@ import string
 import time
 from html import escape
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
-from .. import commands
+from .. import commands, render
 from ..engine import Brain
 from ..engine.types import BrainError, IndexProgress, IndexReport, QueryResponse
-from .. import render
 
 PROG = "%brain"
 
@@ -81,13 +80,15 @@ class StatusView(dict):
 class GraphView(dict):
     """``brain.graph_entity()`` as a dict that displays as the graph explorer."""
 
-    def __init__(self, graph: dict, brain: Optional[Brain] = None):
+    def __init__(self, graph: dict, brain: Brain | None = None):
         super().__init__(graph)
         self.brain = brain
 
     def _ipython_display_(self) -> None:
         widgets = _widgets()
-        factory = (lambda: widgets.GraphWidget(dict(self), brain=self.brain)) if widgets and self.get("matches") else None
+        factory = (
+            (lambda: widgets.GraphWidget(dict(self), brain=self.brain)) if widgets and self.get("matches") else None
+        )
         _show(render.graph_text(self), render.graph_html(self), factory)
 
 
@@ -108,7 +109,7 @@ class _WidgetProgress:
         self.bar = w.IntProgress(min=0, max=1, value=0, description="indexing")
         self.label = w.HTML("scanning…")
         self.box = w.HBox([self.bar, self.label])
-        self.latest: Optional[IndexProgress] = None
+        self.latest: IndexProgress | None = None
         self.drawn = (0.0, "")
         self.handle = display(self.box, display_id=True)
 
@@ -180,7 +181,7 @@ class BrainMagics(Magics):
         return self._brains[root]
 
     @line_cell_magic
-    def brain(self, line: str, cell: Optional[str] = None):
+    def brain(self, line: str, cell: str | None = None):
         try:
             argv = shlex.split(line)
         except ValueError:  # an unbalanced quote, as in: %brain query what's the total
@@ -201,10 +202,7 @@ class BrainMagics(Magics):
         try:
             ns = commands.parse(argv, prog=PROG, cwd=Path.cwd())
             brain = self._brain(ns.root)
-            if ns.command == "index":
-                result = self._index(ns, brain)
-            else:
-                result = commands.execute(ns, brain)
+            result = self._index(ns, brain) if ns.command == "index" else commands.execute(ns, brain)
         except commands.HelpShown:
             return None
         except (commands.UsageError, BrainError, OSError) as err:

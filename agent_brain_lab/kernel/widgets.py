@@ -8,7 +8,7 @@ only draws and the state can be checked from Python.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import anywidget
 import traitlets as t
@@ -19,7 +19,6 @@ from ..engine.types import BrainError, QueryResponse
 STATIC = Path(__file__).parent / "static"
 LEGS = ("vector", "bm25", "graph")
 MAX_GRAPH_NODES = 400  # keeps the O(n²) force layout interactive in the browser
-
 
 
 def _module(*names: str) -> str:
@@ -160,7 +159,7 @@ class GraphWidget(anywidget.AnyWidget):
     expanded = t.List(t.Unicode()).tag(sync=True)
     message = t.Unicode("").tag(sync=True)
 
-    def __init__(self, graph: dict[str, Any], brain: Optional[Any] = None, **kwargs: Any) -> None:
+    def __init__(self, graph: dict[str, Any], brain: Any | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._brain = brain
         with self.hold_sync():

@@ -40,9 +40,7 @@ class AgentBrain(Configurable):
         help="Local directory holding the embedding model files (nothing is downloaded).",
     ).tag(config=True)
 
-    graph_enabled = Bool(True, help="Build the knowledge graph used by the graph and multi modes.").tag(
-        config=True
-    )
+    graph_enabled = Bool(True, help="Build the knowledge graph used by the graph and multi modes.").tag(config=True)
 
     auto_reindex_on_save = Bool(
         True,

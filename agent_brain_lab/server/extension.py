@@ -18,8 +18,11 @@ def load_jupyter_server_extension(server_app) -> None:
     atexit.register(service.close)  # cancel a running job cleanly; function-form extensions get no stop hook
     if options.auto_reindex_on_save and service.healthy:
         hook = SaveReindexer(
-            service.root, service.accepts_saved_file, service.reindex_file,
-            delay=options.reindex_delay, log=server_app.log,
+            service.root,
+            service.accepts_saved_file,
+            service.reindex_file,
+            delay=options.reindex_delay,
+            log=server_app.log,
         )
         server_app.contents_manager.register_post_save_hook(hook)
     server_app.log.info("agent-brain: serving the brain of %s at %sagent-brain/", root, server_app.base_url)

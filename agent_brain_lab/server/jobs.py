@@ -11,8 +11,9 @@ import queue
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import Any, Callable, Optional
+from typing import Any
 
 from ..engine.types import BrainError, IndexCancelled, IndexProgress, IndexReport, WorkspaceBusy
 
@@ -27,7 +28,7 @@ def _now() -> str:
 class JobRunning(WorkspaceBusy):
     """A job of this server is pending or running; carries its id so a client can follow it."""
 
-    def __init__(self, job: "Job"):
+    def __init__(self, job: Job):
         super().__init__(f"an index job is already {job.status} (job {job.id}, path {job.path!r})")
         self.job_id = job.id
 
@@ -44,10 +45,10 @@ class Job:
     id: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex[:12])
     status: str = "pending"
     progress: IndexProgress = dataclasses.field(default_factory=lambda: IndexProgress(phase="pending"))
-    started: Optional[str] = None
-    finished: Optional[str] = None
-    error: Optional[str] = None
-    report: Optional[IndexReport] = None
+    started: str | None = None
+    finished: str | None = None
+    error: str | None = None
+    report: IndexReport | None = None
     cancel: threading.Event = dataclasses.field(default_factory=threading.Event)
 
     @property
@@ -97,13 +98,13 @@ class JobManager:
         self._log = log or logging.getLogger(__name__)
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
-        self._queue: queue.Queue[Optional[Job]] = queue.Queue()
-        self._worker: Optional[threading.Thread] = None
+        self._queue: queue.Queue[Job | None] = queue.Queue()
+        self._worker: threading.Thread | None = None
         self._closed = False
 
     # ------------------------------------------------------------------ queries
 
-    def get(self, job_id: str) -> Optional[Job]:
+    def get(self, job_id: str) -> Job | None:
         with self._lock:
             return self._jobs.get(job_id)
 
@@ -112,12 +113,12 @@ class JobManager:
         with self._lock:
             return list(reversed(self._jobs.values()))
 
-    def active(self) -> Optional[Job]:
+    def active(self) -> Job | None:
         """The running job, else the oldest pending one, else None."""
         with self._lock:
             return self._active_locked()
 
-    def _active_locked(self) -> Optional[Job]:
+    def _active_locked(self) -> Job | None:
         running = [j for j in self._jobs.values() if j.status == "running"]
         pending = [j for j in self._jobs.values() if j.status == "pending"]
         return (running or pending or [None])[0]
@@ -144,7 +145,7 @@ class JobManager:
         self._queue.put(job)
         return job
 
-    def cancel(self, job_id: str) -> Optional[Job]:
+    def cancel(self, job_id: str) -> Job | None:
         """Ask a job to stop; a pending job is cancelled at once. Finished jobs are left as they are."""
         with self._lock:
             job = self._jobs.get(job_id)
@@ -203,13 +204,16 @@ class JobManager:
         else:
             job.report = report
             job.progress = dataclasses.replace(
-                job.progress, phase="done", files_done=job.progress.files_total or report.files_total,
-                files_total=job.progress.files_total or report.files_total, current_file=None,
+                job.progress,
+                phase="done",
+                files_done=job.progress.files_total or report.files_total,
+                files_total=job.progress.files_total or report.files_total,
+                current_file=None,
             )
             self._finish(job, "done")
 
     @staticmethod
-    def _finish(job: Job, status: str, error: Optional[str] = None) -> None:
+    def _finish(job: Job, status: str, error: str | None = None) -> None:
         job.error = error
         job.finished = _now()
         job.status = status

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from ..engine import Brain, BrainConfig
 from ..engine.types import BrainError, IndexReport, InvalidRequest

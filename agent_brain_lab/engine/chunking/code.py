@@ -20,8 +20,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
 
 from tree_sitter import Node, Tree
 
@@ -29,7 +29,7 @@ from ..graph_extract import Relation, base_relations, callee, import_call_target
 from ..types import Chunk
 from .languages import BODY_TYPES, FUNCTION_KINDS, NAME_TYPES, LanguageSpec, parser_for, spec_for, text_of
 
-__all__ = ["Symbol", "Relation", "CodeAnalysis", "analyze_code", "chunk_lines"]
+__all__ = ["CodeAnalysis", "Relation", "Symbol", "analyze_code", "chunk_lines"]
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ def _end_row(node: Node) -> int:
     return row - 1 if column == 0 and row > node.start_point[0] else row
 
 
-def _body(node: Node) -> Optional[Node]:
+def _body(node: Node) -> Node | None:
     body = node.child_by_field_name("body")
     if body is None:
         body = next((c for c in reversed(node.named_children) if c.type in BODY_TYPES), None)
@@ -157,7 +157,7 @@ def _statements(body: Node) -> list[Node]:
     return kids
 
 
-def _default_name(node: Node) -> Optional[str]:
+def _default_name(node: Node) -> str | None:
     name = node.child_by_field_name("name")
     if name is None:
         name = next((c for c in node.named_children if c.type in NAME_TYPES), None)
@@ -228,8 +228,8 @@ class _Sym:
     name: str
     qualname: str
     kind: str
-    container: Optional["_Sym"]  # enclosing symbol in the tree
-    parent: Optional[str]  # parent qualname (the container's, or the prefix of a dotted name)
+    container: _Sym | None  # enclosing symbol in the tree
+    parent: str | None  # parent qualname (the container's, or the prefix of a dotted name)
     start: int = 0  # rows, 0-based inclusive; start includes attached leading comments
     end: int = 0
     header_end: int = 0
@@ -246,11 +246,11 @@ class _Analysis:
     spec: LanguageSpec
     symbols: list[_Sym] = field(default_factory=list)
     attached_rows: set[int] = field(default_factory=set)
-    facts: list[tuple[Optional[_Sym], str, str, int]] = field(default_factory=list)  # owner, relation, target, row
+    facts: list[tuple[_Sym | None, str, str, int]] = field(default_factory=list)  # owner, relation, target, row
 
     def run(self, tree: Tree) -> CodeAnalysis:
         self._walk(tree.root_node)
-        children: dict[Optional[_Sym], list[_Sym]] = defaultdict(list)
+        children: dict[_Sym | None, list[_Sym]] = defaultdict(list)
         for sym in self.symbols:
             children[sym.container].append(sym)
         self._attach_leading_lines(children)
@@ -259,11 +259,15 @@ class _Analysis:
             chunks.extend(self._symbol_chunks(sym, children[sym]))
         chunks.sort(key=lambda c: (c.start_line, -c.end_line))
         _unique_ids(chunks)
-        module_parts = [(list(range(c.start_line - 1, c.end_line)), c)
-                        for c in chunks if c.symbol_type == "module" and c.symbol_name is None]
+        module_parts = [
+            (list(range(c.start_line - 1, c.end_line)), c)
+            for c in chunks
+            if c.symbol_type == "module" and c.symbol_name is None
+        ]
         symbols = [
             Symbol(s.name, s.qualname, s.kind, self.source, s.parts[0][1].chunk_id, s.start + 1, s.end + 1)
-            for s in self.symbols if s.parts
+            for s in self.symbols
+            if s.parts
         ]
         return CodeAnalysis(chunks, symbols, self._relations(module_parts, chunks))
 
@@ -271,7 +275,7 @@ class _Analysis:
 
     def _walk(self, root: Node) -> None:
         spec = self.spec
-        stack: list[tuple[Node, Optional[_Sym]]] = [(root, None)]
+        stack: list[tuple[Node, _Sym | None]] = [(root, None)]
         while stack:
             node, owner = stack.pop()
             kind = node.type
@@ -300,7 +304,7 @@ class _Analysis:
         if len(line) - len(line.lstrip()) == column:  # starts its line: not a trailing comment
             self.attached_rows.update(range(row, _end_row(node) + 1))
 
-    def _call(self, node: Node, owner: Optional[_Sym]) -> None:
+    def _call(self, node: Node, owner: _Sym | None) -> None:
         parent = node.parent
         if parent is not None and parent.type in self.spec.headers and node.prev_named_sibling is None:
             return
@@ -314,7 +318,7 @@ class _Analysis:
             return
         self.facts.append((owner, "calls", name, node.start_point[0]))
 
-    def _symbol(self, node: Node, owner: Optional[_Sym]) -> Optional[_Sym]:
+    def _symbol(self, node: Node, owner: _Sym | None) -> _Sym | None:
         spec, kind_of = self.spec, self.spec.symbols[node.type]
         kind = kind_of(node) if callable(kind_of) else kind_of
         body = _body(node)
@@ -348,7 +352,7 @@ class _Analysis:
 
     # ---------------------------------------------------------------- chunks
 
-    def _attach_leading_lines(self, children: dict[Optional[_Sym], list[_Sym]]) -> None:
+    def _attach_leading_lines(self, children: dict[_Sym | None, list[_Sym]]) -> None:
         """Comment/attribute lines right above a symbol (no blank line between) become part of it."""
         for container, group in children.items():
             floor = container.node.start_point[0] if container is not None else -1
@@ -378,8 +382,7 @@ class _Analysis:
         for child in nested:
             covered.update(range(child.start, child.end + 1))
             signatures.update(range(child.outer.start_point[0], child.header_end + 1))
-        rows = [r for r in range(sym.start, sym.end + 1)
-                if r not in covered or r in signatures or r <= sym.header_end]
+        rows = [r for r in range(sym.start, sym.end + 1) if r not in covered or r in signatures or r <= sym.header_end]
         body = _body(sym.node)
         starts = self._starts(_statements(body) if body is not None else (), nested)
         starts.add(sym.header_end + 1)
@@ -389,11 +392,17 @@ class _Analysis:
             sym.parts.append((part, chunks[-1]))
         return chunks
 
-    def _chunk(self, rows: list[int], name: Optional[str], kind: str, parent: Optional[str]) -> Chunk:
+    def _chunk(self, rows: list[int], name: str | None, kind: str, parent: str | None) -> Chunk:
         return Chunk(
-            source=self.source, source_type=self.source_type, language=self.language,
-            start_line=rows[0] + 1, end_line=rows[-1] + 1, text="\n".join(self.lines[r] for r in rows),
-            symbol_name=name, symbol_type=kind, parent_symbol=parent,
+            source=self.source,
+            source_type=self.source_type,
+            language=self.language,
+            start_line=rows[0] + 1,
+            end_line=rows[-1] + 1,
+            text="\n".join(self.lines[r] for r in rows),
+            symbol_name=name,
+            symbol_type=kind,
+            parent_symbol=parent,
         )
 
     # ---------------------------------------------------------------- relations
@@ -410,7 +419,9 @@ class _Analysis:
                 continue
             seen.add(key)
             parts = owner.parts if owner is not None else module_parts
-            chunk_id = next((c.chunk_id for rows, c in parts if rows[0] <= row <= rows[-1] and row in rows),
-                            parts[0][1].chunk_id if parts else fallback)
+            chunk_id = next(
+                (c.chunk_id for rows, c in parts if rows[0] <= row <= rows[-1] and row in rows),
+                parts[0][1].chunk_id if parts else fallback,
+            )
             out.append(Relation(source_id, relation, target, chunk_id))
         return out

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Optional, Union
 
 from tree_sitter import Node, Parser
 
@@ -19,15 +19,30 @@ FUNCTION_KINDS = frozenset({"function", "method"})
 NAME_TYPES = frozenset({"identifier", "type_identifier", "simple_identifier", "constant", "name", "word"})
 BODY_TYPES = frozenset(
     {
-        "block", "statement_block", "class_body", "declaration_list", "field_declaration_list",
-        "compound_statement", "function_body", "body_statement", "template_body", "enum_body",
-        "interface_body", "constructor_body", "enum_class_body", "protocol_body", "enum_variant_list",
-        "enum_member_declaration_list", "arrow_expression_clause", "statements", "column_definitions",
+        "block",
+        "statement_block",
+        "class_body",
+        "declaration_list",
+        "field_declaration_list",
+        "compound_statement",
+        "function_body",
+        "body_statement",
+        "template_body",
+        "enum_body",
+        "interface_body",
+        "constructor_body",
+        "enum_class_body",
+        "protocol_body",
+        "enum_variant_list",
+        "enum_member_declaration_list",
+        "arrow_expression_clause",
+        "statements",
+        "column_definitions",
     }
 )
 
-Kind = Union[str, Callable[[Node], str]]
-Namer = Callable[[Node], Optional[str]]
+Kind = str | Callable[[Node], str]
+Namer = Callable[[Node], str | None]
 
 
 @dataclass(frozen=True)
@@ -39,7 +54,7 @@ class LanguageSpec:
     attached: frozenset[str] = frozenset({"comment"})  # leading lines joined to the next symbol
     needs_body: frozenset[str] = frozenset()  # node types that are only symbols when they have a body
     # call node type -> the field naming the callee (None: the text before the argument list)
-    calls: Mapping[str, Optional[str]] = field(default_factory=dict)
+    calls: Mapping[str, str | None] = field(default_factory=dict)
     import_calls: frozenset[str] = frozenset()  # callees that import (require, library, source)
     imports: Mapping[str, str] = field(default_factory=dict)  # node type -> "python" | "path" | "text"
     bases: Mapping[str, str] = field(default_factory=dict)  # clause node type -> rule (see graph_extract)
@@ -50,7 +65,7 @@ class LanguageSpec:
 # --------------------------------------------------------------------------- name readers
 
 
-def text_of(node: Optional[Node]) -> str:
+def text_of(node: Node | None) -> str:
     return node.text.decode("utf-8", "replace") if node is not None else ""
 
 
@@ -65,11 +80,15 @@ def strip_generics(name: str) -> str:
     return name.strip().lstrip("*&").strip()
 
 
-def _c_declarator(node: Node) -> Optional[str]:
+def _c_declarator(node: Node) -> str | None:
     """C/C++ functions hide their name under nested declarators (pointer, function, reference)."""
     d = node.child_by_field_name("declarator")
     while d is not None and d.type not in (
-        "identifier", "field_identifier", "qualified_identifier", "destructor_name", "operator_name"
+        "identifier",
+        "field_identifier",
+        "qualified_identifier",
+        "destructor_name",
+        "operator_name",
     ):
         nxt = d.child_by_field_name("declarator")
         if nxt is None:  # reference_declarator has no field: its last named child is the inner declarator
@@ -78,7 +97,7 @@ def _c_declarator(node: Node) -> Optional[str]:
     return text_of(d) or None
 
 
-def _assigned_name(node: Node) -> Optional[str]:
+def _assigned_name(node: Node) -> str | None:
     """`const f = () => {}` (JS/TS) or `f <- function(x) {}` (R): the name is on the parent."""
     parent = node.parent
     if parent is None:
@@ -89,7 +108,7 @@ def _assigned_name(node: Node) -> Optional[str]:
     return text_of(target)
 
 
-def _go_method(node: Node) -> Optional[str]:
+def _go_method(node: Node) -> str | None:
     """Go methods are named ``Receiver.Method`` so they nest under their type."""
     name = text_of(node.child_by_field_name("name"))
     receiver = node.child_by_field_name("receiver")
@@ -104,27 +123,27 @@ def _go_type_kind(node: Node) -> str:
     )
 
 
-def _type_field(node: Node) -> Optional[str]:
+def _type_field(node: Node) -> str | None:
     return strip_generics(text_of(node.child_by_field_name("type"))) or None
 
 
-def _first_named_leaf(node: Optional[Node]) -> Optional[Node]:
+def _first_named_leaf(node: Node | None) -> Node | None:
     while node is not None and node.type not in ("identifier", "field_expression", "scoped_identifier"):
         node = node.named_children[0] if node.named_child_count else None
     return node
 
 
-def _julia_function(node: Node) -> Optional[str]:
+def _julia_function(node: Node) -> str | None:
     signature = next((c for c in node.named_children if c.type == "signature"), None)
     return text_of(_first_named_leaf(signature)) or None
 
 
-def _julia_type(node: Node) -> Optional[str]:
+def _julia_type(node: Node) -> str | None:
     head = next((c for c in node.named_children if c.type == "type_head"), None)
     return strip_generics(text_of(_first_named_leaf(head))) or None
 
 
-def _sql_object(node: Node) -> Optional[str]:
+def _sql_object(node: Node) -> str | None:
     ref = next((c for c in node.named_children if c.type == "object_reference"), None)
     return text_of(ref) or None
 
@@ -158,8 +177,11 @@ _JS_SYMBOLS: dict[str, Kind] = {
     "function_expression": "function",
     "function": "function",
 }
-_JS_NAMERS: dict[str, Namer] = {"arrow_function": _assigned_name, "function_expression": _assigned_name,
-                                "function": _assigned_name}
+_JS_NAMERS: dict[str, Namer] = {
+    "arrow_function": _assigned_name,
+    "function_expression": _assigned_name,
+    "function": _assigned_name,
+}
 _JS = dict(
     namers=_JS_NAMERS,
     wrappers=frozenset({"export_statement", "variable_declarator", "lexical_declaration", "variable_declaration"}),
@@ -178,8 +200,12 @@ _TS_SYMBOLS = {
     "module": "module",
 }
 _TS_BASES = {"extends_clause": "extends", "implements_clause": "implements", "extends_type_clause": "extends"}
-_C_SYMBOLS = {"function_definition": "function", "struct_specifier": "struct", "union_specifier": "struct",
-              "enum_specifier": "enum"}
+_C_SYMBOLS = {
+    "function_definition": "function",
+    "struct_specifier": "struct",
+    "union_specifier": "struct",
+    "enum_specifier": "enum",
+}
 _C_COMMON = dict(
     namers={"function_definition": _c_declarator},
     wrappers=frozenset({"type_definition", "template_declaration", "declaration"}),
@@ -202,9 +228,15 @@ SPECS: dict[str, LanguageSpec] = {
     "tsx": LanguageSpec("tsx", symbols=_TS_SYMBOLS, bases=_TS_BASES, **_JS),
     "java": LanguageSpec(
         "java",
-        symbols={"class_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum",
-                 "record_declaration": "class", "annotation_type_declaration": "interface",
-                 "method_declaration": "function", "constructor_declaration": "function"},
+        symbols={
+            "class_declaration": "class",
+            "interface_declaration": "interface",
+            "enum_declaration": "enum",
+            "record_declaration": "class",
+            "annotation_type_declaration": "interface",
+            "method_declaration": "function",
+            "constructor_declaration": "function",
+        },
         attached=frozenset({"line_comment", "block_comment"}),
         calls={"method_invocation": None, "object_creation_expression": "type"},
         imports={"import_declaration": "text"},
@@ -220,8 +252,16 @@ SPECS: dict[str, LanguageSpec] = {
     ),
     "rust": LanguageSpec(
         "rust",
-        symbols={"function_item": "function", "struct_item": "struct", "enum_item": "enum", "union_item": "struct",
-                 "trait_item": "trait", "impl_item": "impl", "mod_item": "module", "type_item": "type"},
+        symbols={
+            "function_item": "function",
+            "struct_item": "struct",
+            "enum_item": "enum",
+            "union_item": "struct",
+            "trait_item": "trait",
+            "impl_item": "impl",
+            "mod_item": "module",
+            "type_item": "type",
+        },
         namers={"impl_item": _type_field},
         attached=frozenset({"line_comment", "block_comment", "attribute_item"}),
         needs_body=frozenset({"mod_item"}),
@@ -237,10 +277,18 @@ SPECS: dict[str, LanguageSpec] = {
     ),
     "csharp": LanguageSpec(
         "csharp",
-        symbols={"class_declaration": "class", "interface_declaration": "interface", "struct_declaration": "struct",
-                 "enum_declaration": "enum", "record_declaration": "class", "namespace_declaration": "module",
-                 "file_scoped_namespace_declaration": "module", "method_declaration": "function",
-                 "constructor_declaration": "function", "local_function_statement": "function"},
+        symbols={
+            "class_declaration": "class",
+            "interface_declaration": "interface",
+            "struct_declaration": "struct",
+            "enum_declaration": "enum",
+            "record_declaration": "class",
+            "namespace_declaration": "module",
+            "file_scoped_namespace_declaration": "module",
+            "method_declaration": "function",
+            "constructor_declaration": "function",
+            "local_function_statement": "function",
+        },
         needs_body=frozenset({"method_declaration"}),
         calls={"invocation_expression": None, "object_creation_expression": "type"},
         imports={"using_directive": "text"},
@@ -248,8 +296,13 @@ SPECS: dict[str, LanguageSpec] = {
     ),
     "ruby": LanguageSpec(
         "ruby",
-        symbols={"method": "function", "singleton_method": "function", "class": "class", "module": "module",
-                 "singleton_class": "class"},
+        symbols={
+            "method": "function",
+            "singleton_method": "function",
+            "class": "class",
+            "module": "module",
+            "singleton_class": "class",
+        },
         namers={"singleton_class": _constant("self")},
         calls={"call": None},
         import_calls=frozenset({"require", "require_relative", "load"}),
@@ -257,20 +310,39 @@ SPECS: dict[str, LanguageSpec] = {
     ),
     "php": LanguageSpec(
         "php",
-        symbols={"function_definition": "function", "method_declaration": "function", "class_declaration": "class",
-                 "interface_declaration": "interface", "trait_declaration": "trait", "enum_declaration": "enum",
-                 "namespace_definition": "module"},
+        symbols={
+            "function_definition": "function",
+            "method_declaration": "function",
+            "class_declaration": "class",
+            "interface_declaration": "interface",
+            "trait_declaration": "trait",
+            "enum_declaration": "enum",
+            "namespace_definition": "module",
+        },
         needs_body=frozenset({"namespace_definition", "method_declaration"}),
-        calls={"function_call_expression": None, "member_call_expression": None, "scoped_call_expression": None,
-               "object_creation_expression": None},
-        imports={"namespace_use_clause": "text", "require_expression": "text", "require_once_expression": "text",
-                 "include_expression": "text", "include_once_expression": "text"},
+        calls={
+            "function_call_expression": None,
+            "member_call_expression": None,
+            "scoped_call_expression": None,
+            "object_creation_expression": None,
+        },
+        imports={
+            "namespace_use_clause": "text",
+            "require_expression": "text",
+            "require_once_expression": "text",
+            "include_expression": "text",
+            "include_once_expression": "text",
+        },
         bases={"base_clause": "extends", "class_interface_clause": "implements"},
     ),
     "kotlin": LanguageSpec(
         "kotlin",
-        symbols={"class_declaration": keyword_kind("class", interface="interface"), "object_declaration": "object",
-                 "companion_object": "object", "function_declaration": "function"},
+        symbols={
+            "class_declaration": keyword_kind("class", interface="interface"),
+            "object_declaration": "object",
+            "companion_object": "object",
+            "function_declaration": "function",
+        },
         namers={"companion_object": _constant("Companion")},
         attached=frozenset({"comment", "line_comment", "multiline_comment"}),
         needs_body=frozenset({"function_declaration"}),
@@ -280,10 +352,14 @@ SPECS: dict[str, LanguageSpec] = {
     ),
     "swift": LanguageSpec(
         "swift",
-        symbols={"class_declaration": keyword_kind("class", struct="struct", enum="enum", extension="extension",
-                                                   actor="class"),
-                 "protocol_declaration": "interface", "function_declaration": "function",
-                 "init_declaration": "function"},
+        symbols={
+            "class_declaration": keyword_kind(
+                "class", struct="struct", enum="enum", extension="extension", actor="class"
+            ),
+            "protocol_declaration": "interface",
+            "function_declaration": "function",
+            "init_declaration": "function",
+        },
         namers={"init_declaration": _constant("init")},
         attached=frozenset({"comment", "multiline_comment"}),
         calls={"call_expression": None},
@@ -292,8 +368,13 @@ SPECS: dict[str, LanguageSpec] = {
     ),
     "scala": LanguageSpec(
         "scala",
-        symbols={"class_definition": "class", "object_definition": "object", "trait_definition": "trait",
-                 "enum_definition": "enum", "function_definition": "function"},
+        symbols={
+            "class_definition": "class",
+            "object_definition": "object",
+            "trait_definition": "trait",
+            "enum_definition": "enum",
+            "function_definition": "function",
+        },
         attached=frozenset({"comment", "block_comment"}),
         calls={"call_expression": None, "instance_expression": None},
         imports={"import_declaration": "text"},
@@ -310,10 +391,19 @@ SPECS: dict[str, LanguageSpec] = {
     ),
     "julia": LanguageSpec(
         "julia",
-        symbols={"function_definition": "function", "macro_definition": "function", "module_definition": "module",
-                 "struct_definition": "struct", "abstract_definition": "type"},
-        namers={"function_definition": _julia_function, "macro_definition": _julia_function,
-                "struct_definition": _julia_type, "abstract_definition": _julia_type},
+        symbols={
+            "function_definition": "function",
+            "macro_definition": "function",
+            "module_definition": "module",
+            "struct_definition": "struct",
+            "abstract_definition": "type",
+        },
+        namers={
+            "function_definition": _julia_function,
+            "macro_definition": _julia_function,
+            "struct_definition": _julia_type,
+            "abstract_definition": _julia_type,
+        },
         attached=frozenset({"line_comment", "block_comment", "string_literal"}),  # docstrings sit above
         calls={"call_expression": None},
         imports={"using_statement": "text", "import_statement": "text"},
@@ -334,23 +424,53 @@ SPECS: dict[str, LanguageSpec] = {
     ),
     "sql": LanguageSpec(
         "sql",
-        symbols={"create_table": "table", "create_view": "view", "create_materialized_view": "view",
-                 "create_function": "function", "create_index": "index", "create_type": "type",
-                 "create_trigger": "function"},
-        namers={t: _sql_object for t in ("create_table", "create_view", "create_materialized_view",
-                                         "create_function", "create_index", "create_type", "create_trigger")},
+        symbols={
+            "create_table": "table",
+            "create_view": "view",
+            "create_materialized_view": "view",
+            "create_function": "function",
+            "create_index": "index",
+            "create_type": "type",
+            "create_trigger": "function",
+        },
+        namers={
+            t: _sql_object
+            for t in (
+                "create_table",
+                "create_view",
+                "create_materialized_view",
+                "create_function",
+                "create_index",
+                "create_type",
+                "create_trigger",
+            )
+        },
         wrappers=frozenset({"statement"}),
     ),
 }
 
 ALIASES = {
-    "py": "python", "js": "javascript", "jsx": "javascript", "ts": "typescript", "c++": "cpp", "cc": "cpp",
-    "c#": "csharp", "c_sharp": "csharp", "cs": "csharp", "golang": "go", "rs": "rust", "rb": "ruby",
-    "kt": "kotlin", "jl": "julia", "sh": "bash", "shell": "bash", "zsh": "bash",
+    "py": "python",
+    "js": "javascript",
+    "jsx": "javascript",
+    "ts": "typescript",
+    "c++": "cpp",
+    "cc": "cpp",
+    "c#": "csharp",
+    "c_sharp": "csharp",
+    "cs": "csharp",
+    "golang": "go",
+    "rs": "rust",
+    "rb": "ruby",
+    "kt": "kotlin",
+    "jl": "julia",
+    "sh": "bash",
+    "shell": "bash",
+    "zsh": "bash",
 }
 
 
-def spec_for(language: str) -> Optional[LanguageSpec]:
+def spec_for(language: str) -> LanguageSpec | None:
     """The spec for a language name (case-insensitive, common aliases accepted), or None."""
     key = (language or "").strip().lower()
     return SPECS.get(ALIASES.get(key, key))
@@ -359,7 +479,7 @@ def spec_for(language: str) -> Optional[LanguageSpec]:
 _local = threading.local()
 
 
-def parser_for(spec: LanguageSpec) -> Optional[Parser]:
+def parser_for(spec: LanguageSpec) -> Parser | None:
     """One parser per grammar per thread (parsers are not thread-safe); None if the grammar is missing."""
     cache = getattr(_local, "parsers", None)
     if cache is None:

@@ -16,11 +16,25 @@ from .code import analyze_code
 from .text import chunk_document, distinct_ids
 
 LANGUAGE_ALIASES = {
-    "python3": "python", "ipython": "python", "ipython3": "python", "c++": "cpp", "c#": "csharp",
-    "sh": "bash", "shell": "bash", "js": "javascript", "node": "javascript",
+    "python3": "python",
+    "ipython": "python",
+    "ipython3": "python",
+    "c++": "cpp",
+    "c#": "csharp",
+    "sh": "bash",
+    "shell": "bash",
+    "js": "javascript",
+    "node": "javascript",
 }
 # Cell magics that switch a Python cell to another language.
-CELL_MAGICS = {"bash": "bash", "sh": "bash", "sql": "sql", "javascript": "javascript", "js": "javascript", "ruby": "ruby"}
+CELL_MAGICS = {
+    "bash": "bash",
+    "sh": "bash",
+    "sql": "sql",
+    "javascript": "javascript",
+    "js": "javascript",
+    "ruby": "ruby",
+}
 
 
 def chunk_notebook(

@@ -2,7 +2,8 @@
 
 A document becomes a list of units (one per source line, or per block of visible text for
 HTML), grouped into sections by its headings. A heading with no text of its own joins its first
-subsection; large sections are cut on paragraph, then line boundaries with some overlap. Line numbers always point into the original file.
+subsection; large sections are cut on paragraph, then line boundaries with some overlap. Line numbers
+always point into the original file.
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ def distinct_ids(chunks: list[Chunk]) -> list[Chunk]:
         n = seen[chunk.chunk_id]
         seen[chunk.chunk_id] += 1
         if n:
-            chunk = replace(chunk, chunk_id=hashlib.blake2b(f"{chunk.chunk_id}#{n}".encode(), digest_size=10).hexdigest())
+            chunk = replace(
+                chunk, chunk_id=hashlib.blake2b(f"{chunk.chunk_id}#{n}".encode(), digest_size=10).hexdigest()
+            )
         out.append(chunk)
     return out
 
@@ -100,8 +103,15 @@ def markdown_units(text: str) -> list[Unit]:
             continue
         setext = SETEXT.match(line)
         prev = units[i - 1] if i else None
-        if setext and prev and prev.text.strip() and prev.heading is None and not LIST_OR_QUOTE.match(prev.text) \
-                and not FENCE.match(prev.text) and (i < 2 or not units[i - 2].text.strip()):
+        if (
+            setext
+            and prev
+            and prev.text.strip()
+            and prev.heading is None
+            and not LIST_OR_QUOTE.match(prev.text)
+            and not FENCE.match(prev.text)
+            and (i < 2 or not units[i - 2].text.strip())
+        ):
             prev.heading = (1 if setext.group(1)[0] == "=" else 2, _clean_title(prev.text))
             unit.decor = True
     return units
@@ -119,9 +129,14 @@ def rst_units(text: str) -> list[Unit]:
     while i < len(units) - 1:
         title, under = units[i], units[i + 1]
         over = units[i - 1] if i else None
-        ok = title.text.strip() and not title.text[0].isspace() and not RST_ADORNMENT.match(title.text) \
-            and RST_ADORNMENT.match(under.text) and len(under.text.rstrip()) >= len(title.text.rstrip()) \
+        ok = (
+            title.text.strip()
+            and not title.text[0].isspace()
+            and not RST_ADORNMENT.match(title.text)
+            and RST_ADORNMENT.match(under.text)
+            and len(under.text.rstrip()) >= len(title.text.rstrip())
             and (i == 0 or not over.text.strip() or _same_adornment(over, under))
+        )
         if ok:
             overlined = _same_adornment(over, under)
             style = (under.text[0], overlined)
@@ -154,9 +169,35 @@ class _HTMLText(HTMLParser):
 
     SKIP = {"script", "style", "noscript", "template", "svg", "head"}
     BLOCKS = {
-        "address", "article", "aside", "blockquote", "br", "dd", "details", "div", "dl", "dt",
-        "figcaption", "figure", "footer", "form", "header", "hr", "li", "main", "nav", "ol", "p",
-        "pre", "section", "summary", "table", "td", "th", "tr", "ul",
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "br",
+        "dd",
+        "details",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "td",
+        "th",
+        "tr",
+        "ul",
     }
     HEADINGS = {f"h{n}": n for n in range(1, 7)}
 
@@ -186,9 +227,7 @@ class _HTMLText(HTMLParser):
     def handle_endtag(self, tag):
         if tag in self.SKIP:
             self.skip_depth = max(0, self.skip_depth - 1)
-        elif tag in self.HEADINGS:
-            self._flush(paragraph=True)
-        elif tag in self.BLOCKS:
+        elif tag in self.HEADINGS or tag in self.BLOCKS:
             self._flush(paragraph=True)
 
     def handle_data(self, data):
@@ -339,5 +378,5 @@ def _segments(units: list[Unit], size, chunk_size: int) -> list[tuple[int, int]]
 
 def _cut_line(unit: Unit, chunk_size: int, overlap: int) -> list[tuple[int, int, str]]:
     step = max(1, chunk_size - overlap)
-    pieces = (unit.text[k:k + chunk_size] for k in range(0, len(unit.text) - overlap, step))
+    pieces = (unit.text[k : k + chunk_size] for k in range(0, len(unit.text) - overlap, step))
     return [(unit.start, unit.end, piece) for piece in pieces if piece.strip()]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from . import bm25, graph, hybrid, multi, vector
 from .context import Hit, QueryContext
@@ -17,7 +16,7 @@ NO_ENTITY = "vector: the query names no code entity known to the graph"
 class Outcome:
     hits: list[Hit]
     entities: list[str] = field(default_factory=list)
-    fallback: Optional[str] = None
+    fallback: str | None = None
 
 
 def search(ctx: QueryContext) -> Outcome:

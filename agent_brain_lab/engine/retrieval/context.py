@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Optional
 
 import numpy as np
 
@@ -17,17 +17,22 @@ from ..types import QueryRequest
 class Hit:
     key: int
     score: float
-    vector_score: Optional[float] = None
-    bm25_score: Optional[float] = None
-    graph_score: Optional[float] = None
+    vector_score: float | None = None
+    bm25_score: float | None = None
+    graph_score: float | None = None
     ranks: dict[str, int] = field(default_factory=dict)
     related_entities: list[str] = field(default_factory=list)
     relationship_path: list[str] = field(default_factory=list)
 
 
 class QueryContext:
-    def __init__(self, snapshot: Snapshot, request: QueryRequest, embed_query: Callable[[str], np.ndarray],
-                 keys_of_chunk_ids: Callable[[list[str]], dict[str, int]]):
+    def __init__(
+        self,
+        snapshot: Snapshot,
+        request: QueryRequest,
+        embed_query: Callable[[str], np.ndarray],
+        keys_of_chunk_ids: Callable[[list[str]], dict[str, int]],
+    ):
         self.snapshot = snapshot
         self.request = request
         self._embed_query = embed_query

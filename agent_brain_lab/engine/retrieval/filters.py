@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional, Sequence
 
 import numpy as np
 
@@ -32,7 +32,7 @@ class FilterColumns:
     languages: list[str]
 
     @classmethod
-    def build(cls, rows: Sequence[tuple[int, str, str, str]]) -> "FilterColumns":
+    def build(cls, rows: Sequence[tuple[int, str, str, str]]) -> FilterColumns:
         """rows: (key, source, source_type, language) in key order."""
         files: dict[str, int] = {}
         langs: dict[str, int] = {}
@@ -50,16 +50,21 @@ class FilterColumns:
         return cls(keys, file_idx, type_idx, lang_idx, list(files), list(langs))
 
     def save(self, gen_dir: Path) -> None:
-        np.savez(gen_dir / FILE, keys=self.keys, file_idx=self.file_idx, type_idx=self.type_idx,
-                 lang_idx=self.lang_idx)
+        np.savez(gen_dir / FILE, keys=self.keys, file_idx=self.file_idx, type_idx=self.type_idx, lang_idx=self.lang_idx)
         (gen_dir / NAMES).write_text(json.dumps({"files": self.files, "languages": self.languages}))
 
     @classmethod
-    def open(cls, gen_dir: Path) -> "FilterColumns":
+    def open(cls, gen_dir: Path) -> FilterColumns:
         arrays = np.load(gen_dir / FILE)
         names = json.loads((gen_dir / NAMES).read_text())
-        return cls(arrays["keys"], arrays["file_idx"], arrays["type_idx"], arrays["lang_idx"],
-                   names["files"], names["languages"])
+        return cls(
+            arrays["keys"],
+            arrays["file_idx"],
+            arrays["type_idx"],
+            arrays["lang_idx"],
+            names["files"],
+            names["languages"],
+        )
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -68,7 +73,7 @@ class FilterColumns:
         """Row positions of chunk keys (keys must be live in this generation)."""
         return np.searchsorted(self.keys, keys)
 
-    def mask(self, request: QueryRequest) -> Optional[np.ndarray]:
+    def mask(self, request: QueryRequest) -> np.ndarray | None:
         """Rows the request's filters allow, or None when it has no filters."""
         if not (request.source_types or request.languages or request.file_paths):
             return None
@@ -116,7 +121,7 @@ def glob_regex(glob: str) -> re.Pattern:
                 out.append(re.escape(c))
                 i += 1
             else:
-                body = glob[i + 1:end].replace("\\", "\\\\")
+                body = glob[i + 1 : end].replace("\\", "\\\\")
                 out.append("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
                 i = end + 1
         else:

@@ -15,13 +15,14 @@ each is shown at the chunk where the edge is written (the call, not the caller's
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 
 import numpy as np
 
-from ..tokenizer import WORD, identifiers
 from ..store.graph import CodeGraph
+from ..tokenizer import WORD, identifiers
 from .context import Hit, QueryContext
 from .fusion import minmax
 
@@ -33,24 +34,129 @@ ASKED_BOOST = 2.0  # a neighbour reached over the relation the query asks about 
 WRITTEN_AT_SOURCE = {"calls", "imports", "extends", "implements", "mentions"}  # the edge's chunk is the source's
 SEED_IN_RELATION = 0.6  # in "what calls X", X itself ranks after its callers, before unrelated neighbours
 _RELATION_CUES = {
-    "calls": {"call", "calls", "called", "calling", "caller", "callers", "callee", "callees", "invoke",
-              "invokes", "invoked", "use", "uses", "used", "usages"},
+    "calls": {
+        "call",
+        "calls",
+        "called",
+        "calling",
+        "caller",
+        "callers",
+        "callee",
+        "callees",
+        "invoke",
+        "invokes",
+        "invoked",
+        "use",
+        "uses",
+        "used",
+        "usages",
+    },
     "imports": {"import", "imports", "imported", "importing", "depends", "dependency", "dependencies"},
-    "extends": {"extend", "extends", "extended", "inherit", "inherits", "subclass", "subclasses", "base",
-                "parent", "derived"},
+    "extends": {
+        "extend",
+        "extends",
+        "extended",
+        "inherit",
+        "inherits",
+        "subclass",
+        "subclasses",
+        "base",
+        "parent",
+        "derived",
+    },
     "implements": {"implement", "implements", "implemented", "implementation", "implementations"},
     "mentions": {"mention", "mentions", "mentioned", "documented", "docs", "documentation"},
     "contains": {"contain", "contains", "methods", "members", "defines", "defined"},
 }
 _ALL_CUES = frozenset().union(*_RELATION_CUES.values())
-_TARGET_WORDS = {"called", "caller", "callers", "invoked", "used", "usages", "imported", "extended", "inherited",
-                 "subclasses", "derived", "implemented", "implementations", "mentioned", "documented"}
+_TARGET_WORDS = {
+    "called",
+    "caller",
+    "callers",
+    "invoked",
+    "used",
+    "usages",
+    "imported",
+    "extended",
+    "inherited",
+    "subclasses",
+    "derived",
+    "implemented",
+    "implementations",
+    "mentioned",
+    "documented",
+}
 _SOURCE_NOUNS = {"callee", "callees", "dependencies", "base", "parent", "methods", "members"}
 _DOTTED = re.compile(r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_][\w]*)+")
 _CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
-_COMMON = frozenset("""a an and are as at be by can do does for from has have how i in is it its of on or
-that the this to was what when where which who why will with you your all any each file files code function
-functions class method methods return returns value values get set new use used using find show list make""".split())
+_COMMON = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+        "all",
+        "any",
+        "each",
+        "file",
+        "files",
+        "code",
+        "function",
+        "functions",
+        "class",
+        "method",
+        "methods",
+        "return",
+        "returns",
+        "value",
+        "values",
+        "get",
+        "set",
+        "new",
+        "use",
+        "used",
+        "using",
+        "find",
+        "show",
+        "list",
+        "make",
+    ]
+)
 
 
 def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], float, bool]]:
@@ -63,7 +169,7 @@ def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], fl
     words = identifiers(query)
     terse = len(words) <= 3  # a query that is little more than names: every match is meant
     candidates = _DOTTED.findall(query) + words
-    for a, b in zip(words, words[1:]):  # "compute total" may mean compute_total / computeTotal
+    for a, b in itertools.pairwise(words):  # "compute total" may mean compute_total / computeTotal
         candidates += [f"{a}_{b}", f"{a}{b[:1].upper()}{b[1:]}", f"{a}{b}"]
     found: dict[str, tuple[str, list[str], float]] = {}
     for cand in candidates:
@@ -72,8 +178,11 @@ def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], fl
             continue
         nodes = graph.lookup(key)
         if nodes:
-            strong = terse or bool(_CODE_LIKE.search(cand)) or (
-                cand[:1].isupper() and any(graph.g.nodes[n].get("name") == cand for n in nodes))
+            strong = (
+                terse
+                or bool(_CODE_LIKE.search(cand))
+                or (cand[:1].isupper() and any(graph.g.nodes[n].get("name") == cand for n in nodes))
+            )
             found[key] = (cand, nodes, (1.0 if strong else 0.5) / len(nodes) ** 0.5, strong)
     return sorted(found.values(), key=lambda e: -e[2])
 
@@ -96,7 +205,7 @@ def asked_direction(query: str, entity: str) -> str | None:
         word = match.group()
         if word not in _ALL_CUES:
             continue
-        if word in _SOURCE_NOUNS or re.match(r"\s+by\b", lowered[match.end():]):
+        if word in _SOURCE_NOUNS or re.match(r"\s+by\b", lowered[match.end() :]):
             return "out"  # callees of X, functions called by X
         if word in _TARGET_WORDS:
             return "in"  # where is X used, callers of X, subclasses of X
@@ -119,8 +228,9 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     node_path: dict[str, tuple[float, list[str]]] = {}
     for seed, weight, direction in seeds:
         for node, (hop, paths) in graph.neighbourhood([seed], ctx.request.traversal_depth).items():
-            contribution, path = max(((_contribution(weight, hop, p, asked, direction), p) for p in paths),
-                                     key=lambda c: c[0])
+            contribution, path = max(
+                ((_contribution(weight, hop, p, asked, direction), p) for p in paths), key=lambda c: c[0]
+            )
             node_score[node] += contribution
             if node not in node_path or contribution > node_path[node][0]:
                 node_path[node] = (contribution, path)
@@ -146,9 +256,15 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
             continue
         node = pairs[i][1]
         path = node_path[node][1]
-        hits.append(Hit(int(keys[i]), float(scores[i]), graph_score=float(scores[i]),
-                        related_entities=_neighbours(graph, node),
-                        relationship_path=[p if p.startswith(("-", "<-")) else graph.label(p) for p in path]))
+        hits.append(
+            Hit(
+                int(keys[i]),
+                float(scores[i]),
+                graph_score=float(scores[i]),
+                related_entities=_neighbours(graph, node),
+                relationship_path=[p if p.startswith(("-", "<-")) else graph.label(p) for p in path],
+            )
+        )
         if len(hits) == count:
             break
     return hits, [e[0] for e in entities]
@@ -157,7 +273,7 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
 def _contribution(weight: float, hop: int, path: list[str], asked: set[str], direction: str | None) -> float:
     """``weight * 0.5 ** hop``; in a relation question the named entity itself counts less and a
     neighbour over the asked relation more."""
-    contribution = weight * DECAY ** hop
+    contribution = weight * DECAY**hop
     if asked and not hop:
         return contribution * SEED_IN_RELATION
     if asked and _over_asked(path, asked, direction):

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -43,8 +43,18 @@ CREATE TABLE IF NOT EXISTS embeddings (
 """
 
 CHUNK_FIELDS = (
-    "chunk_id", "source", "source_type", "language", "start_line", "end_line", "symbol_name",
-    "symbol_type", "parent_symbol", "section_path", "cell_index", "text",
+    "chunk_id",
+    "source",
+    "source_type",
+    "language",
+    "start_line",
+    "end_line",
+    "symbol_name",
+    "symbol_type",
+    "parent_symbol",
+    "section_path",
+    "cell_index",
+    "text",
 )
 
 
@@ -89,7 +99,7 @@ class Catalog:
 
     # ---------------------------------------------------------------- meta
 
-    def get_meta(self, key: str) -> Optional[str]:
+    def get_meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
 
@@ -101,30 +111,30 @@ class Catalog:
 
     def live_files(self, gen: int) -> dict[str, FileState]:
         rows = self.db.execute(
-            "SELECT path, hash, size, mtime, source_type, language FROM files"
-            " WHERE gen_added <= ? AND gen_removed > ?", (gen, gen))
+            "SELECT path, hash, size, mtime, source_type, language FROM files WHERE gen_added <= ? AND gen_removed > ?",
+            (gen, gen),
+        )
         return {r[0]: FileState(*r) for r in rows}
 
     def live_facts(self, gen: int) -> Iterator[tuple[str, dict]]:
         rows = self.db.execute(
-            "SELECT path, facts FROM files WHERE gen_added <= ? AND gen_removed > ? AND facts IS NOT NULL",
-            (gen, gen))
+            "SELECT path, facts FROM files WHERE gen_added <= ? AND gen_removed > ? AND facts IS NOT NULL", (gen, gen)
+        )
         for path, facts in rows:
             yield path, json.loads(facts)
 
     def live_chunk_columns(self, gen: int, columns: str) -> list[tuple]:
         return self.db.execute(
-            f"SELECT {columns} FROM chunks WHERE gen_added <= ? AND gen_removed > ? ORDER BY key",
-            (gen, gen)).fetchall()
+            f"SELECT {columns} FROM chunks WHERE gen_added <= ? AND gen_removed > ? ORDER BY key", (gen, gen)
+        ).fetchall()
 
     def chunks_by_key(self, keys: Sequence[int]) -> dict[int, Chunk]:
         out: dict[int, Chunk] = {}
         keys = [int(k) for k in keys]
         for start in range(0, len(keys), 900):
-            part = keys[start:start + 900]
+            part = keys[start : start + 900]
             marks = ",".join("?" * len(part))
-            rows = self.db.execute(
-                f"SELECT key, {', '.join(CHUNK_FIELDS)} FROM chunks WHERE key IN ({marks})", part)
+            rows = self.db.execute(f"SELECT key, {', '.join(CHUNK_FIELDS)} FROM chunks WHERE key IN ({marks})", part)
             for row in rows:
                 out[row[0]] = Chunk(**dict(zip(CHUNK_FIELDS, row[1:])))
         return out
@@ -133,11 +143,12 @@ class Catalog:
         ids = list(set(chunk_ids))
         out: dict[str, int] = {}
         for start in range(0, len(ids), 900):
-            part = ids[start:start + 900]
+            part = ids[start : start + 900]
             marks = ",".join("?" * len(part))
             rows = self.db.execute(
-                f"SELECT chunk_id, key FROM chunks WHERE chunk_id IN ({marks})"
-                " AND gen_added <= ? AND gen_removed > ?", (*part, gen, gen))
+                f"SELECT chunk_id, key FROM chunks WHERE chunk_id IN ({marks}) AND gen_added <= ? AND gen_removed > ?",
+                (*part, gen, gen),
+            )
             out.update(rows)
         return out
 
@@ -147,11 +158,11 @@ class Catalog:
         out: dict[str, np.ndarray] = {}
         uniq = list(set(hashes))
         for start in range(0, len(uniq), 900):
-            part = uniq[start:start + 900]
+            part = uniq[start : start + 900]
             marks = ",".join("?" * len(part))
             rows = self.db.execute(
-                f"SELECT text_hash, vector FROM embeddings WHERE model=? AND text_hash IN ({marks})",
-                (model, *part))
+                f"SELECT text_hash, vector FROM embeddings WHERE model=? AND text_hash IN ({marks})", (model, *part)
+            )
             for h, blob in rows:
                 out[h] = np.frombuffer(blob, dtype=np.float32)
         return out
@@ -160,7 +171,8 @@ class Catalog:
         with self._tx() as db:
             db.executemany(
                 "INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)",
-                ((model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items))
+                ((model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items),
+            )
 
     # ---------------------------------------------------------------- writing a generation
 
@@ -169,11 +181,17 @@ class Catalog:
         with self._tx() as db:
             for table in ("files", "chunks"):
                 db.execute(f"DELETE FROM {table} WHERE gen_added > ?", (gen,))
-                db.execute(f"UPDATE {table} SET gen_removed=? WHERE gen_removed > ? AND gen_removed < ?",
-                           (NEVER, gen, NEVER))
+                db.execute(
+                    f"UPDATE {table} SET gen_removed=? WHERE gen_removed > ? AND gen_removed < ?", (NEVER, gen, NEVER)
+                )
 
-    def stage(self, gen: int, removed_paths: Iterable[str], files: Sequence[tuple[FileState, Optional[dict]]],
-              chunks: Sequence[tuple[Chunk, str, str]]) -> tuple[list[int], list[int]]:
+    def stage(
+        self,
+        gen: int,
+        removed_paths: Iterable[str],
+        files: Sequence[tuple[FileState, dict | None]],
+        chunks: Sequence[tuple[Chunk, str, str]],
+    ) -> tuple[list[int], list[int]]:
         """Stage generation ``gen``: retire the rows of ``removed_paths``, add the new files and chunks.
 
         ``chunks`` holds (chunk, text_hash, tokens). Returns (retired chunk keys, new chunk keys).
@@ -182,22 +200,42 @@ class Catalog:
         with self._tx() as db:
             retired: list[int] = []
             for start in range(0, len(removed), 900):
-                part = removed[start:start + 900]
+                part = removed[start : start + 900]
                 marks = ",".join("?" * len(part))
-                retired += [k for (k,) in db.execute(
-                    f"SELECT key FROM chunks WHERE source IN ({marks}) AND gen_removed=?", (*part, NEVER))]
+                retired += [
+                    k
+                    for (k,) in db.execute(
+                        f"SELECT key FROM chunks WHERE source IN ({marks}) AND gen_removed=?", (*part, NEVER)
+                    )
+                ]
                 for table, column in (("chunks", "source"), ("files", "path")):
-                    db.execute(f"UPDATE {table} SET gen_removed=? WHERE {column} IN ({marks}) AND gen_removed=?",
-                               (gen, *part, NEVER))
+                    db.execute(
+                        f"UPDATE {table} SET gen_removed=? WHERE {column} IN ({marks}) AND gen_removed=?",
+                        (gen, *part, NEVER),
+                    )
             db.executemany(
                 "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                ((f.path, f.hash, f.size, f.mtime, f.source_type, f.language,
-                  None if facts is None else json.dumps(facts), gen, NEVER) for f, facts in files))
+                (
+                    (
+                        f.path,
+                        f.hash,
+                        f.size,
+                        f.mtime,
+                        f.source_type,
+                        f.language,
+                        None if facts is None else json.dumps(facts),
+                        gen,
+                        NEVER,
+                    )
+                    for f, facts in files
+                ),
+            )
             first = db.execute("SELECT COALESCE(MAX(key), 0) FROM chunks").fetchone()[0] + 1
             db.executemany(
                 f"INSERT INTO chunks ({', '.join(CHUNK_FIELDS)}, text_hash, tokens, gen_added, gen_removed)"
                 f" VALUES ({', '.join('?' * (len(CHUNK_FIELDS) + 4))})",
-                ((*(getattr(c, f) for f in CHUNK_FIELDS), h, toks, gen, NEVER) for c, h, toks in chunks))
+                ((*(getattr(c, f) for f in CHUNK_FIELDS), h, toks, gen, NEVER) for c, h, toks in chunks),
+            )
             added = [k for (k,) in db.execute("SELECT key FROM chunks WHERE key >= ? ORDER BY key", (first,))]
         return retired, added
 
@@ -212,8 +250,9 @@ class Catalog:
         has any more once they outnumber the live chunks (a reverted edit within that margin is free)."""
         with self._tx() as db:
             dropped = db.execute("DELETE FROM embeddings WHERE model != ?", (model,)).rowcount
-            dead = ("FROM embeddings WHERE NOT EXISTS"
-                    " (SELECT 1 FROM chunks WHERE chunks.text_hash = embeddings.text_hash)")
+            dead = (
+                "FROM embeddings WHERE NOT EXISTS (SELECT 1 FROM chunks WHERE chunks.text_hash = embeddings.text_hash)"
+            )
             live = db.execute("SELECT COUNT(*) FROM chunks WHERE gen_removed = ?", (NEVER,)).fetchone()[0]
             if db.execute(f"SELECT COUNT(*) {dead}").fetchone()[0] > live:
                 dropped += db.execute(f"DELETE {dead}").rowcount

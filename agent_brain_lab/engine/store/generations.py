@@ -12,9 +12,9 @@ import fcntl
 import os
 import shutil
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from ..types import WorkspaceBusy
 
@@ -130,8 +130,10 @@ class IndexDir:
 
 
 def busy() -> WorkspaceBusy:
-    return WorkspaceBusy("another indexer is writing this workspace's index; "
-                         "queries keep using the last generation — try again when it finishes")
+    return WorkspaceBusy(
+        "another indexer is writing this workspace's index; "
+        "queries keep using the last generation — try again when it finishes"
+    )
 
 
 def _fsync_tree(path: Path) -> None:

@@ -10,16 +10,41 @@ from __future__ import annotations
 import pickle
 import posixpath
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Optional
 
 import networkx as nx
 
 FILE = "graph.pickle"
 HUB_DEGREE = 60
 MAX_PATHS = 4
-CODE_SUFFIXES = (".py", ".js", ".ts", ".tsx", ".jsx", ".mjs", ".go", ".rs", ".java", ".rb", ".php", ".kt",
-                 ".scala", ".swift", ".cs", ".c", ".h", ".cc", ".cpp", ".hpp", ".lua", ".jl", ".r", ".R", ".sh")
+CODE_SUFFIXES = (
+    ".py",
+    ".js",
+    ".ts",
+    ".tsx",
+    ".jsx",
+    ".mjs",
+    ".go",
+    ".rs",
+    ".java",
+    ".rb",
+    ".php",
+    ".kt",
+    ".scala",
+    ".swift",
+    ".cs",
+    ".c",
+    ".h",
+    ".cc",
+    ".cpp",
+    ".hpp",
+    ".lua",
+    ".jl",
+    ".r",
+    ".R",
+    ".sh",
+)
 
 
 class CodeGraph:
@@ -37,7 +62,7 @@ class CodeGraph:
             pickle.dump(self.g, fh, protocol=pickle.HIGHEST_PROTOCOL)
 
     @classmethod
-    def open(cls, gen_dir: Path) -> Optional["CodeGraph"]:
+    def open(cls, gen_dir: Path) -> CodeGraph | None:
         path = gen_dir / FILE
         if not path.exists():
             return None
@@ -50,8 +75,11 @@ class CodeGraph:
         by_relation: dict[str, int] = defaultdict(int)
         for _, _, rel in self.g.edges(keys=True):
             by_relation[rel] += 1
-        return {"entities": self.g.number_of_nodes(), "relations": sum(by_relation.values()),
-                "by_relation": dict(sorted(by_relation.items()))}
+        return {
+            "entities": self.g.number_of_nodes(),
+            "relations": sum(by_relation.values()),
+            "by_relation": dict(sorted(by_relation.items())),
+        }
 
     def lookup(self, name: str) -> list[str]:
         return list(self.names.get(name.lower(), ()))
@@ -75,16 +103,19 @@ class CodeGraph:
                 steps += [(other, f"<-{rel}-") for other, _, rel in self.g.in_edges(node, keys=True)]
                 for other, step in steps:
                     if other not in reached:
-                        reached[other] = (hop, [path + [step, other]])
+                        reached[other] = (hop, [[*path, step, other]])
                         nxt.append(other)
                     elif reached[other][0] == hop and len(reached[other][1]) < MAX_PATHS:
-                        reached[other][1].append(path + [step, other])
+                        reached[other][1].append([*path, step, other])
             frontier = nxt
         return reached
 
     def edges_between(self, nodes: set[str]) -> list[dict]:
-        return [{"source": u, "target": v, "relation": rel, "chunk_ids": data.get("chunk_ids", [])}
-                for u, v, rel, data in self.g.edges(keys=True, data=True) if u in nodes and v in nodes]
+        return [
+            {"source": u, "target": v, "relation": rel, "chunk_ids": data.get("chunk_ids", [])}
+            for u, v, rel, data in self.g.edges(keys=True, data=True)
+            if u in nodes and v in nodes
+        ]
 
     def label(self, node_id: str) -> str:
         data = self.g.nodes.get(node_id, {})
@@ -122,8 +153,16 @@ class GraphBuilder:
             if node in self.g:  # an impl block, extension or overload of a known symbol: one entity
                 self.g.nodes[node].setdefault("more_chunk_ids", []).append(sym["chunk_id"])
             else:
-                self.g.add_node(node, kind=sym["kind"], name=sym["name"], qualname=sym["qualname"], source=path,
-                                start_line=sym["start_line"], end_line=sym["end_line"], chunk_id=sym["chunk_id"])
+                self.g.add_node(
+                    node,
+                    kind=sym["kind"],
+                    name=sym["name"],
+                    qualname=sym["qualname"],
+                    source=path,
+                    start_line=sym["start_line"],
+                    end_line=sym["end_line"],
+                    chunk_id=sym["chunk_id"],
+                )
                 self._by_name[sym["name"]].append(node)
             parent_q = sym["qualname"].rpartition(".")[0]
             parent = f"{path}::{parent_q}" if parent_q else path
@@ -131,9 +170,15 @@ class GraphBuilder:
             self._edge(node, path, "defined_in", sym["chunk_id"])
         for section in facts.get("sections", ()):
             node = f"{path}#{section['section_path'] or ''}"
-            self.g.add_node(node, kind="section", name=section["section_path"] or path, source=path,
-                            start_line=section["start_line"], end_line=section["end_line"],
-                            chunk_id=section["chunk_id"])
+            self.g.add_node(
+                node,
+                kind="section",
+                name=section["section_path"] or path,
+                source=path,
+                start_line=section["start_line"],
+                end_line=section["end_line"],
+                chunk_id=section["chunk_id"],
+            )
             self._edge(path, node, "contains", section["chunk_id"])
             self._pending.append((path, {"mentions": (node, section["mentions"], section["chunk_id"])}))
         for rel in facts.get("relations", ()):
@@ -168,7 +213,7 @@ class GraphBuilder:
             resolved = self._resolve_symbol(path, source, target)
             self._edge(source, resolved or self._external(target), kind, chunk)
 
-    def _resolve_symbol(self, path: str, source: str, raw: str) -> Optional[str]:
+    def _resolve_symbol(self, path: str, source: str, raw: str) -> str | None:
         name = raw.replace("::", ".").replace("->", ".").split("(")[0].rstrip(".").rpartition(".")[2]
         candidates = self._by_name.get(name, ())
         if not candidates:
@@ -182,7 +227,7 @@ class GraphBuilder:
                 return hits[0]
         return None  # ambiguous across files: better no edge than a wrong one
 
-    def _resolve_module(self, path: str, raw: str) -> Optional[str]:
+    def _resolve_module(self, path: str, raw: str) -> str | None:
         target = raw.strip("'\"<> ")
         if target.startswith("."):
             if "/" in target:  # ./cart, ../lib/util (JS/TS/C)
@@ -193,8 +238,14 @@ class GraphBuilder:
                 base = "/".join(parts[: len(parts) - (level - 1)] + [p for p in target.lstrip(".").split(".") if p])
         else:
             base = target.replace(".", "/") if "/" not in target else target
-        candidates = [base, *(base + s for s in CODE_SUFFIXES), base + "/__init__.py", base + "/index.ts",
-                      base + "/index.js", base + "/mod.rs"]
+        candidates = [
+            base,
+            *(base + s for s in CODE_SUFFIXES),
+            base + "/__init__.py",
+            base + "/index.ts",
+            base + "/index.js",
+            base + "/mod.rs",
+        ]
         for cand in candidates:
             if cand in self._files:
                 return cand

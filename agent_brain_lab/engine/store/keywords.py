@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 
 import bm25s
 import numpy as np
@@ -20,14 +20,14 @@ class KeywordIndex:
         self._vocab: dict[str, int] = model.vocab_dict or {}
 
     @classmethod
-    def build(cls, docs: Sequence[Sequence[str]], k1: float, b: float) -> "KeywordIndex":
+    def build(cls, docs: Sequence[Sequence[str]], k1: float, b: float) -> KeywordIndex:
         model = bm25s.BM25(k1=k1, b=b, method="lucene")
         # an empty document list or all-empty documents still need one vocabulary entry
         model.index([list(d) for d in docs] or [[]], show_progress=False)
         return cls(model, len(docs))
 
     @classmethod
-    def open(cls, gen_dir: Path, size: int) -> Optional["KeywordIndex"]:
+    def open(cls, gen_dir: Path, size: int) -> KeywordIndex | None:
         path = gen_dir / FOLDER
         if not path.exists():
             return None

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 
 import numpy as np
 import onnxruntime  # noqa: F401  must load before usearch: the reverse order segfaults (usearch 2.26, ort 1.31)
@@ -18,11 +18,11 @@ class VectorIndex:
         self._index = index
 
     @classmethod
-    def empty(cls, dim: int) -> "VectorIndex":
+    def empty(cls, dim: int) -> VectorIndex:
         return cls(Index(ndim=dim, metric="cos", dtype="f16", connectivity=16))
 
     @classmethod
-    def open(cls, gen_dir: Path, writable: bool = False) -> Optional["VectorIndex"]:
+    def open(cls, gen_dir: Path, writable: bool = False) -> VectorIndex | None:
         path = gen_dir / FILE
         if not path.exists():
             return None
