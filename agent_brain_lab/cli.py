@@ -56,11 +56,22 @@ def _print(ns, result: Any) -> None:
         print(_TEXT[ns.command](result))
 
 
+def _serve_mcp(root: Path) -> int:
+    try:
+        from .mcp.stdio import serve
+    except ModuleNotFoundError as err:  # the optional SDK is not installed
+        print(f"{PROG} mcp: needs the MCP SDK ({err}): pip install 'agent_brain_lab[mcp]'", file=sys.stderr)
+        return 1
+    return serve(root)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     bar: ProgressBar | None = None
     try:
         ns = commands.parse(args, prog=PROG, cwd=Path.cwd())
+        if ns.command == "mcp":
+            return _serve_mcp(ns.root)
         if ns.command == "index" and not ns.json and sys.stderr.isatty():
             bar = ProgressBar(sys.stderr)
         try:

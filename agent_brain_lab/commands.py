@@ -126,6 +126,8 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
     )
     graph.add_argument("entity", metavar="ENTITY", help="entity name, e.g. a class or function")
     graph.add_argument("--depth", type=int, default=1, metavar="D", help="hops to follow (default: 1)")
+    # CLI only (execute() has no action for it): agent_brain_lab.cli runs the server.
+    sub.add_parser("mcp", parents=[common], help="serve the brain to AI agents: an MCP server on stdin/stdout")
     parser.commands = sub.choices  # for help_text
     return parser
 
@@ -196,6 +198,8 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
         "graph": lambda: brain.graph_entity(ns.entity, depth=ns.depth),
         "reset": brain.reset,
     }
+    if ns.command not in actions:
+        raise UsageError(f"{ns.command}: runs from the command line only")
     return actions[ns.command]()
 
 

@@ -1,0 +1,195 @@
+"""``agent-brain-lab mcp``: the stdio MCP server, run as a real subprocess and driven by the ``mcp`` client SDK."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from agent_brain_lab import Brain
+from agent_brain_lab.commands import UsageError, execute, parse
+from agent_brain_lab.engine.store.generations import IndexDir
+from agent_brain_lab.engine.types import MODES
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
+LOCATION = re.compile(r"^(?P<path>[^:]+):(?P<start>\d+)-(?P<end>\d+)(?: \[cell (?P<cell>\d+)\])?$")
+TOOLS = {"search_workspace", "workspace_status", "explore_entity", "index_workspace"}
+
+
+@pytest.fixture
+def workspace(tmp_path) -> Path:
+    """Code (shop/), a doc and a notebook: seven files, a few dozen chunks."""
+    root = tmp_path / "ws"
+    shutil.copytree(FIXTURE / "shop", root / "shop")
+    (root / "docs").mkdir()
+    shutil.copy(FIXTURE / "README.md", root / "docs" / "README.md")
+    shutil.copy(FIXTURE / "analysis.ipynb", root / "analysis.ipynb")
+    return root
+
+
+def run_session(root: Path, scenario: Callable[[ClientSession], Awaitable[None]]) -> None:
+    """Start ``agent-brain-lab mcp --workspace root`` (this tree's code) and run ``scenario`` on a session."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "agent_brain_lab.cli", "mcp", "--workspace", str(root)], env=env
+    )
+
+    async def main() -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await asyncio.wait_for(scenario(session), timeout=600)
+
+    asyncio.run(main())
+
+
+async def call(session: ClientSession, tool: str, **arguments: Any) -> dict:
+    result = await session.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    return json.loads(result.content[0].text)
+
+
+async def tool_error(session: ClientSession, tool: str, **arguments: Any) -> str:
+    result = await session.call_tool(tool, arguments)
+    assert result.is_error, result.content
+    return result.content[0].text
+
+
+def check_location(root: Path, hit: dict) -> re.Match:
+    """The location names a real file and a line range inside it; for files, the snippet is those lines."""
+    where = LOCATION.match(hit["location"])
+    assert where, hit["location"]
+    path = root / where["path"]
+    assert path.is_file(), hit
+    start, end = int(where["start"]), int(where["end"])
+    assert 1 <= start <= end
+    if where["cell"] is None:  # notebook lines count within their cell
+        lines = path.read_text().splitlines()
+        assert end <= len(lines)
+        first = hit["snippet"].splitlines()[0]
+        assert lines[start - 1].strip() == first.strip(), (hit, lines[start - 1])
+    return where
+
+
+def test_tools_answer_every_mode_from_the_workspace(workspace):
+    async def scenario(session: ClientSession) -> None:
+        listed = {tool.name: tool for tool in (await session.list_tools()).tools}
+        assert set(listed) == TOOLS
+        search = listed["search_workspace"]
+        assert search.input_schema["required"] == ["query"]
+        assert {"mode", "top_k", "source_types", "languages", "file_paths"} <= set(search.input_schema["properties"])
+        assert "multi" in search.description and "location" in search.description
+        assert search.annotations.read_only_hint and not listed["index_workspace"].annotations.read_only_hint
+
+        status = await call(session, "workspace_status")
+        assert (status["state"], status["generation"], status["job"]) == ("empty", 0, None)
+        assert Path(status["root"]) == workspace.resolve()
+        not_indexed = await tool_error(session, "search_workspace", query="total")
+        assert "has no index yet: index it first" in not_indexed
+
+        run = await call(session, "index_workspace")
+        assert (run["status"], run["joined"], run["path"]) == ("done", False, "")
+        assert run["report"]["files_indexed"] == 7 and run["report"]["chunks_total"] > 20
+        status = await call(session, "workspace_status")
+        assert status["state"] == "ready" and status["generation"] == run["report"]["generation"] == 1
+        assert status["files"]["by_source_type"] == {"code": 5, "doc": 1, "notebook": 1}
+        assert status["job"]["status"] == "done"
+
+        for mode in MODES:
+            answer = await call(session, "search_workspace", query="compute_total discount", mode=mode, top_k=4)
+            assert answer["mode"] == mode and answer["generation"] == 1 and answer["coverage"] == 1.0
+            assert 1 <= len(answer["results"]) <= 4, mode
+            paths = [check_location(workspace, hit)["path"] for hit in answer["results"]]
+            assert "shop/pricing.py" in paths, (mode, paths)
+            top = answer["results"][0]
+            assert top["why"]["legs"] and top["snippet"], top
+        graph_hit = next(h for h in answer["results"] if h.get("symbol") == "compute_total (function)")  # multi
+        assert graph_hit["location"] == "shop/pricing.py:19-22"
+        graph = await call(session, "search_workspace", query="what calls compute_total", mode="graph")
+        assert any("<-calls-" in h["why"].get("path", "") for h in graph["results"]), graph
+
+        notebook = await call(session, "search_workspace", query="discount curve", source_types=["notebook"])
+        assert notebook["results"] and all(h["kind"].startswith("notebook/") for h in notebook["results"])
+        assert all(check_location(workspace, h)["cell"] is not None for h in notebook["results"])
+        docs = await call(session, "search_workspace", query="install from a wheel", file_paths=["docs/**"])
+        assert docs["results"] and all(h["location"].startswith("docs/README.md:") for h in docs["results"])
+        assert docs["results"][0]["section"].startswith("Shop Demo")
+
+        entity = await call(session, "explore_entity", name="compute_total")
+        assert entity["matches"] == ["shop/pricing.py::compute_total"]
+        assert "analysis.ipynb::discount_curve -calls-> shop/pricing.py::compute_total" in entity["edges"]
+        assert {"name": "apply_tax", "location": "shop/pricing.py:8-10", "hop": 1}.items() <= next(
+            n for n in entity["nodes"] if n["name"] == "apply_tax"
+        ).items()
+        unknown = await call(session, "explore_entity", name="NoSuchThing")
+        assert unknown["matches"] == [] and "no entity by that name" in unknown["note"]
+
+    run_session(workspace, scenario)
+
+
+def test_errors_are_tool_errors_with_the_rest_messages(workspace):
+    Brain(workspace).index()
+
+    async def scenario(session: ClientSession) -> None:
+        assert "query: must be a non-blank string" in await tool_error(session, "search_workspace", query="  ")
+        mode = await tool_error(session, "search_workspace", query="x", mode="fuzzy")
+        assert "mode: must be one of vector, bm25, hybrid, graph, multi" in mode
+        assert "top_k: must be between 1 and 100" in await tool_error(session, "search_workspace", query="x", top_k=0)
+        kinds = await tool_error(session, "search_workspace", query="x", source_types=["video"])
+        assert "source_types: unknown value 'video'" in kinds
+        assert "must be relative to the workspace root" in await tool_error(
+            session, "search_workspace", query="x", file_paths=["/etc/*"]
+        )
+        assert "depth: must be between 0 and 3" in await tool_error(session, "explore_entity", name="Cart", depth=9)
+        assert "name: must be a non-blank entity name" in await tool_error(session, "explore_entity", name=" ")
+        assert "path:" in await tool_error(session, "index_workspace", path="../elsewhere")
+
+        with IndexDir(workspace).writer_lock():  # another process is writing the index
+            busy = await tool_error(session, "index_workspace")
+            assert "another indexer is writing this workspace's index" in busy
+            answer = await call(session, "search_workspace", query="Cart", mode="bm25")  # readers go on
+            assert answer["generation"] == 1 and answer["results"]
+
+        status = await call(session, "workspace_status")  # the stream survived every error
+        assert status["state"] == "ready" and status["job"]["status"] == "failed"
+        assert status["job"]["error"].startswith("workspace_busy:")
+
+    run_session(workspace, scenario)
+
+
+def test_serves_the_generation_another_process_publishes(workspace):
+    brain = Brain(workspace)
+    brain.index()
+
+    async def scenario(session: ClientSession) -> None:
+        before = await call(session, "search_workspace", query="lighthouse keeper", mode="bm25")
+        assert before["generation"] == 1
+        assert not any(h["location"].startswith("shop/lighthouse.py") for h in before["results"])
+        (workspace / "shop" / "lighthouse.py").write_text(
+            'def keep_lighthouse():\n    """The lighthouse keeper trims the wick."""\n    return "lamp"\n'
+        )
+        await asyncio.to_thread(brain.index)  # a writer in another process (a kernel, the Jupyter server)
+        after = await call(session, "search_workspace", query="lighthouse keeper", mode="bm25")
+        assert after["generation"] == 2
+        assert after["results"][0]["location"] == "shop/lighthouse.py:1-3"
+        run = await call(session, "index_workspace", path="shop")  # nothing changed since: incremental no-op
+        assert run["status"] == "done" and run["report"]["files_indexed"] == 0
+
+    run_session(workspace, scenario)
+
+
+def test_mcp_is_a_cli_only_command(tmp_path):
+    ns = parse(["mcp", "--workspace", str(tmp_path)], prog="agent-brain-lab", cwd=tmp_path)
+    assert ns.command == "mcp" and ns.root == tmp_path.resolve()
+    with pytest.raises(UsageError, match="mcp: runs from the command line only"):
+        execute(ns, Brain(tmp_path))  # what the %brain magic would do with it
