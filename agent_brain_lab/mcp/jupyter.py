@@ -46,7 +46,11 @@ class ServiceBackend:
         return await self.service.run(self.service.brain.query, request)
 
     async def status(self) -> dict[str, Any]:
-        return await self.service.run(self.service.status)
+        status = await self.service.run(self.service.status)
+        if status["job"] is None:  # no job active: the last one tells how indexing went
+            recent = self.service.jobs.list()
+            status["job"] = recent[0].to_dict() if recent else None
+        return status
 
     async def graph(self, name: str, depth: int) -> dict[str, Any]:
         return await self.service.run(self.service.brain.graph_entity, name, depth)
