@@ -14,6 +14,7 @@ import asyncio
 from typing import Any
 
 from fastmcp.exceptions import ToolError  # jupyter-server-mcp serves its tools with FastMCP
+from jupyter_server.serverapp import ServerApp
 
 from ..engine.types import BrainError, IndexCancelled, QueryRequest, QueryResponse
 from ..server.handlers import SETTINGS_KEY
@@ -26,8 +27,6 @@ JOB_POLL_S = 0.25
 
 def server_service() -> BrainService:
     """The BrainService of the Jupyter server running in this process."""
-    from jupyter_server.serverapp import ServerApp
-
     if not ServerApp.initialized():
         raise BrainError("no Jupyter server runs in this process")
     service = ServerApp.instance().web_app.settings.get(SETTINGS_KEY)

@@ -94,7 +94,7 @@ class LocalBackend:
 
 
 def build_server(backend: LocalBackend) -> MCPServer:
-    server: MCPServer = MCPServer("agent-brain-lab", instructions=INSTRUCTIONS)
+    server: MCPServer = MCPServer("agent-brain-lab", instructions=INSTRUCTIONS, log_level="WARNING")
     tools = BrainTools(lambda: backend, ToolError)
     for name in TOOL_NAMES:
         read_only = name in READ_ONLY_TOOLS
