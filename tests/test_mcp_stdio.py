@@ -17,6 +17,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from agent_brain_lab import Brain
+from agent_brain_lab.cli import main
 from agent_brain_lab.commands import UsageError, execute, parse
 from agent_brain_lab.engine.store.generations import IndexDir
 from agent_brain_lab.engine.types import MODES
@@ -188,7 +189,8 @@ def test_serves_the_generation_another_process_publishes(workspace):
     run_session(workspace, scenario)
 
 
-def test_mcp_is_a_cli_only_command(tmp_path):
+def test_mcp_is_a_cli_only_command(tmp_path, capsys):
+    assert main(["--help"]) == 0 and "serve the brain to AI agents" in capsys.readouterr().out
     ns = parse(["mcp", "--workspace", str(tmp_path)], prog="agent-brain-lab", cwd=tmp_path)
     assert ns.command == "mcp" and ns.root == tmp_path.resolve()
     with pytest.raises(UsageError, match="mcp: runs from the command line only"):
