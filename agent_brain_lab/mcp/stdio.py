@@ -19,7 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 from ..engine import Brain
-from ..engine.types import IndexProgress, IndexReport, QueryRequest, QueryResponse
+from ..engine.types import BrainError, IndexProgress, IndexReport, QueryRequest, QueryResponse
 from .tools import INDEX_WAIT_S, READ_ONLY_TOOLS, TOOL_NAMES, BrainTools
 
 INSTRUCTIONS = (
@@ -106,8 +106,17 @@ def build_server(backend: LocalBackend) -> MCPServer:
 def serve(root: Path) -> int:
     """Serve the brain of ``root`` until the client closes stdin; the exit status."""
     backend = LocalBackend(Brain(root))
+    # Load the model and graph while the client starts up, as the Jupyter server does: the first search is quicker.
+    threading.Thread(target=_warm, args=(backend.brain,), name="agent-brain-warm", daemon=True).start()
     try:
         asyncio.run(build_server(backend).run_stdio_async())
     finally:
         backend.close()
     return 0
+
+
+def _warm(brain: Brain) -> None:
+    try:
+        brain.warm()
+    except BrainError:  # an unreadable index: the first tool call reports it
+        pass
