@@ -253,6 +253,10 @@ class _Walker:
                 is_file = entry.is_file()
             except OSError:
                 continue
+            if not _valid_name(entry.name):
+                what = "folder" if is_dir else "file"
+                self.skipped.append(SkippedFile(_printable(rel), f"{what} name is not valid UTF-8"))
+                continue
             if is_dir:
                 self._visit_dir(entry, rel, ignores)
             elif is_file:
@@ -315,6 +319,20 @@ class _Walker:
         if _looks_binary(abs_path):
             return "binary file"
         return None
+
+
+def _valid_name(name: str) -> bool:
+    """Whether a name from the file system is real text (not bytes smuggled in as surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _printable(rel: str) -> str:
+    """A path whose name is not valid UTF-8, as text: the undecodable bytes written as ``\\xff``."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
 
 
 def _load_gitignore(abs_dir: Path, rel_dir: str) -> list[tuple[str, pathspec.GitIgnoreSpec]]:

@@ -143,7 +143,7 @@ class GraphEntityHandler(BrainHandler):
         if not depth.lstrip("-").isdigit():
             raise InvalidRequest("depth", "must be an integer")
         graph = await self.service.run(self.service.brain.graph_entity, name, int(depth))
-        self.reply(graph)
+        self.reply(graph.to_dict())
 
 
 ROUTES: tuple[tuple[str, type[BrainHandler]], ...] = (
