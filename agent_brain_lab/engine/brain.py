@@ -302,7 +302,10 @@ class Brain:
                 raise NotIndexed(f"{self.root} has no index yet: index it first")
             with self._lock:
                 if self._view is not None and self._view.identity == identity:
-                    return self._view
+                    with catalog_errors():
+                        if self._view.catalog.same_index():
+                            return self._view
+                    self._view.catalog.close()  # another catalog was copied over the file: reopen
                 self._view = None
                 self._index_dir.check_format()
                 catalog = Catalog(self._index_dir.catalog_path)

@@ -342,6 +342,8 @@ def _analyze(f: WorkspaceFile, data: bytes, settings: IndexSettings) -> tuple[li
         chunks, facts = analyze_file(f, text, settings.chunks)
         out = [(chunk, _text_hash(chunk), " ".join(tokenize(chunk.indexed_text()))) for chunk in chunks]
         _storable(f.path, chunks, facts)
+    except Unreadable:
+        raise
     except UnicodeEncodeError:
         raise _Skip("contains text that is not valid Unicode (lone surrogates)") from None
     except RecursionError:

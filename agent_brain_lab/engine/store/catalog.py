@@ -130,14 +130,13 @@ class Catalog:
             try:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
-                if hasattr(self, "index_id"):  # a further thread's connection: it must open the same catalog
-                    row = conn.execute("SELECT value FROM meta WHERE key='index_id'").fetchone()
-                    if (row[0] if row else None) != self.index_id:
-                        raise CatalogChanged(str(self.path))
             except BaseException:
                 conn.close()
                 raise
             self._local.conn = conn
+            if hasattr(self, "index_id") and not self.same_index():  # a further thread opened another catalog
+                self.close()
+                raise CatalogChanged(str(self.path))
         return conn
 
     def _tx(self):
@@ -158,6 +157,11 @@ class Catalog:
     def set_meta(self, **values: str) -> None:
         with self._tx() as db:
             db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", values.items())
+
+    def same_index(self) -> bool:
+        """Whether the file still holds the catalog this object opened (not one copied over it)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key='index_id'").fetchone()
+        return (row[0] if row else None) == self.index_id
 
     def claim(self, index_id: str) -> None:
         """Stamp a new catalog with the index id; a catalog stamped with another id belongs to another

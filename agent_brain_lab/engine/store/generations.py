@@ -66,7 +66,7 @@ class IndexDir:
     def format_version(self) -> int | None:
         """The FORMAT the folder was written in; None when the file is missing or unreadable."""
         try:
-            return int((self.path / "FORMAT").read_text().strip())
+            return int((self.path / "FORMAT").read_text(errors="replace").strip())
         except (OSError, ValueError):
             return None
 
@@ -82,7 +82,7 @@ class IndexDir:
 
     def index_id(self) -> str | None:
         try:
-            return (self.path / "INDEX_ID").read_text().strip() or None
+            return (self.path / "INDEX_ID").read_text(errors="replace").strip() or None
         except OSError:
             return None
 
@@ -101,7 +101,7 @@ class IndexDir:
     def current(self) -> int:
         """The generation CURRENT names; 0 when there is none (IndexCorrupt when it is unreadable)."""
         try:
-            text = (self.path / "CURRENT").read_text().strip()
+            text = (self.path / "CURRENT").read_text(errors="replace").strip()
         except FileNotFoundError:
             return 0
         except OSError as err:
