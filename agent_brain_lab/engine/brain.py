@@ -28,7 +28,6 @@ from .store.catalog import Catalog, CatalogChanged, catalog_errors
 from .store.generations import FIX_RESET, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
 from .store.graph import CodeGraph
 from .types import (
-    BrainError,
     GraphNeighbourhood,
     IndexCorrupt,
     IndexReport,
@@ -39,6 +38,7 @@ from .types import (
     QueryRequest,
     QueryResponse,
     QueryResult,
+    WorkspaceBusy,
 )
 from .workspace import ScanOptions, resolve_inside, scan
 
@@ -62,7 +62,9 @@ class BrainConfig:
         unknown = sorted(set(overrides) - known)
         if unknown:
             raise InvalidRequest(unknown[0], "unknown setting")
-        values = {k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items() if v is not None}
+        values: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items() if v is not None
+        }
         config = replace(self, **values)
         if config.chunk_size < 100:
             raise InvalidRequest("chunk_size", "must be at least 100 characters")
@@ -167,7 +169,7 @@ class Brain:
         """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in."""
         rel = self.relative_path(path)
         files, skipped = scan(self.root, _scan_options(self.config), subpath=rel)
-        return any(entry.path == rel for entry in (*files, *skipped))
+        return any(entry.path == rel for entry in files) or any(entry.path == rel for entry in skipped)
 
     def relative_path(self, path: str) -> str:
         """A user path relative to the root, checked to stay inside it, as a POSIX path relative to the root."""
@@ -285,7 +287,7 @@ class Brain:
                     return work(view)
             except CatalogChanged:
                 self._forget(view)
-        raise BrainError("the index was replaced by another process while reading it: try again")
+        raise WorkspaceBusy("the index was replaced by another process while reading it: try again")
 
     def _current_view(self, written: tuple[int, CodeGraph] | None = None) -> _View:
         """The catalog and generation of the index on disk, reopened together when its identity

@@ -300,7 +300,8 @@ class Indexer:
     def _vectors(self, catalog, gen: int, rows: list[ChunkRow], run: _Run, rebuild: bool, retired, added):
         """The vector index of the new generation: the previous one updated, or (``rebuild``) one
         built from every live chunk's vector, taken from the embedding cache."""
-        if rebuild or not gen:
+        previous = None if rebuild or not gen else VectorIndex.open(self.index_dir.gen_path(gen), writable=True)
+        if previous is None:
             missing = {r.text_hash: r.key for r in rows if r.text_hash not in run.vectors}
             run.vectors.update(catalog.cached_vectors(self.embedder.spec.identity, list(missing)))
             keys = [k for h, k in missing.items() if h not in run.vectors]  # cached vectors pruned: embed again
@@ -310,10 +311,9 @@ class Indexer:
             if rows:
                 index.update([], [r.key for r in rows], np.stack([run.vectors[r.text_hash] for r in rows]))
             return index
-        index = VectorIndex.open(self.index_dir.gen_path(gen), writable=True)
-        new_vectors = np.stack([run.vectors[h] for _, h, _ in run.chunks]) if run.chunks else np.zeros((0, index.dim))
-        index.update(retired, added, new_vectors)
-        return index
+        fresh = [run.vectors[h] for _, h, _ in run.chunks]
+        previous.update(retired, added, np.stack(fresh) if fresh else np.zeros((0, previous.dim)))
+        return previous
 
     def _dim(self, run: _Run) -> int:
         some = next(iter(run.vectors.values()), None)

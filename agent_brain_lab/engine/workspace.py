@@ -208,10 +208,12 @@ def human_size(n: int) -> str:
     """Decimal units, one decimal: 52428800 -> '52.4 MB'."""
     if n < 1000:
         return f"{n} bytes"
-    for unit in ("KB", "MB", "GB"):
-        n /= 1000
-        if n < 1000 or unit == "GB":
-            return f"{n:.1f} {unit}"
+    size = float(n)
+    for unit in ("KB", "MB"):
+        size /= 1000
+        if size < 1000:
+            return f"{size:.1f} {unit}"
+    return f"{size / 1000:.1f} GB"
 
 
 def scan(root: Path, options: ScanOptions, subpath: str = "") -> tuple[list[WorkspaceFile], list[SkippedFile]]:
@@ -300,8 +302,8 @@ class _Walker:
             return
         kind = classify(rel)
         reason = self._skip_reason(abs_path, st.st_size, kind)
-        if reason:
-            self.skipped.append(SkippedFile(rel, reason))
+        if reason or kind is None:
+            self.skipped.append(SkippedFile(rel, reason or "unsupported file type"))
             return
         source_type, language = kind
         self.files.append(WorkspaceFile(rel, abs_path, st.st_size, st.st_mtime, source_type, language))

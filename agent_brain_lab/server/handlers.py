@@ -17,6 +17,7 @@ from tornado import web
 from ..engine.types import (
     BrainError,
     IndexCancelled,
+    IndexCorrupt,
     InvalidRequest,
     ModelMismatch,
     ModelUnavailable,
@@ -34,6 +35,7 @@ ERROR_STATUS: tuple[tuple[type[BrainError], int], ...] = (
     (InvalidRequest, 400),
     (NotIndexed, 503),
     (ModelUnavailable, 503),
+    (IndexCorrupt, 503),
     (WorkspaceBusy, 409),
     (ModelMismatch, 409),
     (IndexCancelled, 409),
