@@ -259,6 +259,16 @@ def test_current_naming_a_missing_or_no_generation_is_repaired_by_a_plain_index(
         _expect_repaired_by_plain_index(root)
 
 
+def test_a_reader_follows_a_generation_republished_under_the_same_number(ws):
+    reader = Brain(ws)
+    assert sources(reader, "zebra stripes") == ["docs/guide.md"]
+    (ws / ".agent-brain" / "CURRENT").write_text("garbage\n")
+    assert reader.status().state == "corrupt"
+    write(ws, "docs/guide.md", "# Guide\n\nLemurs leap between trees.\n")
+    assert Brain(ws).index().generation == 1  # started over from the cache: generation 1 again
+    assert sources(reader, "lemurs leap") == ["docs/guide.md"] and sources(reader, "zebra stripes") == []
+
+
 def test_a_garbage_catalog_says_reset_and_reset_always_works(ws):
     (ws / ".agent-brain" / "catalog.sqlite").write_bytes(b"this is not a database" * 100)
     for wal in ("catalog.sqlite-wal", "catalog.sqlite-shm"):

@@ -298,7 +298,7 @@ class Brain:
         self._index_dir.check_folder()
         for _ in range(3):
             identity = self._index_dir.identity()
-            index_id, gen, _inode = identity
+            index_id, gen, *_ = identity
             if not gen:
                 self._forget()
                 raise NotIndexed(f"{self.root} has no index yet: index it first")

@@ -84,7 +84,7 @@ def read_manifest(gen_dir: Path) -> dict:
 def describe_contents(gen_dir: Path) -> dict[str, dict[str, Any]]:
     """Size and digest of every file of a generation folder (recorded in its manifest)."""
     return {
-        path.relative_to(gen_dir).as_posix(): {"bytes": path.stat().st_size, "blake2b": _digest(path)}
+        path.relative_to(gen_dir).as_posix(): {"bytes": path.stat().st_size, "sha1": _digest(path)}
         for path in sorted(gen_dir.rglob("*"))
         if path.is_file() and path.name != MANIFEST
     }
@@ -97,11 +97,13 @@ def _check_file(path: Path, expected: Any) -> str | None:
         return "is missing"
     if not isinstance(expected, dict) or size != expected.get("bytes"):
         return "is truncated or damaged (its size differs from the manifest)"
-    if _digest(path) != expected.get("blake2b"):
+    if _digest(path) != expected.get("sha1"):
         return "is damaged (its content differs from the manifest)"
     return None
 
 
 def _digest(path: Path) -> str:
+    """A checksum against damage, not against tampering (whoever can write the files can write the
+    manifest): SHA-1 for its hardware speed, ~3x blake2b's here."""
     with open(path, "rb") as fh:
-        return hashlib.file_digest(fh, lambda: hashlib.blake2b(digest_size=16)).hexdigest()
+        return hashlib.file_digest(fh, "sha1").hexdigest()

@@ -86,15 +86,12 @@ class IndexDir:
         except OSError:
             return None
 
-    def identity(self) -> tuple[str | None, int, tuple[int, int] | None]:
-        """(index id, current generation, catalog file's device and inode): any change means what a
-        reader holds open no longer describes the index on disk."""
-        try:
-            st = os.stat(self.catalog_path)
-            inode: tuple[int, int] | None = (st.st_dev, st.st_ino)
-        except OSError:
-            inode = None
-        return self.index_id(), self.current(), inode
+    def identity(self) -> tuple[str | None, int, tuple[int, int] | None, tuple[int, int] | None]:
+        """(index id, current generation, catalog file's and generation folder's device and inode):
+        any change means what a reader holds open no longer describes the index on disk (a
+        generation folder published again under the same number is a new folder)."""
+        gen = self.current()
+        return self.index_id(), gen, _inode(self.catalog_path), _inode(self.gen_path(gen)) if gen else None
 
     # ---------------------------------------------------------------- generations
 
@@ -205,6 +202,14 @@ def busy() -> WorkspaceBusy:
         "another indexer is writing this workspace's index; "
         "queries keep using the last generation — try again when it finishes"
     )
+
+
+def _inode(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _remove(path: Path) -> None:
