@@ -250,6 +250,11 @@ def test_every_damaged_derived_file_is_diagnosed_and_rebuilt_by_a_plain_index(te
                 _expect_repaired_by_plain_index(root)
 
 
+def test_a_manifest_that_is_json_but_not_a_manifest_is_diagnosed(ws):
+    (gen_dir(ws) / "manifest.json").write_text('{"contents": {}}')
+    _expect_corrupt(ws, "agent-brain-lab index")
+
+
 def test_current_naming_a_missing_or_no_generation_is_repaired_by_a_plain_index(template, tmp_path):
     for current in ("7\n", "not a number\n"):
         root = tmp_path / f"current-{len(current)}"

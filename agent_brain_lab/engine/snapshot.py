@@ -21,6 +21,7 @@ from .store.vectors import VectorIndex
 from .types import IndexCorrupt
 
 MANIFEST = "manifest.json"
+MANIFEST_KEYS = ("generation", "created", "model", "files", "chunks", "graph", "skipped", "contents")
 
 
 class Snapshot:
@@ -33,6 +34,9 @@ class Snapshot:
             self.manifest = read_manifest(gen_dir)
         except (OSError, ValueError):
             raise self._damaged(MANIFEST, "is missing or unreadable") from None
+        missing = [k for k in MANIFEST_KEYS if k not in self.manifest]
+        if missing:
+            raise self._damaged(MANIFEST, f"lacks {', '.join(missing)}")
         if verify:
             self._verify()
         self.columns = self._load("columns", lambda: FilterColumns.open(gen_dir))
