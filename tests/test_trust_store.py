@@ -274,6 +274,17 @@ def test_a_reader_follows_a_generation_republished_under_the_same_number(ws):
     assert sources(reader, "lemurs leap") == ["docs/guide.md"] and sources(reader, "zebra stripes") == []
 
 
+def test_a_deleted_catalog_is_rebuilt_without_mixing_old_chunk_keys(ws):
+    (ws / ".agent-brain" / "catalog.sqlite").unlink()
+    assert Brain(ws).status().state == "corrupt"
+    report = Brain(ws).index()  # a new catalog: its keys start again at 1, the old vectors must not stay
+    assert report.files_indexed == 3
+    brain = Brain(ws)
+    assert brain.status().state == "ready" and sources(brain, "zebra stripes") == ["docs/guide.md"]
+    snapshot = brain._current_view().snapshot
+    assert len(snapshot.vectors) == len(snapshot.columns) == report.chunks_total
+
+
 def test_a_garbage_catalog_says_reset_and_reset_always_works(ws):
     (ws / ".agent-brain" / "catalog.sqlite").write_bytes(b"this is not a database" * 100)
     for wal in ("catalog.sqlite-wal", "catalog.sqlite-shm"):

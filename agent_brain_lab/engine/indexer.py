@@ -128,13 +128,15 @@ class Indexer:
                 scope = EVERYTHING
             catalog = Catalog(self.index_dir.catalog_path, create=True)
             try:
+                fresh = catalog.index_id is None  # a new catalog: whatever a generation holds is not from it
                 catalog.claim(self.index_dir.index_id() or "")
-                return self._run(catalog, settings, force, scope, notify, cancel, started)
+                return self._run(catalog, settings, force, scope, notify, cancel, started, fresh)
             finally:
                 catalog.close()
 
-    def _run(self, catalog, settings, force, scope, notify, cancel, started) -> IndexReport:
+    def _run(self, catalog, settings, force, scope, notify, cancel, started, fresh: bool) -> IndexReport:
         gen, damaged = self._current_generation()
+        damaged = damaged or (fresh and gen > 0)
         catalog.discard_after(gen)
         if self._needs_rebuild(catalog, gen, settings, force):
             force, scope = True, EVERYTHING  # a new model or chunking makes every old chunk stale

@@ -111,6 +111,9 @@ class Catalog:
         self.path = path
         self._create = create
         self._local = threading.local()
+        if create and not path.exists():  # a log left beside a deleted catalog would be replayed into the new one
+            for suffix in ("-wal", "-shm", "-journal"):
+                path.with_name(path.name + suffix).unlink(missing_ok=True)
         with catalog_errors():
             if create:
                 self.db.executescript(_SCHEMA)
