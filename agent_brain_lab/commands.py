@@ -194,8 +194,8 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
             progress=progress,
         ),
         "query": lambda: brain.query(ns.request),
-        "status": brain.status,
-        "graph": lambda: brain.graph_entity(ns.entity, depth=ns.depth),
+        "status": lambda: brain.status().to_dict(),
+        "graph": lambda: brain.graph_entity(ns.entity, depth=ns.depth).to_dict(),
         "reset": brain.reset,
     }
     if ns.command not in actions:

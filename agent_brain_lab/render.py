@@ -188,6 +188,8 @@ def _status_rows(status: dict) -> list[tuple[str, str]]:
         ("index size", _human_bytes(status.get("index_bytes"))),
         ("last indexed", str(status.get("last_indexed") or "never")),
     ]
+    if status.get("problem"):
+        rows[1:1] = [("problem", str(status["problem"])), ("fix", str(status.get("fix")))]
     skipped = status.get("skipped") or []
     if skipped:
         rows.append(("skipped", ", ".join(f"{s['path']} ({s['reason']})" for s in skipped)))

@@ -22,14 +22,14 @@ def indexed_chunks(root: Path) -> tuple[list[Chunk], np.ndarray]:
     catalog = Catalog(catalog_path(index_dir))
     try:
         gen = index_dir.current()
-        rows = catalog.live_chunk_columns(gen, "key, text_hash")
-        by_key = catalog.chunks_by_key([k for k, _ in rows])
-        model = catalog.get_meta("model")
-        cached = catalog.cached_vectors(model, [h for _, h in rows])
+        rows = catalog.live_chunk_rows(gen)
+        by_key = catalog.chunks_by_key([r.key for r in rows])
+        model = catalog.get_meta("model") or ""
+        cached = catalog.cached_vectors(model, [r.text_hash for r in rows])
     finally:
         catalog.close()
-    chunks = [by_key[k] for k, _ in rows]
-    vectors = np.stack([cached[h] for _, h in rows]) if rows else np.zeros((0, 384), np.float32)
+    chunks = [by_key[r.key] for r in rows]
+    vectors = np.stack([cached[r.text_hash] for r in rows]) if rows else np.zeros((0, 384), np.float32)
     return chunks, vectors
 
 

@@ -38,7 +38,7 @@ def sources(response) -> list[str]:
 
 
 def test_status_counts_files_chunks_languages_and_graph(brain):
-    status = brain.status()
+    status = brain.status().to_dict()
     assert status["state"] == "ready" and status["generation"] >= 1
     by_lang = status["files"]["by_language"]
     for lang in (
@@ -73,7 +73,7 @@ def test_status_counts_files_chunks_languages_and_graph(brain):
 
 
 def test_skips_are_recorded_with_reasons_and_excludes_are_silent(brain):
-    status = brain.status()
+    status = brain.status().to_dict()
     reasons = {s["path"]: s["reason"] for s in status["skipped"]}
     assert "binary" in reasons["assets/logo.png"]
     assert "notebook" in reasons["broken.ipynb"]
@@ -91,7 +91,7 @@ def test_skips_are_recorded_with_reasons_and_excludes_are_silent(brain):
 
 
 def _indexed_sources(brain) -> list[str]:
-    catalog = brain._open_catalog()
+    catalog = brain._current_view().catalog
     return list(catalog.live_files(brain._index_dir.current()))
 
 
@@ -228,7 +228,7 @@ def test_request_build_is_the_only_validator():
 def test_not_indexed_until_indexed(tmp_path):
     (tmp_path / "a.md").write_text("# A\n\nalpha\n")
     brain = Brain(tmp_path)
-    assert brain.status()["state"] == "empty"
+    assert brain.status().state == "empty"
     with pytest.raises(NotIndexed):
         brain.query("alpha")
 
@@ -246,13 +246,13 @@ def test_model_change_demands_force(tmp_path):
     (workspace / "a.md").write_text("# A\n\nalpha beta\n")
     Brain(workspace).index()
     other_model = tmp_path / "my-minilm"  # the same files under another name: another model to the index
-    shutil.copytree(Path(Brain(workspace).status()["model"]["path"]), other_model, symlinks=True)
+    shutil.copytree(Path(Brain(workspace).status().model["path"]), other_model, symlinks=True)
     switched = Brain(workspace, model_path=str(other_model))
     with pytest.raises(ModelMismatch):
         switched.index()
     assert Brain(workspace).query("alpha", mode="bm25").results  # the old index keeps serving
     report = switched.index(force=True)
-    assert report.generation == 2 and switched.status()["model"]["path"] == str(other_model)
+    assert report.generation == 2 and switched.status().model["path"] == str(other_model)
 
 
 def test_a_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path):
@@ -263,7 +263,7 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_lock(tmp_path):
         with pytest.raises(WorkspaceBusy):
             Brain(tmp_path).index(force=True)
         assert brain.query("alpha", mode="bm25").results  # readers are never blocked
-        assert brain.status()["state"] == "indexing"
+        assert brain.status().state == "indexing"
 
 
 def test_graph_puts_the_asked_relation_first(brain):

@@ -59,7 +59,7 @@ def small(tmp_path) -> Brain:
 
 
 def test_unchanged_workspace_commits_nothing(small):
-    gen = small.status()["generation"]
+    gen = small.status().generation
     report = small.index()
     assert report.files_indexed == 0 and report.files_unchanged == 3 and report.generation == gen
 
@@ -94,10 +94,10 @@ def test_deleted_file_leaves_no_chunks_vectors_keywords_or_edges(small):
     for mode in ("bm25", "vector", "hybrid", "multi", "graph"):
         results = small.query("Circle area perimeter_of_square", mode=mode, top_k=20).results
         assert all(r.source != "geo/shapes.py" for r in results), mode
-    snapshot = small._current_snapshot()
-    assert len(snapshot.vectors) == len(snapshot.columns) == small.status()["chunks"]["total"]
+    snapshot = small._current_view().snapshot
+    assert len(snapshot.vectors) == len(snapshot.columns) == small.status().chunks["total"]
     assert not [n for n, d in snapshot.graph.g.nodes(data=True) if d.get("source") == "geo/shapes.py"]
-    assert small.graph_entity("perimeter_of_square")["matches"] == []
+    assert small.graph_entity("perimeter_of_square").matches == []
 
 
 def test_force_rebuilds_everything_from_the_cache(small):
@@ -127,10 +127,10 @@ def test_cancel_keeps_the_last_generation(small):
         if seen.count("indexing") == 5:
             cancel.set()
 
-    gen = small.status()["generation"]
+    gen = small.status().generation
     with pytest.raises(IndexCancelled):
         small.index(progress=progress, cancel=cancel)
-    assert small.status()["generation"] == gen and "scanning" in seen
+    assert small.status().generation == gen and "scanning" in seen
     assert not small.query("handler_7", mode="bm25").results
     assert small.index().files_indexed == 30
 
@@ -155,7 +155,7 @@ def test_reader_picks_up_a_new_generation_from_another_brain(small):
 
 def test_reset_removes_the_index(small):
     small.reset()
-    assert small.status()["state"] == "empty" and not small.is_indexed()
+    assert small.status().state == "empty" and not small.is_indexed()
 
 
 # ------------------------------------------------------------------ real processes
@@ -199,7 +199,7 @@ def test_killed_indexer_leaves_last_generation_serving_and_next_run_finishes(sma
     assert "files_done" in first
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    assert small.status()["generation"] == 1
+    assert small.status().generation == 1
     assert small.query("describe_circle", mode="bm25").results  # the last good generation answers
     report = small.index()
     assert report.generation == 2 and report.files_indexed == 30
@@ -219,7 +219,7 @@ def test_two_processes_indexing_at_once_the_second_is_refused_and_queries_keep_a
     with pytest.raises(WorkspaceBusy):
         small.index()
     assert small.query("describe_circle", mode="hybrid").results  # readers are never blocked
-    assert small.status()["state"] == "indexing"
+    assert small.status().state == "indexing"
     gate.unlink()
     lines = first.stdout.read().splitlines()
     assert first.wait(timeout=300) == 0 and json.loads(lines[-1])["generation"] == 2
@@ -238,8 +238,8 @@ def test_several_paths_in_one_pass(small):
 
 
 def test_embedding_cache_stays_bounded(small):
-    catalog = small._open_catalog()
-    model = small.status()["model"]["identity"]
+    catalog = small._current_view().catalog
+    model = small.status().model["identity"]
 
     def cached():
         return catalog.db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]

@@ -398,7 +398,7 @@ async def test_index_while_another_process_writes_is_409_before_any_job(api, jp_
 async def test_index_after_a_model_change_is_409_until_forced(api, jp_root_dir, tmp_path):
     (jp_root_dir / "probe" / "notes.md").write_text("# Only\n\nA single small file.\n")
     other_model = tmp_path / "another-minilm"
-    default = Brain(jp_root_dir).status()["model"]["path"]
+    default = Brain(jp_root_dir).status().model["path"]
     shutil.copytree(default, other_model, symlinks=True)
     Brain(jp_root_dir, model_path=str(other_model)).index(path="probe")
 

@@ -200,7 +200,7 @@ def test_results_widget_on_a_real_query(brain, mode):
 
 
 def test_graph_widget_expands_a_node_through_the_comm(brain, monkeypatch):
-    graph = brain.graph_entity("apply_discount", depth=1)
+    graph = brain.graph_entity("apply_discount", depth=1).to_dict()
     assert graph["matches"], "the engine should know apply_discount"
     w = GraphWidget(graph, brain=brain)
     assert w.matches == graph["matches"] and w.expanded == graph["matches"]
@@ -212,7 +212,7 @@ def test_graph_widget_expands_a_node_through_the_comm(brain, monkeypatch):
     monkeypatch.setattr(w, "_send", lambda msg, buffers=None: sent.append(msg))
     from_view(w, {"type": "expand", "id": target["id"]})
 
-    expected = brain.graph_entity(target["id"], 1)
+    expected = brain.graph_entity(target["id"], 1).to_dict()
     ids = {n["id"] for n in w.nodes}
     assert {n["id"] for n in expected["nodes"]} <= ids
     assert target["id"] in w.expanded
@@ -227,7 +227,7 @@ def test_graph_widget_expands_a_node_through_the_comm(brain, monkeypatch):
 
 
 def test_graph_widget_reports_bad_expansions(brain, tmp_path):
-    graph = brain.graph_entity("Cart", depth=1)
+    graph = brain.graph_entity("Cart", depth=1).to_dict()
     alone = GraphWidget(graph)
     nodes = list(alone.nodes)
     alone.expand(graph["matches"][0])

@@ -1,7 +1,10 @@
 """The Brain facade: open a workspace's index, index it, query it, describe it, reset it.
 
 One ``Brain`` per workspace root and process. Many processes may open the same root: each reads
-the generation ``CURRENT`` names (re-checked on every query) and only one writes at a time.
+the generation ``CURRENT`` names and only one writes at a time. Every read re-checks the index's
+identity (index id, generation, catalog file): when another process reset, rebuilt or restored the
+index, the catalog connection and the snapshot are reopened together, so chunk keys are only ever
+looked up in the catalog they came from.
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -19,20 +22,23 @@ import numpy as np
 from . import retrieval
 from .analysis import ChunkSettings
 from .embedding import Embedder, resolve_model
-from .indexer import Indexer, IndexSettings, count_by_kind, model_changed
+from .indexer import Indexer, IndexSettings, Scope, count_by_kind, model_changed
 from .snapshot import Snapshot
-from .store.catalog import Catalog
-from .store.generations import FORMAT_VERSION, INDEX_DIR, IndexDir, busy
+from .store.catalog import Catalog, CatalogChanged, catalog_errors
+from .store.generations import FIX_RESET, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
 from .store.graph import CodeGraph
 from .types import (
-    BrainError,
+    GraphNeighbourhood,
+    IndexCorrupt,
     IndexReport,
+    IndexStatus,
     InvalidRequest,
     NotIndexed,
     ProgressCallback,
     QueryRequest,
     QueryResponse,
     QueryResult,
+    WorkspaceBusy,
 )
 from .workspace import ScanOptions, resolve_inside, scan
 
@@ -56,7 +62,9 @@ class BrainConfig:
         unknown = sorted(set(overrides) - known)
         if unknown:
             raise InvalidRequest(unknown[0], "unknown setting")
-        values = {k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items() if v is not None}
+        values: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items() if v is not None
+        }
         config = replace(self, **values)
         if config.chunk_size < 100:
             raise InvalidRequest("chunk_size", "must be at least 100 characters")
@@ -65,6 +73,15 @@ class BrainConfig:
         if config.max_file_bytes < 1:
             raise InvalidRequest("max_file_bytes", "must be positive")
         return config
+
+
+@dataclass(frozen=True)
+class _View:
+    """What a reader holds open: one catalog and one generation of the same index."""
+
+    identity: tuple
+    catalog: Catalog
+    snapshot: Snapshot
 
 
 def find_workspace(start: str | Path) -> Path:
@@ -85,8 +102,7 @@ class Brain:
         self._index_dir = IndexDir(self.root)
         self._model = resolve_model(self.config.model, self.config.model_path)
         self._embedder = Embedder(self._model)
-        self._catalog: Catalog | None = None
-        self._snapshot: Snapshot | None = None
+        self._view: _View | None = None
         self._lock = threading.Lock()
         self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
@@ -111,14 +127,14 @@ class Brain:
         """Bring the index up to date with the files (incrementally unless ``force``).
 
         ``path``: a file or folder relative to the root, or several; "" (the default) is everything.
+        ``path`` and ``include`` scope the run: only the files they cover are scanned, updated or
+        removed; every other indexed file stays as it is. ``exclude`` adds to the workspace rules.
         """
-        config = self.config.updated(
-            include=include, exclude=exclude, chunk_size=chunk_size, chunk_overlap=chunk_overlap
-        )
+        config = self.config.updated(exclude=exclude, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
         paths = [path] if isinstance(path, str) else list(path)
-        scope = sorted({self.relative_path(p) for p in paths if p}) if paths and all(paths) else [""]
-        if "" in scope:  # one of them is the root itself
-            scope = [""]
+        subpaths = sorted({self.relative_path(p) for p in paths if p}) if paths and all(paths) else [""]
+        globs = (include,) if isinstance(include, str) else tuple(include or ())
+        scope = Scope(("",) if "" in subpaths else tuple(subpaths), globs)
         settings = IndexSettings(
             scan=_scan_options(config),
             chunks=ChunkSettings(config.chunk_size, config.chunk_overlap),
@@ -126,26 +142,34 @@ class Brain:
             bm25_k1=config.bm25_k1,
             bm25_b=config.bm25_b,
         )
-        self._index_dir.ensure()
-        indexer = Indexer(self.root, self._index_dir, self._open_catalog(), self._embedder)
+        indexer = Indexer(self.root, self._index_dir, self._embedder)
         report = indexer.run(settings, force=force, scope=scope, progress=progress, cancel=cancel, wait=wait)
         if indexer.published_graph is not None:
             self._adopt(report.generation, indexer.published_graph)
         return report
 
     def check_can_index(self, force: bool = False) -> None:
-        """Fail fast, before an index job is queued: another process is writing, or the model
-        changed and ``force`` was not given. (``index`` checks again under the writer lock.)"""
+        """Fail fast, before an index job is queued: another process is writing, the catalog is
+        unreadable, or the model or format changed and ``force`` was not given. (``index`` checks again
+        under the writer lock.)"""
+        self._index_dir.check_folder()
         if self._index_dir.exists() and self._index_dir.writer_active():
             raise busy()
         if self.is_indexed():
-            model_changed(self._open_catalog(), self._embedder, force)
+            if not force:
+                self._index_dir.check_format()
+            catalog = Catalog(self._index_dir.catalog_path)
+            try:
+                with catalog_errors():
+                    model_changed(catalog, self._embedder, force)
+            finally:
+                catalog.close()
 
     def admits(self, path: str) -> bool:
         """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in."""
         rel = self.relative_path(path)
         files, skipped = scan(self.root, _scan_options(self.config), subpath=rel)
-        return any(entry.path == rel for entry in (*files, *skipped))
+        return any(entry.path == rel for entry in files) or any(entry.path == rel for entry in skipped)
 
     def relative_path(self, path: str) -> str:
         """A user path relative to the root, checked to stay inside it, as a POSIX path relative to the root."""
@@ -153,15 +177,13 @@ class Brain:
         return resolved.relative_to(self.root).as_posix() if resolved != self.root else ""
 
     def reset(self) -> None:
-        """Delete the index (waits for nobody: refuses while another writer runs)."""
+        """Delete the index, whatever state it is in (refuses while another writer runs)."""
+        self._forget()
         if not self._index_dir.exists():
+            self._index_dir.remove()  # nothing, or garbage where the folder belongs
             return
         with self._index_dir.writer_lock():
-            with self._lock:
-                self._snapshot = None
-                if self._catalog is not None:
-                    self._catalog.close()
-                    self._catalog = None
+            self._forget()
             self._index_dir.remove()
 
     # ---------------------------------------------------------------- reading
@@ -171,10 +193,17 @@ class Brain:
         server does this at start so its first queries do not wait (about 0.6 s and, at 100k chunks, 2 s)."""
         if self.is_indexed():
             self._embedder.load()
-            self._current_snapshot().graph  # noqa: B018  loading is the point
+            try:
+                self._current_view().snapshot.graph  # noqa: B018  loading is the point
+            except (IndexCorrupt, NotIndexed):
+                pass  # status says what is wrong; queries raise it
 
     def is_indexed(self) -> bool:
-        return self._index_dir.current() > 0
+        """Whether there is an index (a readable one or not: ``status()`` tells which)."""
+        try:
+            return self._index_dir.current() > 0
+        except IndexCorrupt:
+            return True
 
     def query(self, query: str | dict | QueryRequest, **fields: Any) -> QueryResponse:
         started = time.perf_counter()
@@ -182,8 +211,10 @@ class Brain:
             request = replace(query, **fields) if fields else query
         else:
             request = QueryRequest.build({**(query if isinstance(query, dict) else {"query": query}), **fields})
-        snapshot = self._current_snapshot()
-        catalog = self._open_catalog()
+        return self._read(lambda view: self._query(view, request, started))
+
+    def _query(self, view: _View, request: QueryRequest, started: float) -> QueryResponse:
+        snapshot, catalog = view.snapshot, view.catalog
         ctx = retrieval.QueryContext(
             snapshot, request, self._embed_query, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids)
         )
@@ -201,90 +232,111 @@ class Brain:
             generation=snapshot.gen,
         )
 
-    def graph_entity(self, name: str, depth: int = 1) -> dict:
+    def graph_entity(self, name: str, depth: int = 1) -> GraphNeighbourhood:
         """An entity, its neighbourhood up to ``depth`` hops, the edges among them and their chunks."""
         if not isinstance(name, str) or not name.strip():
             raise InvalidRequest("name", "must be a non-blank entity name")
-        if not isinstance(depth, int) or not 0 <= depth <= 3:
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 3:
             raise InvalidRequest("depth", "must be between 0 and 3")
-        snapshot = self._current_snapshot()
-        graph = snapshot.graph
-        name = name.strip()
-        matches = ([name] if name in graph.g else graph.lookup(name)) if graph else []  # a node id, or a name
-        reached = graph.neighbourhood(matches, depth) if matches else {}
-        nodes = [{**graph.node(n), "hop": hop} for n, (hop, _) in reached.items()]
-        chunk_ids = [n["chunk_id"] for n in nodes if n.get("chunk_id")]
-        catalog = self._open_catalog()
-        keys = catalog.keys_of_chunk_ids(snapshot.gen, chunk_ids)
-        rows = catalog.chunks_by_key(list(keys.values()))
-        return {
-            "query": name,
-            "matches": matches,
-            "nodes": nodes,
-            "edges": graph.edges_between(set(reached)) if reached else [],
-            "chunks": [_result(rows[keys[c]], retrieval.Hit(keys[c], 0.0)).to_dict() for c in chunk_ids if c in keys],
-        }
+        return self._read(lambda view: _neighbourhood(view, name.strip(), depth))
 
-    def status(self) -> dict:
-        state = "empty"
-        info: dict[str, Any] = {
-            "root": str(self.root),
-            "generation": 0,
-            "files": count_by_kind([]),
-            "chunks": count_by_kind([]),
-            "skipped": [],
-            "graph": {"entities": 0, "relations": 0, "by_relation": {}},
-            "model": self._model.to_dict() | {"dim": self._embedder.dim},
-            "index_bytes": self._index_dir.size_bytes(),
-            "last_indexed": None,
-            "format_version": FORMAT_VERSION,
-        }
-        if self.is_indexed():
-            snapshot = self._current_snapshot()
-            manifest = snapshot.manifest  # written once per generation: polling status reads no index
-            state = "ready"
-            info.update(
-                generation=snapshot.gen,
-                files=manifest["files"],
-                chunks=manifest["chunks"],
-                graph=manifest["graph"],
-                skipped=manifest["skipped"],
-                last_indexed=manifest["created"],
-                model=manifest["model"],
-            )
+    def status(self) -> IndexStatus:
+        """The index's state (ready | indexing | empty | corrupt) and what it holds. Reads only the
+        current generation's manifest once it has been opened: polling status costs no index work."""
+        status = IndexStatus(
+            state="empty",
+            root=str(self.root),
+            generation=0,
+            files=count_by_kind([]),
+            chunks=count_by_kind([]),
+            skipped=[],
+            graph={"entities": 0, "relations": 0, "by_relation": {}},
+            model=self._model.to_dict() | {"dim": self._embedder.dim},
+            index_bytes=self._index_dir.size_bytes(),
+            last_indexed=None,
+            format_version=FORMAT_VERSION,
+        )
+        try:
+            view = self._current_view()
+        except NotIndexed:
+            pass
+        except IndexCorrupt as err:
+            status.state, status.problem, status.fix = "corrupt", err.problem, err.fix
+            status.index_id = self._index_dir.index_id() if self._index_dir.exists() else None
+        else:
+            manifest = view.snapshot.manifest
+            status.state = "ready"
+            status.generation = view.snapshot.gen
+            status.index_id = view.catalog.index_id
+            status.files, status.chunks, status.graph = manifest["files"], manifest["chunks"], manifest["graph"]
+            status.skipped, status.model = manifest["skipped"], manifest["model"]
+            status.last_indexed = manifest["created"]
         if self._index_dir.exists() and self._index_dir.writer_active():
-            state = "indexing"
-        return {"state": state, **info}
+            status.state = "indexing"
+        return status
 
     # ---------------------------------------------------------------- internals
 
-    def _open_catalog(self) -> Catalog:
-        with self._lock:
-            if self._catalog is None:
-                self._index_dir.ensure()
-                self._catalog = Catalog(self._index_dir.path / "catalog.sqlite")
-            return self._catalog
+    def _read(self, work: Callable[[_View], Any]) -> Any:
+        """Run ``work`` on the current view; a catalog replaced under it (reset and re-indexed by
+        another process between the identity check and a connection) is reopened and tried again."""
+        for _ in range(3):
+            view = self._current_view()
+            try:
+                with catalog_errors():
+                    return work(view)
+            except CatalogChanged:
+                self._forget(view)
+        raise WorkspaceBusy("the index was replaced by another process while reading it: try again")
 
-    def _current_snapshot(self) -> Snapshot:
-        """The generation CURRENT names, reopened only when it changed."""
-        gen = self._index_dir.current()
-        if not gen:
-            raise NotIndexed(f"{self.root} has no index yet: index it first")
+    def _current_view(self, written: tuple[int, CodeGraph] | None = None) -> _View:
+        """The catalog and generation of the index on disk, reopened together when its identity
+        (index id, generation, catalog file) changed since the last read.
+
+        ``written``: (generation, graph) this process just published: served with the graph still in
+        memory and without re-reading the files it just wrote."""
+        self._index_dir.check_folder()
+        for _ in range(3):
+            identity = self._index_dir.identity()
+            index_id, gen, *_ = identity
+            if not gen:
+                self._forget()
+                raise NotIndexed(f"{self.root} has no index yet: index it first")
+            with self._lock:
+                if self._view is not None and self._view.identity == identity:
+                    with catalog_errors():
+                        if self._view.catalog.same_index():
+                            return self._view
+                    self._view.catalog.close()  # another catalog was copied over the file: reopen
+                self._view = None
+                self._index_dir.check_format()
+                catalog = Catalog(self._index_dir.catalog_path)
+                try:
+                    if catalog.index_id != index_id or self._index_dir.identity() != identity:
+                        continue  # replaced while we opened it: look again
+                    graph = written[1] if written and written[0] == gen else None
+                    snapshot = Snapshot(gen, self._index_dir.gen_path(gen), graph, verify=graph is None)
+                    self._view = _View(identity, catalog, snapshot)
+                    return self._view
+                finally:
+                    if self._view is None:
+                        catalog.close()
+        raise IndexCorrupt(".agent-brain/catalog.sqlite does not belong to the index INDEX_ID names", FIX_RESET)
+
+    def _forget(self, view: _View | None = None) -> None:
+        """Drop the open view (only ``view``, if given: another thread may have replaced it already)."""
         with self._lock:
-            if self._snapshot is None or self._snapshot.gen != gen:  # the format is checked once per generation
-                if self._index_dir.format_version() != FORMAT_VERSION:
-                    raise BrainError(
-                        "this index was written by another version of Agent Brain Lab: re-index with force"
-                    )
-                self._snapshot = Snapshot(gen, self._index_dir.gen_path(gen))
-            return self._snapshot
+            if self._view is not None and (view is None or self._view is view):
+                self._view.catalog.close()
+                self._view = None
 
     def _adopt(self, gen: int, graph: CodeGraph) -> None:
         """Serve the generation this process just wrote with the graph still in memory: the first
         graph query after a re-index does not wait for the graph to load from disk."""
-        with self._lock:
-            if self._index_dir.current() == gen:
-                self._snapshot = Snapshot(gen, self._index_dir.gen_path(gen), graph)
+        try:
+            self._current_view(written=(gen, graph))
+        except (IndexCorrupt, NotIndexed):
+            pass  # replaced or broken since: the next read reports it
 
     def _embed_query(self, text: str) -> np.ndarray:
         """Query embeddings are cached: hybrid and multi, and users, repeat queries."""
@@ -295,6 +347,24 @@ class Brain:
             if len(self._query_vectors) > 256:
                 self._query_vectors.popitem(last=False)
         return vector
+
+
+def _neighbourhood(view: _View, name: str, depth: int) -> GraphNeighbourhood:
+    snapshot, catalog = view.snapshot, view.catalog
+    graph = snapshot.graph
+    matches = ([name] if name in graph.g else graph.lookup(name)) if graph else []  # a node id, or a name
+    reached = graph.neighbourhood(matches, depth) if graph and matches else {}
+    nodes = [{**graph.node(n), "hop": hop} for n, (hop, _) in reached.items()] if graph else []
+    chunk_ids = [n["chunk_id"] for n in nodes if n.get("chunk_id")]
+    keys = catalog.keys_of_chunk_ids(snapshot.gen, chunk_ids)
+    rows = catalog.chunks_by_key(list(keys.values()))
+    return GraphNeighbourhood(
+        query=name,
+        matches=matches,
+        nodes=nodes,
+        edges=graph.edges_between(set(reached)) if graph and reached else [],
+        chunks=[_result(rows[keys[c]], retrieval.Hit(keys[c], 0.0)).to_dict() for c in chunk_ids if c in keys],
+    )
 
 
 def _scan_options(config: BrainConfig) -> ScanOptions:

@@ -1,27 +1,47 @@
-"""A read-only view of one committed generation: the indexes queries run against."""
+"""A read-only view of one committed generation: the indexes queries run against.
+
+The writer records every file of a generation in its manifest (size and digest); a snapshot checks
+them before trusting the folder, so a missing, truncated or overwritten file is reported as
+:class:`IndexCorrupt` (with the command that rebuilds it) instead of failing inside a loader.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from pathlib import Path
+from typing import Any
 
 from .retrieval.filters import FilterColumns
+from .store.generations import FIX_INDEX
 from .store.graph import CodeGraph
 from .store.keywords import KeywordIndex
 from .store.vectors import VectorIndex
+from .types import IndexCorrupt
 
 MANIFEST = "manifest.json"
+MANIFEST_KEYS = ("generation", "created", "model", "files", "chunks", "graph", "skipped", "contents")
 
 
 class Snapshot:
-    def __init__(self, gen: int, gen_dir: Path, graph: CodeGraph | None = None):
+    def __init__(self, gen: int, gen_dir: Path, graph: CodeGraph | None = None, *, verify: bool = True):
         self.gen = gen
         self.dir = gen_dir
-        self.manifest = read_manifest(gen_dir)
-        self.columns = FilterColumns.open(gen_dir)
-        self.vectors = VectorIndex.open(gen_dir)
-        self.keywords = KeywordIndex.open(gen_dir, len(self.columns))
+        if not gen_dir.is_dir():
+            raise IndexCorrupt(f"CURRENT names generation {gen} but .agent-brain/{gen_dir.name} is missing", FIX_INDEX)
+        try:
+            self.manifest = read_manifest(gen_dir)
+        except (OSError, ValueError):
+            raise self._damaged(MANIFEST, "is missing or unreadable") from None
+        missing = [k for k in MANIFEST_KEYS if k not in self.manifest]
+        if missing:
+            raise self._damaged(MANIFEST, f"lacks {', '.join(missing)}")
+        if verify:
+            self._verify()
+        self.columns = self._load("columns", lambda: FilterColumns.open(gen_dir))
+        self.vectors = self._load("vectors", lambda: VectorIndex.open(gen_dir))
+        self.keywords = self._load("keywords", lambda: KeywordIndex.open(gen_dir, len(self.columns)))
         self._graph = graph  # handed over by the writer that just built it, else loaded on first use
         self._graph_lock = threading.Lock()
 
@@ -31,13 +51,63 @@ class Snapshot:
         if self._graph is None:
             with self._graph_lock:
                 if self._graph is None:
-                    self._graph = CodeGraph.open(self.dir)
+                    self._graph = self._load("graph", lambda: CodeGraph.open(self.dir))
         return self._graph
 
     def __len__(self) -> int:
         return len(self.columns)
 
+    def _verify(self) -> None:
+        recorded = self.manifest.get("contents")
+        if not isinstance(recorded, dict):
+            raise self._damaged(MANIFEST, "does not list the generation's files")
+        for name, expected in sorted(recorded.items()):
+            problem = _check_file(self.dir / name, expected)
+            if problem:
+                raise self._damaged(name, problem)
+
+    def _load(self, what: str, load: Any) -> Any:
+        """A derived index read from disk; any failure of its loader means the file is damaged."""
+        try:
+            return load()
+        except Exception as err:  # loaders of files we did not verify byte by byte fail in many ways
+            raise self._damaged(what, f"cannot be loaded ({type(err).__name__}: {err})") from None
+
+    def _damaged(self, name: str, problem: str) -> IndexCorrupt:
+        return IndexCorrupt(f".agent-brain/{self.dir.name}/{name} {problem}", FIX_INDEX)
+
 
 def read_manifest(gen_dir: Path) -> dict:
-    """What the writer recorded about a generation: counts, skips, model, graph statistics."""
-    return json.loads((gen_dir / MANIFEST).read_text())
+    """What the writer recorded about a generation: counts, skips, model, graph statistics, contents."""
+    manifest = json.loads((gen_dir / MANIFEST).read_text())
+    if not isinstance(manifest, dict):
+        raise ValueError("the manifest is not a JSON object")
+    return manifest
+
+
+def describe_contents(gen_dir: Path) -> dict[str, dict[str, Any]]:
+    """Size and digest of every file of a generation folder (recorded in its manifest)."""
+    return {
+        path.relative_to(gen_dir).as_posix(): {"bytes": path.stat().st_size, "sha1": _digest(path)}
+        for path in sorted(gen_dir.rglob("*"))
+        if path.is_file() and path.name != MANIFEST
+    }
+
+
+def _check_file(path: Path, expected: Any) -> str | None:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return "is missing"
+    if not isinstance(expected, dict) or size != expected.get("bytes"):
+        return "is truncated or damaged (its size differs from the manifest)"
+    if _digest(path) != expected.get("sha1"):
+        return "is damaged (its content differs from the manifest)"
+    return None
+
+
+def _digest(path: Path) -> str:
+    """A checksum against damage, not against tampering (whoever can write the files can write the
+    manifest): SHA-1 for its hardware speed, ~3x blake2b's here."""
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha1").hexdigest()

@@ -326,3 +326,60 @@ class IndexReport:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+# --------------------------------------------------------------------------- index state
+
+
+class IndexCorrupt(BrainError):
+    """The index on disk cannot be read as it is: ``problem`` says what is wrong, ``fix`` is the command
+    that repairs it."""
+
+    code = "index_corrupt"
+
+    def __init__(self, problem: str, fix: str):
+        super().__init__(f"{problem} — fix: `{fix}`")
+        self.problem = problem
+        self.fix = fix
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "problem": self.problem, "fix": self.fix}
+
+
+@dataclass
+class IndexStatus:
+    """What ``Brain.status()`` reports. ``state`` is ready | indexing | empty | corrupt; when corrupt,
+    ``problem`` says what is wrong and ``fix`` is the command that repairs it."""
+
+    state: str
+    root: str
+    generation: int
+    files: dict[str, Any]
+    chunks: dict[str, Any]
+    skipped: list[dict[str, str]]
+    graph: dict[str, Any]
+    model: dict[str, Any]
+    index_bytes: int
+    last_indexed: str | None
+    format_version: int
+    index_id: str | None = None
+    problem: str | None = None
+    fix: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class GraphNeighbourhood:
+    """What ``Brain.graph_entity()`` returns: the entities matching ``query``, their neighbourhood up to
+    the asked depth (each node with its ``hop``), the edges among them and the chunks behind them."""
+
+    query: str
+    matches: list[str]
+    nodes: list[dict[str, Any]]
+    edges: list[dict[str, Any]]
+    chunks: list[dict[str, Any]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -208,10 +208,12 @@ def human_size(n: int) -> str:
     """Decimal units, one decimal: 52428800 -> '52.4 MB'."""
     if n < 1000:
         return f"{n} bytes"
-    for unit in ("KB", "MB", "GB"):
-        n /= 1000
-        if n < 1000 or unit == "GB":
-            return f"{n:.1f} {unit}"
+    size = float(n)
+    for unit in ("KB", "MB"):
+        size /= 1000
+        if size < 1000:
+            return f"{size:.1f} {unit}"
+    return f"{size / 1000:.1f} GB"
 
 
 def scan(root: Path, options: ScanOptions, subpath: str = "") -> tuple[list[WorkspaceFile], list[SkippedFile]]:
@@ -252,6 +254,10 @@ class _Walker:
                 is_dir = entry.is_dir()
                 is_file = entry.is_file()
             except OSError:
+                continue
+            if not _valid_name(entry.name):
+                what = "folder" if is_dir else "file"
+                self.skipped.append(SkippedFile(_printable(rel), f"{what} name is not valid UTF-8"))
                 continue
             if is_dir:
                 self._visit_dir(entry, rel, ignores)
@@ -296,8 +302,8 @@ class _Walker:
             return
         kind = classify(rel)
         reason = self._skip_reason(abs_path, st.st_size, kind)
-        if reason:
-            self.skipped.append(SkippedFile(rel, reason))
+        if reason or kind is None:
+            self.skipped.append(SkippedFile(rel, reason or "unsupported file type"))
             return
         source_type, language = kind
         self.files.append(WorkspaceFile(rel, abs_path, st.st_size, st.st_mtime, source_type, language))
@@ -315,6 +321,20 @@ class _Walker:
         if _looks_binary(abs_path):
             return "binary file"
         return None
+
+
+def _valid_name(name: str) -> bool:
+    """Whether a name from the file system is real text (not bytes smuggled in as surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _printable(rel: str) -> str:
+    """A path whose name is not valid UTF-8, as text: the undecodable bytes written as ``\\xff``."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
 
 
 def _load_gitignore(abs_dir: Path, rel_dir: str) -> list[tuple[str, pathspec.GitIgnoreSpec]]:

@@ -159,9 +159,10 @@ class GraphWidget(anywidget.AnyWidget):
     expanded = t.List(t.Unicode()).tag(sync=True)
     message = t.Unicode("").tag(sync=True)
 
-    def __init__(self, graph: dict[str, Any], brain: Any | None = None, **kwargs: Any) -> None:
+    def __init__(self, graph: Any, brain: Any | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._brain = brain
+        graph = graph.to_dict() if hasattr(graph, "to_dict") else graph  # Brain.graph_entity() or its dict
         with self.hold_sync():
             self.query = graph["query"]
             self.matches = list(graph["matches"])
@@ -182,7 +183,7 @@ class GraphWidget(anywidget.AnyWidget):
             self.message = "Expanding needs a Brain: GraphWidget(graph, brain=brain)."
             return 0
         try:
-            graph = self._brain.graph_entity(node_id, 1)  # a node id is exact; names can be shared
+            graph = self._brain.graph_entity(node_id, 1).to_dict()  # a node id is exact; names can be shared
         except BrainError as err:
             self.message = str(err)
             return 0

@@ -17,6 +17,7 @@ from tornado import web
 from ..engine.types import (
     BrainError,
     IndexCancelled,
+    IndexCorrupt,
     InvalidRequest,
     ModelMismatch,
     ModelUnavailable,
@@ -34,6 +35,7 @@ ERROR_STATUS: tuple[tuple[type[BrainError], int], ...] = (
     (InvalidRequest, 400),
     (NotIndexed, 503),
     (ModelUnavailable, 503),
+    (IndexCorrupt, 503),
     (WorkspaceBusy, 409),
     (ModelMismatch, 409),
     (IndexCancelled, 409),
@@ -143,7 +145,7 @@ class GraphEntityHandler(BrainHandler):
         if not depth.lstrip("-").isdigit():
             raise InvalidRequest("depth", "must be an integer")
         graph = await self.service.run(self.service.brain.graph_entity, name, int(depth))
-        self.reply(graph)
+        self.reply(graph.to_dict())
 
 
 ROUTES: tuple[tuple[str, type[BrainHandler]], ...] = (

@@ -98,7 +98,7 @@ class BrainService:
     # ------------------------------------------------------------------ reading
 
     def status(self) -> dict[str, Any]:
-        status = self.brain.status()
+        status = self.brain.status().to_dict()
         job = self.jobs.active()
         if job is not None and job.status == "running":
             status["state"] = "indexing"

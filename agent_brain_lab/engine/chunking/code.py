@@ -65,7 +65,7 @@ def analyze_code(source: str, text: str, language: str, source_type: str, chunk_
     parser = parser_for(spec) if spec is not None else None
     minified = sum(len(line) for line in lines) > chunk_size * len(lines)  # average line longer than a chunk
     tree = parser.parse(text.encode("utf-8", "replace")) if parser is not None and not minified else None
-    if tree is None or _broken(tree):
+    if tree is None or spec is None or _broken(tree):
         return CodeAnalysis(chunk_lines(source, text, language, source_type, chunk_size), [], [])
     return _Analysis(source, lines, language, source_type, chunk_size, spec).run(tree)
 
@@ -166,7 +166,8 @@ def _default_name(node: Node) -> str | None:
 
 def _alone(node: Node) -> bool:
     """No sibling of the same type: `type (A struct{}; B int)` or `const a = ..., b = ...` keep their own lines."""
-    return sum(1 for c in node.parent.named_children if c.type == node.type) == 1
+    siblings = node.parent.named_children if node.parent is not None else [node]
+    return [c.type for c in siblings].count(node.type) == 1
 
 
 _QUALIFIED = re.compile(r"^(.+?)\s*(?:\.|::|:|->)\s*([^.:>\s]+)$")

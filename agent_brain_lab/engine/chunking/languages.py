@@ -12,6 +12,7 @@ import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from tree_sitter import Node, Parser
 
@@ -66,7 +67,7 @@ class LanguageSpec:
 
 
 def text_of(node: Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None else ""
+    return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
 
 
 _GENERICS = re.compile(r"<[^<>]*>|\[[^\[\]]*\]|\{[^{}]*\}")
@@ -182,7 +183,7 @@ _JS_NAMERS: dict[str, Namer] = {
     "function_expression": _assigned_name,
     "function": _assigned_name,
 }
-_JS = dict(
+_JS: dict[str, Any] = dict(
     namers=_JS_NAMERS,
     wrappers=frozenset({"export_statement", "variable_declarator", "lexical_declaration", "variable_declaration"}),
     attached=frozenset({"comment", "decorator"}),
@@ -206,7 +207,7 @@ _C_SYMBOLS = {
     "union_specifier": "struct",
     "enum_specifier": "enum",
 }
-_C_COMMON = dict(
+_C_COMMON: dict[str, Any] = dict(
     namers={"function_definition": _c_declarator},
     wrappers=frozenset({"type_definition", "template_declaration", "declaration"}),
     needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"}),
@@ -488,7 +489,7 @@ def parser_for(spec: LanguageSpec) -> Parser | None:
         try:
             from tree_sitter_language_pack import get_parser
 
-            cache[spec.grammar] = get_parser(spec.grammar)
+            cache[spec.grammar] = get_parser(cast(Any, spec.grammar))  # the pack types names as a Literal
         except (ImportError, LookupError, ValueError, OSError):
             cache[spec.grammar] = None
     return cache[spec.grammar]

@@ -135,16 +135,16 @@ def rst_units(text: str) -> list[Unit]:
             and not RST_ADORNMENT.match(title.text)
             and RST_ADORNMENT.match(under.text)
             and len(under.text.rstrip()) >= len(title.text.rstrip())
-            and (i == 0 or not over.text.strip() or _same_adornment(over, under))
+            and (over is None or not over.text.strip() or _same_adornment(over, under))
         )
         if ok:
-            overlined = _same_adornment(over, under)
+            overlined = over is not None and _same_adornment(over, under)
             style = (under.text[0], overlined)
             if style not in styles:
                 styles.append(style)
-            opener = over if overlined else title
+            opener = over if over is not None and overlined else title
             under.decor = True
-            if overlined:
+            if over is not None and overlined:
                 over.decor = True
             opener.heading = (styles.index(style) + 1, _clean_title(title.text.strip()))
             i += 2

@@ -4,6 +4,9 @@ Every file and chunk row carries ``gen_added`` and ``gen_removed``; a reader pin
 sees the rows with ``gen_added <= G < gen_removed``. A writer stages generation G+1 in the same
 tables and only the ``CURRENT`` pointer (see :mod:`.generations`) makes it visible, so a writer killed
 mid-way leaves rows that :meth:`Catalog.discard_after` rolls back on the next run.
+
+The meta table holds the index id (see :mod:`.generations`); every connection checks it, so a
+connection never reads a catalog that replaced the one it was opened for.
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
-from ..types import Chunk
+from ..types import Chunk, IndexCorrupt
+from .generations import FIX_RESET
 
 NEVER = 2**62  # gen_removed of a live row
 
@@ -68,13 +74,50 @@ class FileState:
     language: str
 
 
-class Catalog:
-    """One SQLite database; one connection per thread (WAL: readers never wait for the writer)."""
+class ChunkRow(NamedTuple):
+    """What the derived indexes need of a live chunk."""
 
-    def __init__(self, path: Path):
+    key: int
+    source: str
+    source_type: str
+    language: str
+    text_hash: str
+    tokens: str
+
+
+class CatalogChanged(Exception):
+    """The file at the catalog's path is no longer the catalog this object was opened on."""
+
+
+@contextmanager
+def catalog_errors() -> Iterator[None]:
+    """SQLite errors that mean the catalog cannot be read become :class:`IndexCorrupt`."""
+    try:
+        yield
+    except sqlite3.DatabaseError as err:
+        if isinstance(err, sqlite3.OperationalError) and ("locked" in str(err) or "busy" in str(err)):
+            raise
+        raise IndexCorrupt(f".agent-brain/catalog.sqlite cannot be read ({err})", FIX_RESET) from None
+
+
+class Catalog:
+    """One SQLite database; one connection per thread (WAL: readers never wait for the writer).
+
+    A writer opens it with ``create=True``; readers open an existing file only. ``index_id`` is the
+    id every later connection must find in the meta table.
+    """
+
+    def __init__(self, path: Path, *, create: bool = False):
         self.path = path
+        self._create = create
         self._local = threading.local()
-        self.db.executescript(_SCHEMA)
+        if create and not path.exists():  # a log left beside a deleted catalog would be replayed into the new one
+            for suffix in ("-wal", "-shm", "-journal"):
+                path.with_name(path.name + suffix).unlink(missing_ok=True)
+        with catalog_errors():
+            if create:
+                self.db.executescript(_SCHEMA)
+            self.index_id = self.get_meta("index_id")
 
     # ---------------------------------------------------------------- plumbing
 
@@ -82,10 +125,21 @@ class Catalog:
     def db(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            uri = f"{self.path.resolve().as_uri()}?mode={'rwc' if self._create else 'rw'}"
+            try:
+                conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None, check_same_thread=False)
+            except sqlite3.OperationalError as err:
+                raise IndexCorrupt(f".agent-brain/catalog.sqlite cannot be opened ({err})", FIX_RESET) from None
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+            except BaseException:
+                conn.close()
+                raise
             self._local.conn = conn
+            if hasattr(self, "index_id") and not self.same_index():  # a further thread opened another catalog
+                self.close()
+                raise CatalogChanged(str(self.path))
         return conn
 
     def _tx(self):
@@ -107,6 +161,20 @@ class Catalog:
         with self._tx() as db:
             db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", values.items())
 
+    def same_index(self) -> bool:
+        """Whether the file still holds the catalog this object opened (not one copied over it)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key='index_id'").fetchone()
+        return (row[0] if row else None) == self.index_id
+
+    def claim(self, index_id: str) -> None:
+        """Stamp a new catalog with the index id; a catalog stamped with another id belongs to another
+        index (a file copied or restored on its own) and cannot be trusted."""
+        if self.index_id is None:
+            self.set_meta(index_id=index_id)
+            self.index_id = index_id
+        elif self.index_id != index_id:
+            raise IndexCorrupt(".agent-brain/catalog.sqlite belongs to another index than INDEX_ID names", FIX_RESET)
+
     # ---------------------------------------------------------------- reading a generation
 
     def live_files(self, gen: int) -> dict[str, FileState]:
@@ -123,10 +191,13 @@ class Catalog:
         for path, facts in rows:
             yield path, json.loads(facts)
 
-    def live_chunk_columns(self, gen: int, columns: str) -> list[tuple]:
-        return self.db.execute(
-            f"SELECT {columns} FROM chunks WHERE gen_added <= ? AND gen_removed > ? ORDER BY key", (gen, gen)
-        ).fetchall()
+    def live_chunk_rows(self, gen: int) -> list[ChunkRow]:
+        """The chunks live in ``gen``, in key order (the row order of every derived index)."""
+        rows = self.db.execute(
+            f"SELECT {', '.join(ChunkRow._fields)} FROM chunks WHERE gen_added <= ? AND gen_removed > ? ORDER BY key",
+            (gen, gen),
+        )
+        return [ChunkRow(*r) for r in rows]
 
     def chunks_by_key(self, keys: Sequence[int]) -> dict[int, Chunk]:
         out: dict[int, Chunk] = {}

@@ -4,92 +4,158 @@ Derived indexes (vectors, keywords, graph, filter columns) of generation N live 
 A writer builds them in a staging folder, renames it into place and then replaces ``CURRENT``
 atomically; readers follow ``CURRENT`` on their next query. One writer at a time across processes
 is enforced with ``flock`` on ``writer.lock`` (released by the kernel if the writer dies).
+
+``INDEX_ID`` holds a random id written when the folder is created (the catalog keeps the same id in
+its meta table): a reader that sees it change knows the whole index was replaced (reset, rebuilt,
+restored) and must not reinterpret anything it holds against the new one.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import re
 import shutil
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..types import WorkspaceBusy
+from ..types import IndexCorrupt, WorkspaceBusy
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the graph is stored as data (no pickle), manifests list their files' digests
 INDEX_DIR = ".agent-brain"
+CATALOG = "catalog.sqlite"
+GEN_NAME = re.compile(r"gen-([0-9]+)")
+STAGING_NAME = re.compile(r"staging-([0-9]+)")
+FIX_INDEX = "agent-brain-lab index"
+FIX_FORCE = "agent-brain-lab index --force"
+FIX_RESET = "agent-brain-lab reset"
 
 
 class IndexDir:
     def __init__(self, root: Path):
         self.path = root / INDEX_DIR
 
+    @property
+    def catalog_path(self) -> Path:
+        return self.path / CATALOG
+
     def ensure(self) -> None:
+        """Create the folder if it is missing."""
+        self.check_folder()
         self.path.mkdir(exist_ok=True)
         ignore = self.path / ".gitignore"
         if not ignore.exists():
             ignore.write_text("# the Agent Brain Lab index; rebuild with `agent-brain-lab index`\n*\n")
-        fmt = self.path / "FORMAT"
-        if not fmt.exists():
-            fmt.write_text(f"{FORMAT_VERSION}\n")
+        if not (self.path / "FORMAT").exists():
+            self.write_format()
 
     def exists(self) -> bool:
         return self.path.is_dir()
 
-    def format_version(self) -> int:
+    def check_folder(self) -> None:
+        """IndexCorrupt when something other than a folder sits where the index folder belongs."""
+        if not self.path.is_dir() and (self.path.exists() or self.path.is_symlink()):
+            raise IndexCorrupt(f"{self.path} is not a folder", FIX_RESET)
+
+    def write_format(self) -> None:
+        _write_atomic(self.path / "FORMAT", str(FORMAT_VERSION))
+
+    def format_version(self) -> int | None:
+        """The FORMAT the folder was written in; None when the file is missing or unreadable."""
         try:
-            return int((self.path / "FORMAT").read_text().strip())
+            return int((self.path / "FORMAT").read_text(errors="replace").strip())
         except (OSError, ValueError):
-            return FORMAT_VERSION
+            return None
+
+    def check_format(self) -> None:
+        """IndexCorrupt when the folder was written by another version of the index format."""
+        found = self.format_version()
+        if found != FORMAT_VERSION:
+            what = f"format {found}" if found is not None else "an unreadable FORMAT file"
+            raise IndexCorrupt(
+                f"this index was written in {what}; this version of Agent Brain Lab reads format {FORMAT_VERSION}",
+                FIX_FORCE,
+            )
+
+    def index_id(self) -> str | None:
+        try:
+            return (self.path / "INDEX_ID").read_text(errors="replace").strip() or None
+        except OSError:
+            return None
+
+    def identity(self) -> tuple[str | None, int, tuple[int, int] | None, tuple[int, int] | None]:
+        """(index id, current generation, catalog file's and generation folder's device and inode):
+        any change means what a reader holds open no longer describes the index on disk (a
+        generation folder published again under the same number is a new folder)."""
+        gen = self.current()
+        return self.index_id(), gen, _inode(self.catalog_path), _inode(self.gen_path(gen)) if gen else None
 
     # ---------------------------------------------------------------- generations
 
     def current(self) -> int:
+        """The generation CURRENT names; 0 when there is none (IndexCorrupt when it is unreadable)."""
         try:
-            return int((self.path / "CURRENT").read_text().strip() or 0)
-        except (OSError, ValueError):
+            text = (self.path / "CURRENT").read_text(errors="replace").strip()
+        except FileNotFoundError:
             return 0
+        except OSError as err:
+            raise IndexCorrupt(f"cannot read .agent-brain/CURRENT: {err.strerror or err}", FIX_INDEX) from None
+        if not text.isascii() or not text.isdigit():
+            raise IndexCorrupt(".agent-brain/CURRENT does not name a generation", FIX_INDEX)
+        return int(text)
 
     def gen_path(self, gen: int) -> Path:
         return self.path / f"gen-{gen}"
 
     def staging(self, gen: int) -> Path:
         path = self.path / f"staging-{gen}"
-        shutil.rmtree(path, ignore_errors=True)
+        _remove(path)
         path.mkdir(parents=True)
         return path
 
     def publish(self, gen: int, staged: Path) -> None:
         target = self.gen_path(gen)
-        shutil.rmtree(target, ignore_errors=True)
+        _remove(target)
         _fsync_tree(staged)
         os.replace(staged, target)
-        pointer = self.path / "CURRENT.tmp"
-        with open(pointer, "w") as fh:
-            fh.write(f"{gen}\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(pointer, self.path / "CURRENT")
-        _fsync_dir(self.path)
+        _write_atomic(self.path / "CURRENT", str(gen))
+
+    def clear_staging(self) -> None:
+        """Remove the staging folders of writers that were killed (call under the writer lock)."""
+        for entry in self.path.iterdir():
+            if STAGING_NAME.fullmatch(entry.name):
+                _remove(entry)
 
     def collect_garbage(self, keep: set[int]) -> None:
-        """Remove generations not in ``keep`` and leftovers of killed writers."""
+        """Remove generations not in ``keep`` and staging leftovers; only names a writer writes
+        (``gen-N``, ``staging-N``) are touched, anything else in the folder is left alone."""
         for entry in self.path.iterdir():
-            name = entry.name
-            if name.startswith("staging-") or (name.startswith("gen-") and int(name[4:]) not in keep):
-                shutil.rmtree(entry, ignore_errors=True)
+            gen = GEN_NAME.fullmatch(entry.name)
+            if STAGING_NAME.fullmatch(entry.name) or (gen and int(gen.group(1)) not in keep):
+                _remove(entry)
 
     def size_bytes(self) -> int:
-        return sum(p.stat().st_size for p in self.path.rglob("*") if p.is_file()) if self.exists() else 0
+        total = 0
+        if self.exists():
+            for p in self.path.rglob("*"):
+                try:
+                    total += p.stat().st_size if p.is_file() else 0
+                except OSError:  # removed by a writer while we walk
+                    pass
+        return total
 
     def remove(self) -> None:
-        """Delete everything but the lock file (other processes may hold it open)."""
+        """Delete everything but the lock file (other processes may hold it open). Whatever the
+        folder holds, even garbage, goes: this is how a broken index is always recoverable."""
+        if not self.exists():
+            _remove(self.path)  # a file (or a dangling link) where the folder should be
+            return
         for entry in self.path.iterdir():
-            if entry.name == "writer.lock":
-                continue
-            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+            if entry.name != "writer.lock":
+                _remove(entry)
 
     # ---------------------------------------------------------------- writer lock
 
@@ -112,6 +178,8 @@ class IndexDir:
             fh.truncate()
             fh.write(f"{os.getpid()}\n")
             fh.flush()
+            if self.index_id() is None:  # a new index (or one just reset) gets its identity from its first writer
+                _write_atomic(self.path / "INDEX_ID", uuid.uuid4().hex)
             yield
         finally:
             fh.close()  # closing releases the flock
@@ -134,6 +202,33 @@ def busy() -> WorkspaceBusy:
         "another indexer is writing this workspace's index; "
         "queries keep using the last generation — try again when it finishes"
     )
+
+
+def _inode(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _remove(path: Path) -> None:
+    """Remove a file, link or folder tree if it exists."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Replace a small file in one step (write a temporary twin, fsync, rename, fsync the folder)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w") as fh:
+        fh.write(f"{text}\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
 
 
 def _fsync_tree(path: Path) -> None:
