@@ -16,8 +16,9 @@ from typing import Any
 
 from .engine import find_workspace
 from .engine.types import MODES, SOURCE_TYPES, BrainError, InvalidRequest, NotIndexed, QueryRequest
+from .engine.watch import follow
 
-COMMANDS = ("index", "query", "status", "graph", "reset")
+COMMANDS = ("index", "query", "status", "graph", "reset", "watch")
 
 # query flag dest -> QueryRequest field
 _QUERY_FIELDS = {
@@ -126,6 +127,10 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
     )
     graph.add_argument("entity", metavar="ENTITY", help="entity name, e.g. a class or function")
     graph.add_argument("--depth", type=int, default=1, metavar="D", help="hops to follow (default: 1)")
+    watch = sub.add_parser(
+        "watch", parents=[common, as_json], help="index, then re-index what changes on disk, until Ctrl-C"
+    )
+    watch.add_argument("--polling", action="store_true", help="poll the disk instead of file-system events")
     parser.commands = sub.choices  # for help_text
     return parser
 
@@ -195,6 +200,7 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
         "status": brain.status,
         "graph": lambda: brain.graph_entity(ns.entity, depth=ns.depth),
         "reset": brain.reset,
+        "watch": lambda: follow(brain, force_polling=ns.polling or None),
     }
     return actions[ns.command]()
 

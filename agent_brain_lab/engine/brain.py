@@ -6,6 +6,7 @@ the generation ``CURRENT`` names (re-checked on every query) and only one writes
 
 from __future__ import annotations
 
+import bisect
 import threading
 import time
 from collections import OrderedDict
@@ -116,7 +117,7 @@ class Brain:
             include=include, exclude=exclude, chunk_size=chunk_size, chunk_overlap=chunk_overlap
         )
         paths = [path] if isinstance(path, str) else list(path)
-        scope = sorted({self.relative_path(p) for p in paths if p}) if paths and all(paths) else [""]
+        scope = sorted({self._scope_path(p) for p in paths if p}) if paths and all(paths) else [""]
         if "" in scope:  # one of them is the root itself
             scope = [""]
         settings = IndexSettings(
@@ -142,15 +143,41 @@ class Brain:
             model_changed(self._open_catalog(), self._embedder, force)
 
     def admits(self, path: str) -> bool:
-        """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in."""
+        """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in
+        (a folder: any file under it)."""
         rel = self.relative_path(path)
         files, skipped = scan(self.root, _scan_options(self.config), subpath=rel)
-        return any(entry.path == rel for entry in (*files, *skipped))
+        return any(entry.path == rel or entry.path.startswith(rel + "/") for entry in (*files, *skipped))
 
-    def relative_path(self, path: str) -> str:
+    def indexed(self, paths: Sequence[str]) -> set[str]:
+        """Those of ``paths`` (root-relative) that the current generation holds: a file, or a folder
+        with files in it. Works for paths gone from disk, which is what a watcher asks about."""
+        gen = self._index_dir.current()
+        if not gen:
+            return set()
+        files = sorted(self._open_catalog().live_files(gen))
+        found = set()
+        for rel in paths:
+            folder = rel.rstrip("/") + "/" if rel else ""
+            at = bisect.bisect_left(files, rel)  # the file itself, else the first file under the folder
+            if at < len(files) and (files[at] == rel or files[at].startswith(folder)):
+                found.add(rel)
+        return found
+
+    def relative_path(self, path: str, must_exist: bool = True) -> str:
         """A user path relative to the root, checked to stay inside it, as a POSIX path relative to the root."""
-        resolved = resolve_inside(self.root, path)
+        resolved = resolve_inside(self.root, path, must_exist=must_exist)
         return resolved.relative_to(self.root).as_posix() if resolved != self.root else ""
+
+    def _scope_path(self, path: str) -> str:
+        """A path to index: one on disk, or one gone from disk that is still indexed (its run removes it)."""
+        try:
+            return self.relative_path(path)
+        except InvalidRequest:
+            rel = self.relative_path(path, must_exist=False)  # raises again unless the path only went missing
+            if not self.indexed([rel]):
+                raise
+            return rel
 
     def reset(self) -> None:
         """Delete the index (waits for nobody: refuses while another writer runs)."""

@@ -252,6 +252,8 @@ def _scan_scope(root: Path, settings: IndexSettings, scope: list[str]):
     """Files and skips under any of the scope's paths (each file once)."""
     files, skipped = {}, {}
     for subpath in scope:
+        if subpath and not (root / subpath).exists():
+            continue  # gone from disk: what was indexed under it counts as deleted
         found, skips = scan(root, settings.scan, subpath)
         files.update((f.path, f) for f in found)
         skipped.update((s.path, s) for s in skips)
