@@ -148,19 +148,23 @@ def test_a_branch_switch_is_one_batched_run(tmp_path):
         )
 
     git("init", "-q", "-b", "main")
+
+    def module(word: str, i: int) -> str:
+        return f'def {word}_{i}(x):\n    """{word.title()} step {i}."""\n    return x\n'
+
+    (root / "pkg").mkdir()
     for i in range(40):
-        (root / "pkg").mkdir(exist_ok=True)
-        (root / "pkg" / f"mod_{i}.py").write_text(f'def amberlynx_{i}(x):\n    """Amberlynx step {i}."""\n    return x\n')
+        (root / "pkg" / f"mod_{i}.py").write_text(module("amberlynx", i))
     git("add", "-A")
     git("commit", "-q", "-m", "main")
     git("checkout", "-q", "-b", "feature")
     for i in range(20):  # 20 deleted, 20 changed, 20 added
         (root / "pkg" / f"mod_{i}.py").unlink()
     for i in range(20, 40):
-        (root / "pkg" / f"mod_{i}.py").write_text(f'def cobaltheron_{i}(x):\n    """Cobaltheron step {i}."""\n    return x\n')
+        (root / "pkg" / f"mod_{i}.py").write_text(module("cobaltheron", i))
     (root / "extra").mkdir()
     for i in range(20):
-        (root / "extra" / f"new_{i}.py").write_text(f'def cobaltheron_new_{i}(x):\n    """Cobaltheron {i}."""\n    return x\n')
+        (root / "extra" / f"new_{i}.py").write_text(module("cobaltheron_new", i))
     git("add", "-A")
     git("commit", "-q", "-m", "feature")
     git("checkout", "-q", "main")
