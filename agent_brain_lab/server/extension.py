@@ -10,6 +10,8 @@ from .handlers import setup_handlers
 from .service import BrainService
 from .watcher import DiskFollower
 
+FOLLOWER_KEY = "agent_brain_follower"
+
 
 def load_jupyter_server_extension(server_app) -> None:
     options = AgentBrain(parent=server_app)
@@ -26,6 +28,7 @@ def load_jupyter_server_extension(server_app) -> None:
             log=server_app.log,
         )
         service.watch_status = follower.status
+        server_app.web_app.settings[FOLLOWER_KEY] = follower
         atexit.register(follower.close)
         if options.auto_reindex_on_save:
             hook = SaveHook(service.root, follower.batcher, log=server_app.log)
