@@ -15,7 +15,7 @@ import pytest
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.types import InvalidRequest
-from agent_brain_lab.engine.watch import follow, relevant
+from agent_brain_lab.engine.watch import ChangeBatcher, follow, relevant
 
 REPO = Path(__file__).resolve().parents[1]
 WAIT_S = 90  # bound on "becomes searchable"; the tests poll and return as soon as it holds
@@ -200,6 +200,30 @@ def test_a_deleted_path_in_an_index_scope_removes_what_was_indexed(workspace):
     assert sources(brain, "heronbeak") == {"docs/guide.md"}  # outside the scope: untouched
     with pytest.raises(InvalidRequest, match="does not exist"):
         brain.index(path="docs/b.md")  # gone and no longer indexed: a mistyped path, as before
+
+
+def test_a_file_state_already_handed_over_is_not_handed_again(workspace):
+    """A save reported by the post-save hook and again by the watcher makes one run."""
+    batches: list[list[str]] = []
+    batcher = ChangeBatcher(Brain(workspace), batches.append, delay=0.05)
+
+    def handled(*paths: str) -> list[list[str]]:
+        batcher.add(paths)
+        eventually(lambda: batcher.pending == 0, what="the batch handled")
+        return batches
+
+    assert handled("docs/guide.md") == [["docs/guide.md"]]
+    assert handled("docs/guide.md") == [["docs/guide.md"]]  # the same file state: nothing new
+    (workspace / "docs" / "guide.md").write_text("# Guide\n\nThe lamp is out.\n")
+    assert handled("docs/guide.md", "docs/guide.md")[-1] == ["docs/guide.md"]  # a new state, once
+    assert handled("docs")[-1] == ["docs"] and handled("docs")[-1] == ["docs"]  # a folder has no state to match
+    (workspace / "node_modules").mkdir()
+    (workspace / "node_modules" / "x.js").write_text("module.exports = 1\n")
+    (workspace / "build.log").write_text("gitignored\n")
+    before = len(batches)
+    assert len(handled("node_modules/x.js", "docs/never-there.md", "build.log")) == before  # nothing worth a run
+    batcher.close()
+    batcher.join(5)
 
 
 def test_the_sieve_on_every_event(tmp_path):
