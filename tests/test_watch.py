@@ -200,6 +200,10 @@ def test_a_deleted_path_in_an_index_scope_removes_what_was_indexed(workspace):
     assert sources(brain, "heronbeak") == {"docs/guide.md"}  # outside the scope: untouched
     with pytest.raises(InvalidRequest, match="does not exist"):
         brain.index(path="docs/b.md")  # gone and no longer indexed: a mistyped path, as before
+    # A watcher's batch may name a file created and deleted again before its run: skipped, not an error.
+    (workspace / "docs" / "c.md").write_text("# C\n\nThe quillfern returns.\n")
+    report = brain.index(path=["docs/c.md", "docs/flash.md"], missing_ok=True)
+    assert report.files_indexed == 1 and sources(brain, "quillfern") == {"docs/c.md"}
 
 
 def test_a_file_state_already_handed_over_is_not_handed_again(workspace):

@@ -108,16 +108,19 @@ class Brain:
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
         wait: float = 0.0,
+        missing_ok: bool = False,
     ) -> IndexReport:
         """Bring the index up to date with the files (incrementally unless ``force``).
 
         ``path``: a file or folder relative to the root, or several; "" (the default) is everything.
+        A path gone from disk that was indexed is removed from the index; one that was never indexed
+        is an error, unless ``missing_ok`` (a watcher's batch: a file created and deleted again).
         """
         config = self.config.updated(
             include=include, exclude=exclude, chunk_size=chunk_size, chunk_overlap=chunk_overlap
         )
         paths = [path] if isinstance(path, str) else list(path)
-        scope = sorted({self._scope_path(p) for p in paths if p}) if paths and all(paths) else [""]
+        scope = self._scope(paths, missing_ok) if paths and all(paths) else [""]
         if "" in scope:  # one of them is the root itself
             scope = [""]
         settings = IndexSettings(
@@ -147,7 +150,8 @@ class Brain:
         (a folder: any file under it)."""
         rel = self.relative_path(path)
         files, skipped = scan(self.root, _scan_options(self.config), subpath=rel)
-        return any(entry.path == rel or entry.path.startswith(rel + "/") for entry in (*files, *skipped))
+        found = [f.path for f in files] + [s.path for s in skipped]
+        return any(p == rel or p.startswith(rel + "/") for p in found)
 
     def indexed(self, paths: Sequence[str]) -> set[str]:
         """Those of ``paths`` (root-relative) that the current generation holds: a file, or a folder
@@ -169,15 +173,22 @@ class Brain:
         resolved = resolve_inside(self.root, path, must_exist=must_exist)
         return resolved.relative_to(self.root).as_posix() if resolved != self.root else ""
 
-    def _scope_path(self, path: str) -> str:
-        """A path to index: one on disk, or one gone from disk that is still indexed (its run removes it)."""
-        try:
-            return self.relative_path(path)
-        except InvalidRequest:
-            rel = self.relative_path(path, must_exist=False)  # raises again unless the path only went missing
-            if not self.indexed([rel]):
-                raise
-            return rel
+    def _scope(self, paths: list[str], missing_ok: bool) -> list[str]:
+        """Root-relative paths to index: those on disk, and those gone from disk but still indexed."""
+        scope: set[str] = set()
+        missing: dict[str, InvalidRequest] = {}
+        for path in paths:
+            try:
+                scope.add(self.relative_path(path))
+            except InvalidRequest as err:
+                missing[self.relative_path(path, must_exist=False)] = err  # raises again for a bad path
+        known = self.indexed(list(missing)) if missing else set()
+        for rel, error in missing.items():
+            if rel in known:
+                scope.add(rel)
+            elif not missing_ok:
+                raise error
+        return sorted(scope)
 
     def reset(self) -> None:
         """Delete the index (waits for nobody: refuses while another writer runs)."""

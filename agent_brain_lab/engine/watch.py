@@ -326,7 +326,7 @@ def follow(
     def run(paths: list[str]) -> None:
         nonlocal runs
         try:
-            report = brain.index(path=paths, cancel=cancel, wait=BUSY_WAIT_S)
+            report = brain.index(path=paths, cancel=cancel, wait=BUSY_WAIT_S, missing_ok=True)
         except IndexCancelled:
             return
         except WorkspaceBusy:  # another process writes: try again after it (the batcher logs it)

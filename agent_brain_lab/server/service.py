@@ -85,7 +85,7 @@ class BrainService:
 
     def reindex_files(self, paths: list[str]) -> Job:
         """Queue one incremental run of saved or changed files, behind any running job."""
-        return self.jobs.submit(paths, exclusive=False, wait=SAVE_LOCK_WAIT_S)
+        return self.jobs.submit(paths, exclusive=False, wait=SAVE_LOCK_WAIT_S, missing_ok=True)
 
     def _run_job(self, job: Job) -> IndexReport:
         return self.brain.index(
