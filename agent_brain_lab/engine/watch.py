@@ -109,7 +109,6 @@ class ChangeBatcher:
         self._covered: OrderedDict[str, tuple[int, int, int] | None] = OrderedDict()
         self._cond = threading.Condition()
         self._closed = False
-        self.batches = 0  # submit() calls made
         self.changes = 0  # paths received
         self._thread = threading.Thread(target=self._loop, name="agent-brain-batcher", daemon=True)
         self._thread.start()
@@ -156,7 +155,6 @@ class ChangeBatcher:
             try:
                 wanted = self._wanted(batch)
                 if wanted:
-                    self.batches += 1
                     self._submit(list(wanted))
                     self._remember(wanted)
             except BrainError as err:
