@@ -200,7 +200,7 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
         "status": brain.status,
         "graph": lambda: brain.graph_entity(ns.entity, depth=ns.depth),
         "reset": brain.reset,
-        "watch": lambda: follow(brain, force_polling=ns.polling or None),
+        "watch": lambda: {"runs": follow(brain, force_polling=ns.polling or None)},
     }
     return actions[ns.command]()
 

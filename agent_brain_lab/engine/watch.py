@@ -26,6 +26,7 @@ from typing import Any
 
 import watchfiles
 
+from .brain import Brain
 from .types import BrainError, IndexCancelled, IndexReport, InvalidRequest, WorkspaceBusy
 from .workspace import EXCLUDED_DIRS
 
@@ -93,7 +94,7 @@ class ChangeBatcher:
 
     def __init__(
         self,
-        brain,
+        brain: Brain,
         submit: Callable[[list[str]], object],
         *,
         delay: float = 1.0,
@@ -305,7 +306,7 @@ def _first_line(err: BaseException) -> str:
 
 
 def follow(
-    brain,
+    brain: Brain,
     *,
     on_state: Callable[[WatchState], object] | None = None,
     on_report: Callable[[list[str], IndexReport], object] | None = None,
