@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import queue
 import shutil
 import signal
 import subprocess
@@ -36,6 +38,23 @@ def sources(brain: Brain, word: str) -> set[str]:
     if not brain.is_indexed():
         return set()
     return {r.source for r in brain.query(word, mode="bm25", top_k=100).results}
+
+
+class Lines:
+    """A subprocess stream read on a thread: ``next(timeout)`` never hangs a test."""
+
+    def __init__(self, stream):
+        self.queue: queue.Queue[str] = queue.Queue()
+        self.thread = threading.Thread(target=lambda: [self.queue.put(line) for line in stream], daemon=True)
+        self.thread.start()
+
+    def next(self, timeout: float = WAIT_S) -> str:
+        return self.queue.get(timeout=timeout)
+
+    def rest(self, timeout: float = 60) -> str:
+        """Everything not read yet, once the stream has closed."""
+        self.thread.join(timeout)
+        return "".join(self.queue.queue)
 
 
 class Following:
@@ -259,7 +278,8 @@ def test_cli_watch_polls_when_the_watch_limit_is_reached_and_stops_on_ctrl_c(wor
         env=env,
     )
     try:
-        first = eventually(lambda: (line := proc.stderr.readline()).startswith("Watching") and line)
+        stderr = Lines(proc.stderr)
+        first = eventually(lambda: (line := stderr.next()).startswith("Watching") and line)
         assert "(polling: file events unavailable (OS file watch limit reached): polling instead)" in first, first
         brain = Brain(workspace)
         eventually(lambda: sources(brain, "heronbeak") == {"docs/guide.md"}, what="the catch-up run")
@@ -267,7 +287,32 @@ def test_cli_watch_polls_when_the_watch_limit_is_reached_and_stops_on_ctrl_c(wor
         eventually(lambda: sources(brain, "ochremoth") == {"dir1/late.md"}, what="a change seen by polling")
     finally:
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        proc.wait(timeout=60)
+    out, err = proc.stdout.read(), stderr.rest()
     assert proc.returncode == 0, err
     assert "Stopped watching" in err and "Traceback" not in err
     assert out.count("Indexed") >= 2  # one line per run: the catch-up run and the change
+
+
+def test_cli_watch_prints_one_json_line_per_run_and_stops_on_ctrl_c(workspace):
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agent_brain_lab.cli", "watch", "--json", "--workspace", str(workspace)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    stdout, stderr = Lines(proc.stdout), Lines(proc.stderr)
+    try:
+        assert "(events); Ctrl-C stops" in stderr.next()
+        catch_up = json.loads(stdout.next())
+        assert catch_up["paths"] == [""] and catch_up["files_indexed"] == 2
+        (workspace / "docs" / "late.md").write_text("# Late\n\nThe ochremoth arrives.\n")
+        run = json.loads(stdout.next())
+        assert run["paths"] == ["docs/late.md"] and run["files_indexed"] == 1
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    assert proc.returncode == 0
+    assert "Stopped watching" in (goodbye := stderr.rest()) and "after 2 index runs" in goodbye
