@@ -228,7 +228,7 @@ class Watcher:
         """Start watching, on a thread; :attr:`state` says ``starting`` until the watch is set up."""
         self._thread.start()
 
-    def ready(self, timeout: float = 60.0) -> WatchState:
+    def ready(self, timeout: float | None = None) -> WatchState:
         """Wait until the watch is set up (or has failed) and return its state."""
         self._started.wait(timeout)
         return self.state
