@@ -15,7 +15,8 @@ from typing import Any, TextIO
 
 from . import commands, render
 from .engine import Brain
-from .engine.types import BrainError, IndexProgress
+from .engine.types import BrainError, IndexProgress, IndexReport
+from .engine.watch import WatchState, follow
 
 PROG = "agent-brain-lab"
 
@@ -65,6 +66,23 @@ def _serve_mcp(root: Path) -> int:
     return serve(root)
 
 
+def _watch(ns, brain: Brain) -> int:
+    """The watch mode on stderr, then each run on stdout (a JSON object a line with --json), until Ctrl-C."""
+    states: list[WatchState] = []
+
+    def on_state(state: WatchState) -> None:
+        states.append(state)
+        how = f"{state.mode}: {state.reason}" if state.reason else state.mode
+        print(f"Watching {brain.root} ({how}); Ctrl-C stops", file=sys.stderr, flush=True)
+
+    def on_report(paths: list[str], report: IndexReport) -> None:
+        print(json.dumps({"paths": paths, **report.to_dict()}) if ns.json else render.report_text(report), flush=True)
+
+    runs = follow(brain, on_state=on_state, on_report=on_report, force_polling=ns.polling or None)
+    print(f"Stopped watching {brain.root} after {runs} index runs", file=sys.stderr)
+    return 1 if states and states[0].mode == "off" else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     bar: ProgressBar | None = None
@@ -72,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ns = commands.parse(args, prog=PROG, cwd=Path.cwd())
         if ns.command == "mcp":
             return _serve_mcp(ns.root)
+        if ns.command == "watch":
+            return _watch(ns, Brain(ns.root))
         if ns.command == "index" and not ns.json and sys.stderr.isatty():
             bar = ProgressBar(sys.stderr)
         try:

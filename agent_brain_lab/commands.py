@@ -16,8 +16,9 @@ from typing import Any
 
 from .engine import find_workspace
 from .engine.types import MODES, SOURCE_TYPES, BrainError, InvalidRequest, NotIndexed, QueryRequest
+from .engine.watch import follow
 
-COMMANDS = ("index", "query", "status", "graph", "reset")
+COMMANDS = ("index", "query", "status", "graph", "reset", "watch")
 
 # query flag dest -> QueryRequest field
 _QUERY_FIELDS = {
@@ -128,6 +129,10 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
     graph.add_argument("--depth", type=int, default=1, metavar="D", help="hops to follow (default: 1)")
     # CLI only (execute() has no action for it): agent_brain_lab.cli runs the server.
     sub.add_parser("mcp", parents=[common], help="serve the brain to AI agents: an MCP server on stdin/stdout")
+    watch = sub.add_parser(
+        "watch", parents=[common, as_json], help="index, then re-index what changes on disk, until Ctrl-C"
+    )
+    watch.add_argument("--polling", action="store_true", help="poll the disk instead of file-system events")
     parser.commands = sub.choices  # for help_text
     return parser
 
@@ -197,6 +202,7 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
         "status": lambda: brain.status().to_dict(),
         "graph": lambda: brain.graph_entity(ns.entity, depth=ns.depth).to_dict(),
         "reset": brain.reset,
+        "watch": lambda: {"runs": follow(brain, force_polling=ns.polling or None)},
     }
     if ns.command not in actions:
         raise UsageError(f"{ns.command}: runs from the command line only")

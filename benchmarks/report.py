@@ -68,9 +68,16 @@ def markdown(results: dict) -> str:
         "",
     ]
     renderers = {"quality": _quality, "code_indexing": _code_indexing, "scale": _scale, "incremental": _incremental}
+    renderers["watch"] = _watch
     for name, section in results["sections"].items():
         out += [*renderers[name](section), ""]
     return "\n".join(out)
+
+
+def _watch(section: dict) -> list[str]:
+    from .watch_bench import markdown  # imports the engine: only when there is a watch section
+
+    return markdown(section)
 
 
 def _num(value, digits: int = 2) -> str:

@@ -59,9 +59,16 @@ def _incremental(sizes: Sizes, args, log) -> dict:
     return incremental(sizes, args.cache, log)
 
 
+def _watch(sizes: Sizes, args, log) -> dict:
+    from .watch_bench import watch
+
+    return watch(sizes, args.cache, log)
+
+
 SECTIONS = {
     "quality": _quality,
     "code_indexing": _code_indexing,
     "scale": _scale,
     "incremental": _incremental,
+    "watch": _watch,
 }

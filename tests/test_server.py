@@ -57,7 +57,8 @@ def jp_root_dir(tmp_path):
 
 @pytest.fixture
 def big_root(jp_root_dir):
-    """A few hundred generated modules: an index that takes long enough to poke at while it runs."""
+    """A few hundred generated modules: an index that takes long enough to poke at while it runs.
+    Ask for it before the server (before `api`): files written once it runs are followed by its watcher."""
     for i in range(300):
         folder = jp_root_dir / "gen" / f"pkg{i // 50}"
         folder.mkdir(parents=True, exist_ok=True)
@@ -328,7 +329,7 @@ async def test_save_of_excluded_file_starts_no_job(api, jp_fetch):
 
 
 @on_server_loop
-async def test_busy_status_and_cancel_while_a_long_job_runs(api, jp_fetch, big_root):
+async def test_busy_status_and_cancel_while_a_long_job_runs(big_root, api, jp_fetch):
     code, job = await api("POST", "index", body={})
     assert code == 202 and job["status"] in ("pending", "running")
     job_id = job["job_id"]

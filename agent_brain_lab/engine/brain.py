@@ -9,6 +9,7 @@ looked up in the catalog they came from.
 
 from __future__ import annotations
 
+import bisect
 import threading
 import time
 from collections import OrderedDict
@@ -123,16 +124,19 @@ class Brain:
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
         wait: float = 0.0,
+        missing_ok: bool = False,
     ) -> IndexReport:
         """Bring the index up to date with the files (incrementally unless ``force``).
 
         ``path``: a file or folder relative to the root, or several; "" (the default) is everything.
         ``path`` and ``include`` scope the run: only the files they cover are scanned, updated or
         removed; every other indexed file stays as it is. ``exclude`` adds to the workspace rules.
+        A path gone from disk that was indexed is removed from the index; one that was never indexed
+        is an error, unless ``missing_ok`` (a watcher's batch: a file created and deleted again).
         """
         config = self.config.updated(exclude=exclude, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
         paths = [path] if isinstance(path, str) else list(path)
-        subpaths = sorted({self.relative_path(p) for p in paths if p}) if paths and all(paths) else [""]
+        subpaths = self._scope(paths, missing_ok) if paths and all(paths) else [""]
         globs = (include,) if isinstance(include, str) else tuple(include or ())
         scope = Scope(("",) if "" in subpaths else tuple(subpaths), globs)
         settings = IndexSettings(
@@ -166,15 +170,48 @@ class Brain:
                 catalog.close()
 
     def admits(self, path: str) -> bool:
-        """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in."""
+        """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in
+        (a folder: any file under it)."""
         rel = self.relative_path(path)
         files, skipped = scan(self.root, _scan_options(self.config), subpath=rel)
-        return any(entry.path == rel for entry in files) or any(entry.path == rel for entry in skipped)
+        found = [f.path for f in files] + [s.path for s in skipped]
+        return any(p == rel or p.startswith(rel + "/") for p in found)
 
-    def relative_path(self, path: str) -> str:
+    def indexed(self, paths: Sequence[str]) -> set[str]:
+        """Those of ``paths`` (root-relative) that the current generation holds: a file, or a folder
+        with files in it. Works for paths gone from disk, which is what a watcher asks about."""
+        if not self.is_indexed():
+            return set()
+        files = sorted(self._read(lambda view: view.catalog.live_files(view.snapshot.gen)))
+        found = set()
+        for rel in paths:
+            folder = rel.rstrip("/") + "/" if rel else ""
+            at = bisect.bisect_left(files, rel)  # the file itself, else the first file under the folder
+            if at < len(files) and (files[at] == rel or files[at].startswith(folder)):
+                found.add(rel)
+        return found
+
+    def relative_path(self, path: str, must_exist: bool = True) -> str:
         """A user path relative to the root, checked to stay inside it, as a POSIX path relative to the root."""
-        resolved = resolve_inside(self.root, path)
+        resolved = resolve_inside(self.root, path, must_exist=must_exist)
         return resolved.relative_to(self.root).as_posix() if resolved != self.root else ""
+
+    def _scope(self, paths: list[str], missing_ok: bool) -> list[str]:
+        """Root-relative paths to index: those on disk, and those gone from disk but still indexed."""
+        scope: set[str] = set()
+        missing: dict[str, InvalidRequest] = {}
+        for path in paths:
+            try:
+                scope.add(self.relative_path(path))
+            except InvalidRequest as err:
+                missing[self.relative_path(path, must_exist=False)] = err  # raises again for a bad path
+        known = self.indexed(list(missing)) if missing else set()
+        for rel, error in missing.items():
+            if rel in known:
+                scope.add(rel)
+            elif not missing_ok:
+                raise error
+        return sorted(scope)
 
     def reset(self) -> None:
         """Delete the index, whatever state it is in (refuses while another writer runs)."""

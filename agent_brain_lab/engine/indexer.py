@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -74,8 +75,14 @@ class Scope:
     def everything(self) -> bool:
         return "" in self.paths and not self.include
 
+    @cached_property
+    def _folders(self) -> frozenset[str]:
+        return frozenset(p.rstrip("/") for p in self.paths)
+
     def covers(self, path: str) -> bool:
-        under = any(not p or path == p or path.startswith(p.rstrip("/") + "/") for p in self.paths)
+        """O(depth of ``path``): a watcher's batch may name hundreds of paths."""
+        folders = self._folders
+        under = "" in folders or path in folders or any(path[:i] in folders for i, c in enumerate(path) if c == "/")
         return under and (not self.include or _spec(self.include).match_file(path))
 
 
@@ -384,6 +391,8 @@ def _scan_scope(root: Path, settings: IndexSettings, scope: Scope):
     files: dict[str, WorkspaceFile] = {}
     skipped: dict[str, SkippedFile] = {}
     for subpath in scope.paths:
+        if subpath and not (root / subpath).exists():
+            continue  # gone from disk: what was indexed under it counts as deleted
         found, skips = scan(root, settings.scan, subpath)
         files.update((f.path, f) for f in found if scope.covers(f.path))
         skipped.update((s.path, s) for s in skips if scope.covers(s.path))

@@ -180,8 +180,8 @@ def decode_text(data: bytes) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def resolve_inside(root: Path, rel: str) -> Path:
-    """``root / rel`` after checking it stays inside the root and exists.
+def resolve_inside(root: Path, rel: str, must_exist: bool = True) -> Path:
+    """``root / rel`` after checking it stays inside the root and exists (unless ``must_exist`` is False).
 
     The returned path keeps the caller's spelling (a symlink inside the root is not replaced by its
     target), so ``path.relative_to(root.resolve())`` gives the workspace-relative path.
@@ -199,7 +199,7 @@ def resolve_inside(root: Path, rel: str) -> Path:
     real = target.resolve()
     if not real.is_relative_to(root):
         raise InvalidRequest("path", f"{rel!r} points outside the workspace")
-    if not real.exists():
+    if must_exist and not real.exists():
         raise InvalidRequest("path", f"{rel!r} does not exist")
     return target
 

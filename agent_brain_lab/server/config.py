@@ -47,9 +47,14 @@ class AgentBrain(Configurable):
         help="Re-index a file (incrementally) shortly after it is saved through Jupyter.",
     ).tag(config=True)
 
+    watch = Bool(
+        True,
+        help="Follow the disk: re-index files changed outside Jupyter (git checkout, a terminal, another editor).",
+    ).tag(config=True)
+
     reindex_delay = Float(
         1.0,
-        help="Seconds to wait after the last save of a file before re-indexing it.",
+        help="Seconds to wait after the last save or change of a file before re-indexing it.",
     ).tag(config=True)
 
     max_file_bytes = Int(1_000_000, help="Files larger than this are skipped.").tag(config=True)

@@ -125,7 +125,9 @@ class JobManager:
 
     # ------------------------------------------------------------------ changes
 
-    def submit(self, path: str, *, force: bool = False, exclusive: bool = True, **options: Any) -> Job:
+    def submit(self, path: str | list[str], *, force: bool = False, exclusive: bool = True, **options: Any) -> Job:
+        """Queue a run of ``path`` (or of several paths: one run for all of them)."""
+        paths = [path] if isinstance(path, str) else path
         with self._lock:
             if self._closed:
                 raise BrainError("the server is shutting down")
@@ -135,10 +137,9 @@ class JobManager:
             if not exclusive:
                 for job in self._jobs.values():
                     if job.status == "pending" and not job.force:  # one queued run picks up every save
-                        if not job.covers(path):
-                            job.more_paths.append(path)
+                        job.more_paths.extend(p for p in paths if not job.covers(p))
                         return job
-            job = Job(path=path, force=force, options=options)
+            job = Job(path=paths[0], more_paths=paths[1:], force=force, options=options)
             self._jobs[job.id] = job
             self._forget_old_locked()
             self._ensure_worker_locked()

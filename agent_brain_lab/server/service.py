@@ -36,6 +36,7 @@ class BrainService:
             self._error = err
             self.log.error("agent-brain: cannot open the brain of %s: %s", root, err)
         self.jobs = JobManager(self._run_job, log=self.log)
+        self.watch_status: Callable[[], dict[str, Any]] = lambda: {"mode": "off", "reason": "not watching"}
         self._executor = ThreadPoolExecutor(query_threads, thread_name_prefix="agent-brain-query")
         if self._brain is not None:
             self._executor.submit(self._warm)
@@ -82,13 +83,9 @@ class BrainService:
         relative = target.relative_to(self.root).as_posix()
         return "" if relative == "." else relative
 
-    def accepts_saved_file(self, rel: str) -> bool:
-        """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in."""
-        return self.brain.admits(rel)
-
-    def reindex_file(self, rel: str) -> Job:
-        """Queue an incremental index of one saved file, behind any running job."""
-        return self.jobs.submit(rel, exclusive=False, wait=SAVE_LOCK_WAIT_S)
+    def reindex_files(self, paths: list[str]) -> Job:
+        """Queue one incremental run of saved or changed files, behind any running job."""
+        return self.jobs.submit(paths, exclusive=False, wait=SAVE_LOCK_WAIT_S, missing_ok=True)
 
     def _run_job(self, job: Job) -> IndexReport:
         return self.brain.index(
@@ -103,6 +100,7 @@ class BrainService:
         if job is not None and job.status == "running":
             status["state"] = "indexing"
         status["job"] = job.to_dict() if job is not None else None
+        status["watch"] = self.watch_status()
         return status
 
     def reset(self) -> None:

@@ -1,0 +1,354 @@
+"""Follow the disk: turn file-system changes under a workspace into batched index runs.
+
+:class:`ChangeBatcher` collects changed paths (from the watcher, and from a server's save hook:
+one path for both), waits for a burst to end, keeps what the workspace rules take in (or what was
+indexed and is now gone) and hands the survivors to ``submit`` in one call. :class:`Watcher` feeds
+it from watchfiles: file-system events, or periodic polling when events cannot be had.
+
+Nothing under ``.agent-brain/`` (the index's own writes), ``.git/`` internals or other excluded
+folders, and no editor temp file, ever reaches the batcher: a watcher that reacted to its own
+index writes would loop forever.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import stat
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import watchfiles
+
+from .brain import Brain
+from .types import BrainError, IndexCancelled, IndexReport, InvalidRequest, WorkspaceBusy
+from .workspace import EXCLUDED_DIRS
+
+# Swap, backup, lock and atomic-write files of editors and tools (vim, emacs, JetBrains, gedit, kate, sed -i).
+EDITOR_TEMP = re.compile(
+    r"(~$|^\.?#|#$|\.sw[a-p]$|\.sw[x-z]$|\.tmp$|\.temp$|\.part$|\.crswap$|\.kate-swp$|___jb_(tmp|old)___$"
+    r"|^\.goutputstream-|^sed[A-Za-z0-9]{6}$|^4913$)"
+)
+MAX_WAIT_FACTOR = 10  # a stream of changes that never pauses is still flushed every this many delays
+REMEMBERED = 10_000  # file states already handed to a run, kept to recognise a second report of the same change
+POLL_DELAY_MS = 2_000  # between two walks of the tree when polling
+FOLDER = (-1, -1, -1)  # the signature of any folder
+BUSY_WAIT_S = 30.0  # a run waits this long for another process's writer before retrying later
+
+
+@dataclass(frozen=True)
+class WatchState:
+    """How the disk is followed: ``events`` (inotify & co), ``polling`` (a walk every few seconds) or ``off``."""
+
+    mode: str
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def relevant(root: Path, path: str, include_hidden: bool = False) -> str | None:
+    """The root-relative POSIX path of a changed file worth a look, or None.
+
+    A cheap first sieve run on every event: excluded folders, hidden names and editor temp files
+    are dropped here; the full workspace rules (.gitignore, excludes, size, type) are applied later.
+    A changed ``.gitignore`` stands for its folder, whose files it may take in or leave out.
+    """
+    try:
+        rel = Path(path).relative_to(root).as_posix()
+    except ValueError:
+        return None
+    parts = PurePosixPath(rel).parts
+    if not parts or any(p in EXCLUDED_DIRS for p in parts) or EDITOR_TEMP.search(parts[-1]):
+        return None
+    if parts[-1] == ".gitignore":
+        return "/".join(parts[:-1])
+    if not include_hidden and any(p.startswith(".") for p in parts):
+        return None
+    return rel
+
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    """What identifies one state of a file on disk; None once it is gone. A folder has none worth
+    keeping (a changed .gitignore leaves it as it was), so it is never taken for already indexed."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return FOLDER if stat.S_ISDIR(st.st_mode) else (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class ChangeBatcher:
+    """Debounce changed paths into batches: one ``submit(paths)`` per burst of changes.
+
+    ``brain`` decides what is worth a run (:meth:`Brain.admits` for what exists, :meth:`Brain.indexed`
+    for what is gone). A file state already handed to a run is not handed again, so a save seen both
+    by a post-save hook and by the watcher is indexed once.
+    """
+
+    def __init__(
+        self,
+        brain: Brain,
+        submit: Callable[[list[str]], object],
+        *,
+        delay: float = 1.0,
+        log: logging.Logger | None = None,
+    ):
+        self.brain = brain
+        self._submit = submit
+        self.delay = delay
+        self._log = log or logging.getLogger(__name__)
+        self._pending: dict[str, None] = {}  # insertion-ordered set
+        self._in_flight = 0  # paths of the batch being filtered and handed over
+        self._first = self._last = 0.0
+        self._covered: OrderedDict[str, tuple[int, int, int] | None] = OrderedDict()
+        self._cond = threading.Condition()
+        self._closed = False
+        self.changes = 0  # paths received
+        self._thread = threading.Thread(target=self._loop, name="agent-brain-batcher", daemon=True)
+        self._thread.start()
+
+    @property
+    def pending(self) -> int:
+        with self._cond:
+            return len(self._pending) + self._in_flight
+
+    def add(self, paths: Iterable[str]) -> None:
+        """Queue root-relative paths ("" is the whole workspace)."""
+        with self._cond:
+            now = time.monotonic()
+            for rel in paths:
+                if not self._pending:
+                    self._first = now
+                self._pending[rel] = None
+                self.changes += 1
+                self._last = now
+            self._cond.notify()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+
+    # ------------------------------------------------------------------ internals
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending and not self._closed:
+                    self._cond.wait()
+                while not self._closed:  # wait for the burst to end
+                    due = min(self._last + self.delay, self._first + self.delay * MAX_WAIT_FACTOR)
+                    if time.monotonic() >= due:
+                        break
+                    self._cond.wait(due - time.monotonic())
+                if self._closed:
+                    return
+                batch = list(self._pending)
+                self._pending.clear()
+                self._in_flight = len(batch)
+            try:
+                wanted = self._wanted(batch)
+                if wanted:
+                    self._submit(list(wanted))
+                    self._remember(wanted)
+            except BrainError as err:
+                self._log.warning("agent-brain: could not re-index %d changed paths: %s", len(batch), err)
+            except Exception:  # the batcher must outlive one bad batch; the next change retries
+                self._log.warning("agent-brain: could not re-index %d changed paths", len(batch), exc_info=True)
+            with self._cond:
+                self._in_flight = 0
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the batcher's thread to end after :meth:`close` (a batch in hand is finished first)."""
+        self._thread.join(timeout)
+
+    def _wanted(self, batch: list[str]) -> dict[str, tuple[int, int, int] | None]:
+        """The paths of ``batch`` worth a run, with the file state each is indexed in."""
+        root = self.brain.root
+        states = {rel: _signature(root / rel) for rel in batch}
+        fresh = [rel for rel in batch if rel not in self._covered or self._covered[rel] != states[rel]]
+        gone = {rel for rel in fresh if not (root / rel).exists()}
+        keep = self.brain.indexed(sorted(gone)) if gone else set()
+        keep.update(rel for rel in fresh if rel not in gone and (not rel or self._admits(rel)))
+        return {rel: states[rel] for rel in fresh if rel in keep}
+
+    def _remember(self, states: dict[str, tuple[int, int, int] | None]) -> None:
+        for rel, state in states.items():
+            if state == FOLDER:
+                continue
+            self._covered[rel] = state
+            self._covered.move_to_end(rel)
+        while len(self._covered) > REMEMBERED:
+            self._covered.popitem(last=False)
+
+    def _admits(self, rel: str) -> bool:
+        try:
+            return self.brain.admits(rel)
+        except InvalidRequest:  # deleted meanwhile: the next event says so
+            return False
+
+
+class Watcher:
+    """Watch a Brain's root and feed every relevant change to a :class:`ChangeBatcher`, on a thread.
+
+    ``force_polling``: None follows watchfiles (the ``WATCHFILES_FORCE_POLLING`` variable); when
+    events cannot be had (inotify limit, unsupported file system) the watcher polls instead and
+    says why in :attr:`state`. ``stopped`` is asked often: True ends the watch (e.g. a closed loop).
+    """
+
+    def __init__(
+        self,
+        batcher: ChangeBatcher,
+        *,
+        force_polling: bool | None = None,
+        poll_delay_ms: int = POLL_DELAY_MS,
+        stopped: Callable[[], bool] | None = None,
+        log: logging.Logger | None = None,
+    ):
+        self.batcher = batcher
+        self.root = batcher.brain.root
+        self._include_hidden = batcher.brain.config.include_hidden
+        self._force_polling = force_polling
+        self._poll_delay_ms = poll_delay_ms
+        self._stopped = stopped
+        self._stop = threading.Event()
+        self._started = threading.Event()
+        self._log = log or logging.getLogger(__name__)
+        self.state = WatchState("off", "starting")
+        self._thread = threading.Thread(target=self._run, name="agent-brain-watch", daemon=True)
+
+    def start(self) -> None:
+        """Start watching, on a thread; :attr:`state` says ``starting`` until the watch is set up."""
+        self._thread.start()
+
+    def ready(self, timeout: float | None = None) -> WatchState:
+        """Wait until the watch is set up (or has failed) and return its state."""
+        self._started.wait(timeout)
+        return self.state
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        self.batcher.close()
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def is_set(self) -> bool:
+        """The stop flag watchfiles polls (it takes any object with ``is_set``)."""
+        return self._stop.is_set() or bool(self._stopped and self._stopped())
+
+    def _run(self) -> None:
+        polling, reason = _polling_default(self._force_polling)
+        ended = WatchState("off", "stopped")
+        while not self.is_set():
+            try:
+                self._follow(polling, reason)
+                break
+            except OSError as err:  # watch limit reached, no inotify, an unwatchable folder
+                if polling:
+                    ended = WatchState("off", f"cannot watch {self.root}: {_first_line(err)}")
+                    self._log.error("agent-brain: %s", ended.reason)
+                    break
+                polling, reason = True, f"file events unavailable ({_first_line(err)}): polling instead"
+                self._log.warning("agent-brain: %s", reason)
+        self.state = ended
+        self._started.set()
+        self.batcher.close()
+
+    def _follow(self, polling: bool, reason: str | None) -> None:
+        changes = watchfiles.watch(
+            self.root,
+            watch_filter=None,
+            stop_event=self,
+            force_polling=polling,
+            poll_delay_ms=self._poll_delay_ms,
+            rust_timeout=500,
+            yield_on_timeout=True,  # an empty batch twice a second: `stopped` is asked, startup is known
+            raise_interrupt=False,
+            # With events, a folder that cannot be watched (the watch limit, no permission) must fail
+            # the start, not leave a silent hole: the watcher polls instead, which skips what it cannot read.
+            ignore_permission_denied=polling,
+        )
+        for batch in changes:
+            if not self._started.is_set():
+                self.state = WatchState("polling" if polling else "events", reason)
+                self._started.set()
+                self._log.info("agent-brain: following %s (%s)", self.root, self.state.mode)
+            paths = [relevant(self.root, path, self._include_hidden) for _change, path in batch]
+            wanted = [p for p in paths if p is not None]
+            if wanted:
+                self.batcher.add(wanted)
+
+
+def _polling_default(force_polling: bool | None) -> tuple[bool, str | None]:
+    if force_polling is not None:
+        return force_polling, "polling asked for" if force_polling else None
+    value = os.environ.get("WATCHFILES_FORCE_POLLING", "")
+    if value and value.lower() not in ("false", "disable", "disabled"):
+        return True, "WATCHFILES_FORCE_POLLING is set"
+    return False, None
+
+
+def _first_line(err: BaseException) -> str:
+    """The first sentence of an error (watchfiles appends a debug dump of the paths)."""
+    text = str(err).strip()
+    return re.split(r"(?<=\.)\s", text, maxsplit=1)[0].rstrip(".") if text else type(err).__name__
+
+
+def follow(
+    brain: Brain,
+    *,
+    on_state: Callable[[WatchState], object] | None = None,
+    on_report: Callable[[list[str], IndexReport], object] | None = None,
+    delay: float = 1.0,
+    force_polling: bool | None = None,
+    stop: threading.Event | None = None,
+    log: logging.Logger | None = None,
+) -> int:
+    """Index ``brain``'s workspace (catching up on what changed while nobody watched), then re-index
+    each burst of changes, until Ctrl-C (or ``stop`` is set): a run in progress is cancelled (it
+    commits nothing) and the watch stops. Returns the number of runs that finished."""
+    log = log or logging.getLogger(__name__)
+    cancel = threading.Event()
+    runs = 0
+
+    def run(paths: list[str]) -> None:
+        nonlocal runs
+        try:
+            report = brain.index(path=paths, cancel=cancel, wait=BUSY_WAIT_S, missing_ok=True)
+        except IndexCancelled:
+            return
+        except WorkspaceBusy:  # another process writes: try again after it (the batcher logs it)
+            batcher.add(paths)
+            raise
+        runs += 1
+        if on_report is not None:
+            on_report(paths, report)
+
+    batcher = ChangeBatcher(brain, run, delay=delay, log=log)
+    watcher = Watcher(batcher, force_polling=force_polling, stopped=stop.is_set if stop else None, log=log)
+    try:
+        watcher.start()
+        state = watcher.ready()
+        if on_state is not None:
+            on_state(state)
+        batcher.add([""])  # the catch-up run
+        while watcher.running:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        cancel.set()
+        watcher.stop()
+        batcher.join()
+    return runs

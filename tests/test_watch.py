@@ -1,0 +1,318 @@
+"""Following the disk, engine level: real file operations in a temp workspace, a real watcher, real index runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.types import InvalidRequest
+from agent_brain_lab.engine.watch import ChangeBatcher, follow, relevant
+
+REPO = Path(__file__).resolve().parents[1]
+WAIT_S = 90  # bound on "becomes searchable"; the tests poll and return as soon as it holds
+
+
+def eventually(check, timeout: float = WAIT_S, what: str = ""):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout}s: {what or check}")
+        time.sleep(0.1)
+
+
+def sources(brain: Brain, word: str) -> set[str]:
+    if not brain.is_indexed():
+        return set()
+    return {r.source for r in brain.query(word, mode="bm25", top_k=100).results}
+
+
+class Lines:
+    """A subprocess stream read on a thread: ``next(timeout)`` never hangs a test."""
+
+    def __init__(self, stream):
+        self.queue: queue.Queue[str] = queue.Queue()
+        self.thread = threading.Thread(target=lambda: [self.queue.put(line) for line in stream], daemon=True)
+        self.thread.start()
+
+    def next(self, timeout: float = WAIT_S) -> str:
+        return self.queue.get(timeout=timeout)
+
+    def rest(self, timeout: float = 60) -> str:
+        """Everything not read yet, once the stream has closed."""
+        self.thread.join(timeout)
+        return "".join(self.queue.queue)
+
+
+class Following:
+    """``follow`` on a thread, with every run's paths recorded."""
+
+    def __init__(self, root: Path, delay: float = 0.3):
+        self.brain = Brain(root)
+        self.runs: list[list[str]] = []
+        self.states: list = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(
+            target=follow,
+            args=(self.brain,),
+            kwargs={
+                "on_state": self.states.append,
+                "on_report": lambda paths, report: self.runs.append(paths),
+                "delay": delay,
+                "stop": self.stop,
+            },
+            daemon=True,
+        )
+        self.thread.start()
+        eventually(lambda: self.runs, what="the catch-up run")
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(30)
+        assert not self.thread.is_alive()
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    root = tmp_path / "ws"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "guide.md").write_text("# Guide\n\nThe heronbeak lamp is lit at dusk.\n")
+    (root / "README.md").write_text("# Workspace\n\nA place to watch.\n")
+    (root / ".gitignore").write_text("*.log\nsecret/\n")
+    return root
+
+
+@pytest.fixture
+def following(workspace):
+    f = Following(workspace)
+    yield f
+    f.close()
+
+
+def test_create_modify_rename_delete_are_followed(following, workspace):
+    brain = following.brain
+    assert following.states[0].mode == "events"
+    assert following.runs[0] == [""]  # the catch-up run indexed what was there
+    assert sources(brain, "heronbeak") == {"docs/guide.md"}
+
+    (workspace / "docs" / "tides.md").write_text("# Tides\n\nThe marigoldtide turns at six.\n")
+    eventually(lambda: sources(brain, "marigoldtide") == {"docs/tides.md"}, what="created file searchable")
+
+    (workspace / "docs" / "tides.md").write_text("# Tides\n\nThe saffronwave turns at seven.\n")
+    eventually(lambda: sources(brain, "saffronwave") == {"docs/tides.md"}, what="modified file searchable")
+    assert sources(brain, "marigoldtide") == set()
+
+    (workspace / "docs" / "tides.md").rename(workspace / "docs" / "waves.md")
+    eventually(lambda: sources(brain, "saffronwave") == {"docs/waves.md"}, what="renamed file under its new name")
+
+    (workspace / "docs").rename(workspace / "notes")  # a folder rename: one event for the folder, none per file
+    eventually(
+        lambda: sources(brain, "saffronwave heronbeak") == {"notes/waves.md", "notes/guide.md"},
+        what="files of a renamed folder under their new paths",
+    )
+
+    (workspace / "notes" / "waves.md").unlink()
+    eventually(lambda: sources(brain, "saffronwave") == set(), what="deleted file unsearchable")
+    shutil.rmtree(workspace / "notes")
+    eventually(lambda: sources(brain, "heronbeak") == set(), what="deleted folder unsearchable")
+
+
+def test_own_writes_ignored_files_and_editor_temp_files_trigger_nothing(following, workspace):
+    runs_before = len(following.runs)
+    noise = {
+        ".agent-brain/scratch.md": "index internals",
+        ".git/HEAD": "ref: refs/heads/main",
+        "node_modules/pkg/index.js": "module.exports = 1",
+        "secret/plan.md": "# gitignored",
+        "build.log": "gitignored by pattern",
+        "docs/guide.md.swp": "vim swap",
+        "docs/.#guide.md": "emacs lock",
+        "docs/guide.md~": "backup",
+        "docs/4913": "vim's write test",
+        ".hidden/notes.md": "hidden folder",
+    }
+    for rel, text in noise.items():
+        (workspace / rel).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / rel).write_text(text)
+    (workspace / "docs" / "4913").unlink()
+    # A real change after the noise: once it is searchable, any reaction to the noise has happened too.
+    (workspace / "docs" / "sentinel.md").write_text("# Sentinel\n\nThe cobaltheron stands guard.\n")
+    eventually(lambda: sources(following.brain, "cobaltheron") == {"docs/sentinel.md"})
+    assert following.runs[runs_before:] == [["docs/sentinel.md"]]
+
+
+def test_a_branch_switch_is_one_batched_run(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+
+    def git(*args: str) -> None:
+        subprocess.run(
+            ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args],
+            cwd=root,
+            check=True,
+            capture_output=True,
+        )
+
+    git("init", "-q", "-b", "main")
+
+    def module(word: str, i: int) -> str:
+        return f'def {word}_{i}(x):\n    """{word.title()} step {i}."""\n    return x\n'
+
+    (root / "pkg").mkdir()
+    for i in range(40):
+        (root / "pkg" / f"mod_{i}.py").write_text(module("amberlynx", i))
+    git("add", "-A")
+    git("commit", "-q", "-m", "main")
+    git("checkout", "-q", "-b", "feature")
+    for i in range(20):  # 20 deleted, 20 changed, 20 added
+        (root / "pkg" / f"mod_{i}.py").unlink()
+    for i in range(20, 40):
+        (root / "pkg" / f"mod_{i}.py").write_text(module("cobaltheron", i))
+    (root / "extra").mkdir()
+    for i in range(20):
+        (root / "extra" / f"new_{i}.py").write_text(module("cobaltheron_new", i))
+    git("add", "-A")
+    git("commit", "-q", "-m", "feature")
+    git("checkout", "-q", "main")
+
+    following = Following(root, delay=1.0)
+    try:
+        brain = following.brain
+        assert len(sources(brain, "amberlynx")) == 40
+        runs_before = len(following.runs)
+        git("checkout", "-q", "feature")
+        eventually(lambda: len(sources(brain, "cobaltheron")) == 40, what="the feature branch searchable")
+        eventually(lambda: sources(brain, "amberlynx") == set(), what="the main branch gone")
+        assert len(following.runs) - runs_before == 1, following.runs[runs_before:]
+        assert brain.status()["files"]["total"] == 40
+    finally:
+        following.close()
+
+
+def test_a_deleted_path_in_an_index_scope_removes_what_was_indexed(workspace):
+    brain = Brain(workspace)
+    (workspace / "docs" / "sub").mkdir()
+    (workspace / "docs" / "sub" / "a.md").write_text("# A\n\nThe quillfern grows.\n")
+    (workspace / "docs" / "b.md").write_text("# B\n\nThe quillfern withers.\n")
+    brain.index()
+    assert sources(brain, "quillfern") == {"docs/sub/a.md", "docs/b.md"}
+    assert brain.indexed(["docs/b.md", "docs/sub", "docs", "docs/nope.md", "doc"]) == {"docs/b.md", "docs/sub", "docs"}
+
+    (workspace / "docs" / "b.md").unlink()
+    shutil.rmtree(workspace / "docs" / "sub")
+    report = brain.index(path=["docs/b.md", "docs/sub"])
+    assert report.files_deleted == 2
+    assert sources(brain, "quillfern") == set()
+    assert sources(brain, "heronbeak") == {"docs/guide.md"}  # outside the scope: untouched
+    with pytest.raises(InvalidRequest, match="does not exist"):
+        brain.index(path="docs/b.md")  # gone and no longer indexed: a mistyped path, as before
+    # A watcher's batch may name a file created and deleted again before its run: skipped, not an error.
+    (workspace / "docs" / "c.md").write_text("# C\n\nThe quillfern returns.\n")
+    report = brain.index(path=["docs/c.md", "docs/flash.md"], missing_ok=True)
+    assert report.files_indexed == 1 and sources(brain, "quillfern") == {"docs/c.md"}
+
+
+def test_a_file_state_already_handed_over_is_not_handed_again(workspace):
+    """A save reported by the post-save hook and again by the watcher makes one run."""
+    batches: list[list[str]] = []
+    batcher = ChangeBatcher(Brain(workspace), batches.append, delay=0.05)
+
+    def handled(*paths: str) -> list[list[str]]:
+        batcher.add(paths)
+        eventually(lambda: batcher.pending == 0, what="the batch handled")
+        return batches
+
+    assert handled("docs/guide.md") == [["docs/guide.md"]]
+    assert handled("docs/guide.md") == [["docs/guide.md"]]  # the same file state: nothing new
+    (workspace / "docs" / "guide.md").write_text("# Guide\n\nThe lamp is out.\n")
+    assert handled("docs/guide.md", "docs/guide.md")[-1] == ["docs/guide.md"]  # a new state, once
+    assert handled("docs")[-1] == ["docs"] and handled("docs")[-1] == ["docs"]  # a folder has no state to match
+    (workspace / "node_modules").mkdir()
+    (workspace / "node_modules" / "x.js").write_text("module.exports = 1\n")
+    (workspace / "build.log").write_text("gitignored\n")
+    before = len(batches)
+    assert len(handled("node_modules/x.js", "docs/never-there.md", "build.log")) == before  # nothing worth a run
+    batcher.close()
+    batcher.join(5)
+
+
+def test_the_sieve_on_every_event(tmp_path):
+    root = tmp_path
+    assert relevant(root, str(root / "src" / "app.py")) == "src/app.py"
+    assert relevant(root, str(root / "sub" / ".gitignore")) == "sub"  # stands for its folder
+    assert relevant(root, str(root / ".gitignore")) == ""
+    for path in (".agent-brain/CURRENT", "a/.git/index", "node_modules/x.js", "a.py.swp", "a.py~", ".#a.py", ".x.md"):
+        assert relevant(root, str(root / path)) is None, path
+    assert relevant(root, str(root / ".x.md"), include_hidden=True) == ".x.md"
+    assert relevant(root, "/elsewhere/a.py") is None
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="needs unshare (util-linux)")
+def test_cli_watch_polls_when_the_watch_limit_is_reached_and_stops_on_ctrl_c(workspace):
+    for i in range(3):  # more folders than the one inotify watch allowed below
+        (workspace / f"dir{i}").mkdir()
+    probe = subprocess.run(["unshare", "-U", "-r", "true"], capture_output=True)
+    if probe.returncode:
+        pytest.skip("user namespaces are not available here")
+    # In a user namespace of its own, the watcher may hold one inotify watch: events cannot start.
+    script = f'echo 1 > /proc/sys/user/max_inotify_watches && exec "{sys.executable}" -m agent_brain_lab.cli "$@"'
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        ["unshare", "-U", "-r", "sh", "-c", script, "sh", "watch", "--workspace", str(workspace)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        stderr = Lines(proc.stderr)
+        first = eventually(lambda: (line := stderr.next()).startswith("Watching") and line)
+        assert "(polling: file events unavailable (OS file watch limit reached): polling instead)" in first, first
+        brain = Brain(workspace)
+        eventually(lambda: sources(brain, "heronbeak") == {"docs/guide.md"}, what="the catch-up run")
+        (workspace / "dir1" / "late.md").write_text("# Late\n\nThe ochremoth arrives.\n")
+        eventually(lambda: sources(brain, "ochremoth") == {"dir1/late.md"}, what="a change seen by polling")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    out, err = proc.stdout.read(), stderr.rest()
+    assert proc.returncode == 0, err
+    assert "Stopped watching" in err and "Traceback" not in err
+    assert out.count("Indexed") >= 2  # one line per run: the catch-up run and the change
+
+
+def test_cli_watch_prints_one_json_line_per_run_and_stops_on_ctrl_c(workspace):
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agent_brain_lab.cli", "watch", "--json", "--workspace", str(workspace)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    stdout, stderr = Lines(proc.stdout), Lines(proc.stderr)
+    try:
+        assert "(events); Ctrl-C stops" in stderr.next()
+        catch_up = json.loads(stdout.next())
+        assert catch_up["paths"] == [""] and catch_up["files_indexed"] == 2
+        (workspace / "docs" / "late.md").write_text("# Late\n\nThe ochremoth arrives.\n")
+        run = json.loads(stdout.next())
+        assert run["paths"] == ["docs/late.md"] and run["files_indexed"] == 1
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    assert proc.returncode == 0
+    assert "Stopped watching" in (goodbye := stderr.rest()) and "after 2 index runs" in goodbye
