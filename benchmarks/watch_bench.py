@@ -56,7 +56,7 @@ def _measure(root: Path, delay: float, log: Log) -> dict:
     )
     thread.start()
     _until(lambda: bool(runs), "the catch-up run")
-    chunks = brain.status()["chunks"]["total"]
+    chunks = brain.status().chunks["total"]
     latencies: dict[str, list[float]] = {"create": [], "modify": []}
     extra_runs = 0
     for i in range(SAMPLES):

@@ -105,7 +105,7 @@ async def test_jupyter_server_mcp_serves_the_servers_brain(jp_serverapp, jp_fetc
             assert service.jobs.get(run["id"]).status == "done"
             assert run["report"]["files_indexed"] == 7
             status = await call(session, "workspace_status")
-            assert status["generation"] == service.brain.status()["generation"] == 1
+            assert status["generation"] == service.brain.status().generation == 1
             assert status["job"]["id"] == run["id"]
 
             # Search answers what the REST route answers, from the same generation.

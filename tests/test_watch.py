@@ -197,7 +197,7 @@ def test_a_branch_switch_is_one_batched_run(tmp_path):
         eventually(lambda: len(sources(brain, "cobaltheron")) == 40, what="the feature branch searchable")
         eventually(lambda: sources(brain, "amberlynx") == set(), what="the main branch gone")
         assert len(following.runs) - runs_before == 1, following.runs[runs_before:]
-        assert brain.status()["files"]["total"] == 40
+        assert brain.status().files["total"] == 40
     finally:
         following.close()
 
