@@ -52,7 +52,8 @@ class ServiceBackend:
         return status
 
     async def graph(self, name: str, depth: int) -> dict[str, Any]:
-        return await self.service.run(self.service.brain.graph_entity, name, depth)
+        found = await self.service.run(self.service.brain.graph_entity, name, depth)
+        return found.to_dict()
 
     async def index(self, path: str) -> dict[str, Any]:
         """Join the server's active job, or start one as ``POST /index`` does; wait for it a while."""

@@ -43,10 +43,11 @@ class LocalBackend:
 
     async def status(self) -> dict[str, Any]:
         status = await asyncio.to_thread(self.brain.status)
-        return {**status, "job": self._job()}
+        return {**status.to_dict(), "job": self._job()}
 
     async def graph(self, name: str, depth: int) -> dict[str, Any]:
-        return await asyncio.to_thread(self.brain.graph_entity, name, depth)
+        found = await asyncio.to_thread(self.brain.graph_entity, name, depth)
+        return found.to_dict()
 
     async def index(self, path: str) -> dict[str, Any]:
         joined = self._run is not None and not self._run.done()
