@@ -26,7 +26,9 @@ from .store.generations import FORMAT_VERSION, INDEX_DIR, IndexDir, busy
 from .store.graph import CodeGraph
 from .types import (
     BrainError,
+    GraphRequest,
     IndexReport,
+    IndexRequest,
     InvalidRequest,
     NotIndexed,
     ProgressCallback,
@@ -112,10 +114,17 @@ class Brain:
 
         ``path``: a file or folder relative to the root, or several; "" (the default) is everything.
         """
-        config = self.config.updated(
-            include=include, exclude=exclude, chunk_size=chunk_size, chunk_overlap=chunk_overlap
+        request = IndexRequest.build(
+            dict(
+                path=path,
+                force=force,
+                include=include,
+                exclude=exclude,
+                chunk_size=chunk_size,
+                chunk_overlap=chunk_overlap,
+            )
         )
-        paths = [path] if isinstance(path, str) else list(path)
+        config, force, paths = self.config.updated(**request.settings()), request.force, list(request.paths)
         scope = sorted({self.relative_path(p) for p in paths if p}) if paths and all(paths) else [""]
         if "" in scope:  # one of them is the root itself
             scope = [""]
@@ -179,7 +188,7 @@ class Brain:
     def query(self, query: str | dict | QueryRequest, **fields: Any) -> QueryResponse:
         started = time.perf_counter()
         if isinstance(query, QueryRequest):
-            request = replace(query, **fields) if fields else query
+            request = QueryRequest.build({**query.to_dict(), **fields}) if fields else query
         else:
             request = QueryRequest.build({**(query if isinstance(query, dict) else {"query": query}), **fields})
         snapshot = self._current_snapshot()
@@ -203,10 +212,8 @@ class Brain:
 
     def graph_entity(self, name: str, depth: int = 1) -> dict:
         """An entity, its neighbourhood up to ``depth`` hops, the edges among them and their chunks."""
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidRequest("name", "must be a non-blank entity name")
-        if not isinstance(depth, int) or not 0 <= depth <= 3:
-            raise InvalidRequest("depth", "must be between 0 and 3")
+        request = GraphRequest.build({"name": name, "depth": depth})
+        name, depth = request.name, request.depth
         snapshot = self._current_snapshot()
         graph = snapshot.graph
         name = name.strip()
