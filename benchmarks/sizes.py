@@ -59,9 +59,16 @@ def _incremental(sizes: Sizes, args, log) -> dict:
     return incremental(sizes, args.cache, log)
 
 
+def _load(sizes: Sizes, args, log) -> dict:
+    from .load import load
+
+    return load(sizes, args, log)
+
+
 SECTIONS = {
     "quality": _quality,
     "code_indexing": _code_indexing,
     "scale": _scale,
     "incremental": _incremental,
+    "load": _load,
 }
