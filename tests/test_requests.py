@@ -134,6 +134,7 @@ def test_glob_and_list_limits():
     refused(QueryRequest.build, {"query": "x", "file_paths": ["*.py"] * (MAX_GLOBS + 1)}, "file_paths")
     refused(QueryRequest.build, {"query": "x", "languages": ["python"] * 33}, "languages")
     refused(IndexRequest.build, {"paths": ["a"] * 257}, "paths")
+    refused(IndexRequest.build, {"path": "docs/" + "é" * 200}, "path")  # 400 bytes: the file system refuses it
     refused(QueryRequest.build, {"query": "x" * 1001}, "query")
     refused(GraphRequest.build, {"name": "x" * 257}, "name")
     # include/exclude go to pathspec, whose regexes are polynomial in the number of stars

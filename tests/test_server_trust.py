@@ -81,6 +81,8 @@ def _deep(levels: int) -> str:
         ("index", {"include": ["[z-a]"]}, "include"),
         ("index", {"exclude": ["*" * 40 + "Z"]}, "exclude"),
         ("index", '{"path": "docs\\u0000"}', "path"),
+        ("index", {"path": "a" * 300}, "path"),
+        ("index", {"path": "docs/" + "é" * 200}, "path"),
         ("index", {"paths": ["docs", "\ud800"]}, "paths"),
         ("index", _deep(100_000), "body"),
         ("index", "[]", "body"),

@@ -122,6 +122,7 @@ MAX_GLOB_CHARS = 256
 MAX_INDEX_GLOB_STARS = 3  # include/exclude go to pathspec's regexes, polynomial in the number of stars
 MAX_PATHS = 256
 MAX_PATH_CHARS = 4096
+MAX_NAME_BYTES = 255  # one file or folder name, as the file system allows
 MAX_GRAPH_DEPTH = 3
 
 # Only ASCII digits are numbers: str.isdigit() and int() also take "²", "٣" and "1_0".
@@ -322,7 +323,11 @@ def _choices(data: dict, name: str, allowed: tuple[str, ...]) -> tuple[str, ...]
 
 
 def _paths(data: dict, name: str) -> list[str]:
-    return _string_list(data, name, None, MAX_PATHS, MAX_PATH_CHARS)
+    paths = _string_list(data, name, None, MAX_PATHS, MAX_PATH_CHARS)
+    for path in paths:
+        if any(len(part.encode()) > MAX_NAME_BYTES for part in path.replace("\\", "/").split("/")):
+            raise InvalidRequest(name, f"a file or folder name is at most {MAX_NAME_BYTES} bytes")
+    return paths
 
 
 def _globs(data: dict, name: str, stars: int | None = None) -> tuple[str, ...]:

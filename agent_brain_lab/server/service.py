@@ -84,8 +84,12 @@ class BrainService:
 
     def index_folder(self, rel: str) -> str:
         """The root-relative POSIX form of a folder given by the client, or InvalidRequest("path")."""
-        target = resolve_inside(self.root, rel)  # outside the root, or missing: InvalidRequest("path")
-        if not target.is_dir():
+        try:
+            target = resolve_inside(self.root, rel)  # outside the root, or missing: InvalidRequest("path")
+            is_dir = target.is_dir()
+        except OSError as err:  # a name the file system refuses (too long, ...)
+            raise InvalidRequest("path", f"cannot be opened: {err.strerror}") from None
+        if not is_dir:
             raise InvalidRequest("path", f"{rel!r} is not a directory")
         relative = target.relative_to(self.root).as_posix()
         return "" if relative == "." else relative
