@@ -53,10 +53,11 @@ def load(sizes: Sizes, args, log: Log) -> dict:
     root = Path(tempfile.mkdtemp(prefix="load-", dir=args.cache / "work"))
     try:
         generated = generate(root, modules)
-        pool = queries(2000, generated)
+        pool = queries(300, generated)  # distinct; at most ~1 in 3 can be a function name
         with JupyterServer(root) as server:
             first = _index(Client(server), {}, log)
             log(f"[load] indexed {first['report']['chunks_total']} chunks; {CLIENTS} clients for {seconds:.0f} s")
+            generate(root / "more", modules, seed=1)  # new files: the job during the load has to embed them
             return _run(server, pool, seconds, log) | {"chunks": first["report"]["chunks_total"], "modules": modules}
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -76,9 +77,9 @@ def _index(client: Client, body: dict, log: Log) -> dict:
 
 def _run(server: JupyterServer, pool: list[str], seconds: float, log: Log) -> dict:
     control = Client(server)
-    code, job, _ = control.call("POST", "/agent-brain/index", {"force": True})  # re-embeds all: busy throughout
+    code, job, _ = control.call("POST", "/agent-brain/index", {})  # embeds the new files: busy for a while
     if code != 202:
-        raise RuntimeError(f"index refused: {code} {job}")
+        raise RuntimeError(f"index refused: {code} {job}\n{server.log_tail()}")
     deadline = time.monotonic() + seconds
     samples: list[tuple[str, int, float]] = []  # (mode, HTTP status, ms)
     status_ms: list[float] = []
@@ -90,7 +91,7 @@ def _run(server: JupyterServer, pool: list[str], seconds: float, log: Log) -> di
         try:
             while time.monotonic() < deadline:
                 mode = MODES[(n + i) % len(MODES)]
-                query = pool[(n * 250 + i) % len(pool)]
+                query = pool[(n * 37 + i) % len(pool)]
                 try:
                     code, _, ms = client.call("POST", "/agent-brain/query", {"query": query, "mode": mode, "top_k": 10})
                 except (OSError, http.client.HTTPException):

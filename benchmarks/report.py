@@ -278,8 +278,9 @@ def _load(r: dict) -> list[str]:
         "## Load: concurrent REST clients while an index job runs",
         "",
         f"{r['clients']} clients mixing the five modes for {r['duration_s']} s against one `jupyter server` "
-        f"({r['chunks']} chunks), while a forced re-index ran (status said `indexing` in "
-        f"{r['status_polls_indexing']} polls).",
+        f"({r['chunks']} chunks), while an index job embedded as many new files (status said `indexing` in "
+        f"{r['status_polls_indexing']} polls; job at the end: {r['index_job_during_load']['status']}, "
+        f"{r['index_job_during_load']['percent']} %).",
         "",
         *_table(
             ["queries", "q/s", "p50 ms", "p95 ms", "errors", "status p50 ms", "status p95 ms", "status max ms"],
