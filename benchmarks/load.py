@@ -24,7 +24,7 @@ from .synth import generate, queries
 
 Log = Callable[[str], None]
 # (modules generated, seconds of load) per run size
-PLAN = {"quick": (10, 20.0), "full": (200, 120.0)}
+PLAN = {"quick": (20, 20.0), "full": (200, 120.0)}  # ~270 chunks in quick
 CLIENTS = 8
 STATUS_EVERY_S = 0.2
 
