@@ -10,12 +10,22 @@ from __future__ import annotations
 import argparse
 import contextvars
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .engine import find_workspace
-from .engine.types import MODES, SOURCE_TYPES, BrainError, InvalidRequest, NotIndexed, QueryRequest
+from .engine.types import (
+    MODES,
+    SOURCE_TYPES,
+    BrainError,
+    GraphRequest,
+    IndexRequest,
+    InvalidRequest,
+    NotIndexed,
+    QueryRequest,
+)
 from .engine.watch import follow
 
 COMMANDS = ("index", "query", "status", "graph", "reset", "watch")
@@ -33,7 +43,17 @@ _QUERY_FIELDS = {
 # QueryRequest field -> the flag that sets it, so errors name what the user typed
 _FLAGS = {field: "--" + dest.replace("_", "-") for dest, field in _QUERY_FIELDS.items()}
 _FLAGS.update(
-    {"source_types": "--source-types", "languages": "--languages", "path": "PATH", "depth": "--depth", "name": "ENTITY"}
+    {
+        "source_types": "--source-types",
+        "languages": "--languages",
+        "path": "PATH",
+        "depth": "--depth",
+        "name": "ENTITY",
+        "include": "--include",
+        "exclude": "--exclude",
+        "chunk_size": "--chunk-size",
+        "chunk_overlap": "--chunk-overlap",
+    }
 )
 
 
@@ -48,6 +68,8 @@ class HelpShown(Exception):
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser that raises instead of exiting, so a kernel survives bad input."""
 
+    commands: Mapping[str, argparse.ArgumentParser]  # the sub-command parsers, for help_text
+
     def error(self, message: str):
         raise UsageError(f"{self.prog}: {message}")
 
@@ -57,7 +79,7 @@ class _Parser(argparse.ArgumentParser):
         raise HelpShown()
 
 
-def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
+def build_parser(prog: str = "agent-brain-lab") -> _Parser:
     """The grammar. Values of query flags stay strings: QueryRequest.build validates them."""
     parser = _Parser(
         prog=prog,
@@ -84,6 +106,8 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
     index.add_argument("--force", action="store_true", help="re-embed everything, even unchanged files")
     index.add_argument("--include", action="append", metavar="GLOB", help="only index files matching GLOB (repeatable)")
     index.add_argument("--exclude", action="append", metavar="GLOB", help="skip files matching GLOB (repeatable)")
+    index.add_argument("--chunk-size", metavar="N", help="characters per chunk for this run (default: configured)")
+    index.add_argument("--chunk-overlap", metavar="N", help="characters chunks overlap by (default: configured)")
 
     query = sub.add_parser("query", parents=[common, as_json], help="search the index")
     query.add_argument("text", nargs="+", metavar="TEXT", help="the query (quote it, or put the flags after it)")
@@ -126,7 +150,7 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
         "graph", parents=[common, as_json], help="show an entity's neighbourhood in the knowledge graph"
     )
     graph.add_argument("entity", metavar="ENTITY", help="entity name, e.g. a class or function")
-    graph.add_argument("--depth", type=int, default=1, metavar="D", help="hops to follow (default: 1)")
+    graph.add_argument("--depth", metavar="D", help=f"hops to follow (default: {GraphRequest.depth})")
     # CLI only (execute() has no action for it): agent_brain_lab.cli runs the server.
     sub.add_parser("mcp", parents=[common], help="serve the brain to AI agents: an MCP server on stdin/stdout")
     watch = sub.add_parser(
@@ -146,7 +170,8 @@ def help_text(prog: str) -> str:
 def parse(argv: Sequence[str], *, prog: str, cwd: Path) -> argparse.Namespace:
     """Parse and validate a command line.
 
-    Adds ``root`` (the workspace), ``request`` (query), ``index_path`` (index, relative to the root).
+    Adds ``root`` (the workspace) and ``request``: a QueryRequest, an IndexRequest (paths relative
+    to the root) or a GraphRequest, built by the engine's one validator.
     Raises UsageError for a malformed line, InvalidRequest for a bad value, HelpShown for --help.
     """
     ns = build_parser(prog).parse_args(list(argv))
@@ -154,7 +179,9 @@ def parse(argv: Sequence[str], *, prog: str, cwd: Path) -> argparse.Namespace:
     if ns.command == "query":
         ns.request = query_request(ns)
     elif ns.command == "index":
-        ns.index_path = _relative_to_root(ns.path, cwd, ns.root)
+        ns.request = index_request(ns, cwd)
+    elif ns.command == "graph":
+        ns.request = GraphRequest.build({"name": ns.entity, "depth": ns.depth})
     return ns
 
 
@@ -167,9 +194,17 @@ def query_request(ns: argparse.Namespace) -> QueryRequest:
     return QueryRequest.build(data)
 
 
+def index_request(ns: argparse.Namespace, cwd: Path) -> IndexRequest:
+    fields = {"path": ns.path, "force": ns.force, "include": ns.include, "exclude": ns.exclude}
+    request = IndexRequest.build({**fields, "chunk_size": ns.chunk_size, "chunk_overlap": ns.chunk_overlap})
+    return replace(request, paths=tuple(_relative_to_root(p, cwd, ns.root) for p in request.paths))
+
+
 def _workspace(given: str | None, cwd: Path, prog: str) -> Path:
     if given is None:
         return find_workspace(cwd)
+    if "\x00" in given:
+        raise UsageError(f"{prog}: --workspace: a path cannot hold a NUL character")
     root = (cwd / Path(given).expanduser()).resolve()
     if not root.is_dir():
         raise UsageError(f"{prog}: --workspace: {given} is not a folder")
@@ -192,15 +227,14 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
     actions: dict[str, Callable[[], Any]] = {
         "index": lambda: run_cancellable(
             brain.index,
-            force=ns.force,
-            path=ns.index_path,
-            include=tuple(ns.include) if ns.include else None,
-            exclude=tuple(ns.exclude) if ns.exclude else None,
+            force=ns.request.force,
+            path=list(ns.request.paths) or "",
             progress=progress,
+            **ns.request.settings(),
         ),
         "query": lambda: brain.query(ns.request),
         "status": lambda: brain.status().to_dict(),
-        "graph": lambda: brain.graph_entity(ns.entity, depth=ns.depth).to_dict(),
+        "graph": lambda: brain.graph_entity(ns.request.name, depth=ns.request.depth).to_dict(),
         "reset": brain.reset,
         "watch": lambda: {"runs": follow(brain, force_polling=ns.polling or None)},
     }

@@ -67,8 +67,14 @@ def markdown(results: dict) -> str:
         f"Command: `{results['command']}`; wall time {results.get('wall_s', '?')} s.",
         "",
     ]
-    renderers = {"quality": _quality, "code_indexing": _code_indexing, "scale": _scale, "incremental": _incremental}
-    renderers["watch"] = _watch
+    renderers = {
+        "quality": _quality,
+        "code_indexing": _code_indexing,
+        "scale": _scale,
+        "incremental": _incremental,
+        "load": _load,
+        "watch": _watch,
+    }
     for name, section in results["sections"].items():
         out += [*renderers[name](section), ""]
     return "\n".join(out)
@@ -269,5 +275,38 @@ def _incremental(i: dict) -> list[str]:
                     i["one_file_chunks_embedded"],
                 ]
             ],
+        ),
+    ]
+
+
+def _load(r: dict) -> list[str]:
+    lat, status = r["latency"], r["status"]
+    return [
+        "## Load: concurrent REST clients while an index job runs",
+        "",
+        f"{r['clients']} clients mixing the five modes for {r['duration_s']} s against one `jupyter server` "
+        f"({r['chunks']} chunks), while an index job embedded as many new files (status said `indexing` in "
+        f"{r['status_polls_indexing']} polls; job at the end: {r['index_job_during_load']['status']}, "
+        f"{r['index_job_during_load']['percent']} %).",
+        "",
+        *_table(
+            ["queries", "q/s", "p50 ms", "p95 ms", "errors", "status p50 ms", "status p95 ms", "status max ms"],
+            [
+                [
+                    r["requests"],
+                    r["throughput_qps"],
+                    _num(lat["p50_ms"], 0),
+                    _num(lat["p95_ms"], 0),
+                    r["errors"],
+                    _num(status["p50_ms"], 0),
+                    _num(status["p95_ms"], 0),
+                    _num(status["max_ms"], 0),
+                ]
+            ],
+        ),
+        "",
+        *_table(
+            ["mode", "p50 ms", "p95 ms", "n"],
+            [[m, _num(v["p50_ms"], 0), _num(v["p95_ms"], 0), v["n"]] for m, v in r["by_mode"].items()],
         ),
     ]

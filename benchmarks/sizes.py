@@ -65,10 +65,17 @@ def _watch(sizes: Sizes, args, log) -> dict:
     return watch(sizes, args.cache, log)
 
 
+def _load(sizes: Sizes, args, log) -> dict:
+    from .load import load
+
+    return load(sizes, args, log)
+
+
 SECTIONS = {
     "quality": _quality,
     "code_indexing": _code_indexing,
     "scale": _scale,
     "incremental": _incremental,
     "watch": _watch,
+    "load": _load,
 }

@@ -138,7 +138,7 @@ def test_brain_objects_are_cached_per_root(ip, indexed, workspace):
         ('%brain query "" --workspace {ws}', "query: must be a non-blank string"),
         ("%brain query cart --mode fuzzy --workspace {ws}", "--mode: must be one of"),
         ("%brain query cart --bogus --workspace {ws}", "unrecognized arguments: --bogus"),
-        ("%brain graph Cart --depth x --workspace {ws}", "argument --depth: invalid int value: 'x'"),
+        ("%brain graph Cart --depth x --workspace {ws}", "--depth: must be an integer (ASCII digits)"),
         ("%brain graph Cart --depth 99 --workspace {ws}", "--depth: must be between"),
         ("%%brain --mode vector --workspace {ws}\n   \n", "query: must be a non-blank string"),
         ("%%brain status --workspace {ws}\ncart\n", "%%brain runs a query (the cell body)"),

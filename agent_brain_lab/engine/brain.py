@@ -30,8 +30,10 @@ from .store.generations import FIX_RESET, FORMAT_VERSION, INDEX_DIR, IndexDir, b
 from .store.graph import CodeGraph
 from .types import (
     GraphNeighbourhood,
+    GraphRequest,
     IndexCorrupt,
     IndexReport,
+    IndexRequest,
     IndexStatus,
     InvalidRequest,
     NotIndexed,
@@ -134,11 +136,21 @@ class Brain:
         A path gone from disk that was indexed is removed from the index; one that was never indexed
         is an error, unless ``missing_ok`` (a watcher's batch: a file created and deleted again).
         """
-        config = self.config.updated(exclude=exclude, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
-        paths = [path] if isinstance(path, str) else list(path)
+        request = IndexRequest.build(
+            dict(
+                path=path,
+                force=force,
+                include=include,
+                exclude=exclude,
+                chunk_size=chunk_size,
+                chunk_overlap=chunk_overlap,
+            )
+        )
+        overrides = request.settings()
+        include = overrides.pop("include", ())  # narrows this run's scope, not the workspace rules
+        config, force, paths = self.config.updated(**overrides), request.force, list(request.paths)
         subpaths = self._scope(paths, missing_ok) if paths and all(paths) else [""]
-        globs = (include,) if isinstance(include, str) else tuple(include or ())
-        scope = Scope(("",) if "" in subpaths else tuple(subpaths), globs)
+        scope = Scope(("",) if "" in subpaths else tuple(subpaths), tuple(include))
         settings = IndexSettings(
             scan=_scan_options(config),
             chunks=ChunkSettings(config.chunk_size, config.chunk_overlap),
@@ -245,7 +257,7 @@ class Brain:
     def query(self, query: str | dict | QueryRequest, **fields: Any) -> QueryResponse:
         started = time.perf_counter()
         if isinstance(query, QueryRequest):
-            request = replace(query, **fields) if fields else query
+            request = QueryRequest.build({**query.to_dict(), **fields}) if fields else query
         else:
             request = QueryRequest.build({**(query if isinstance(query, dict) else {"query": query}), **fields})
         return self._read(lambda view: self._query(view, request, started))
@@ -271,11 +283,8 @@ class Brain:
 
     def graph_entity(self, name: str, depth: int = 1) -> GraphNeighbourhood:
         """An entity, its neighbourhood up to ``depth`` hops, the edges among them and their chunks."""
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidRequest("name", "must be a non-blank entity name")
-        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 3:
-            raise InvalidRequest("depth", "must be between 0 and 3")
-        return self._read(lambda view: _neighbourhood(view, name.strip(), depth))
+        request = GraphRequest.build({"name": name, "depth": depth})
+        return self._read(lambda view: _neighbourhood(view, request.name, request.depth))
 
     def status(self) -> IndexStatus:
         """The index's state (ready | indexing | empty | corrupt) and what it holds. Reads only the

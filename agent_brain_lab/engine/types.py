@@ -8,9 +8,12 @@ Every front door (Python, CLI, REST, magics) builds a :class:`QueryRequest` thro
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, Literal
+
+from .globs import GlobError, compile_glob
 
 SOURCE_TYPES = ("doc", "code", "test", "notebook")
 MODES = ("vector", "bm25", "hybrid", "graph", "multi")
@@ -111,6 +114,24 @@ class Chunk:
 
 # --------------------------------------------------------------------------- requests
 
+# Limits every front door shares (README "REST" documents them).
+MAX_LIST_ITEMS = 32  # source_types, languages
+MAX_NAME_CHARS = 256  # a language, a source type, an entity name
+MAX_GLOBS = 32
+MAX_GLOB_CHARS = 256
+MAX_INDEX_GLOB_STARS = 3  # include/exclude go to pathspec's regexes, polynomial in the number of stars
+MAX_PATHS = 256
+MAX_PATH_CHARS = 4096
+MAX_NAME_BYTES = 255  # one file or folder name, as the file system allows
+MAX_GRAPH_DEPTH = 3
+
+# Only ASCII digits are numbers: str.isdigit() and int() also take "²", "٣" and "1_0".
+_ASCII_INT = re.compile(r"\s*[+-]?[0-9]{1,18}\s*", re.ASCII)
+_ASCII_FLOAT = re.compile(
+    r"\s*[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?\s*", re.ASCII
+)
+_BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+
 
 @dataclass(frozen=True)
 class QueryRequest:
@@ -130,29 +151,20 @@ class QueryRequest:
         return tuple(f.name for f in fields(cls))
 
     @classmethod
-    def build(cls, data: dict[str, Any]) -> QueryRequest:
+    def build(cls, data: Mapping[str, Any]) -> QueryRequest:
         """Validate raw input (JSON body, CLI flags, keyword arguments) into a request.
 
         ``None`` values mean "use the default". Unknown fields are an error, never ignored.
         """
-        if not isinstance(data, dict):
-            raise InvalidRequest("body", "expected a JSON object")
-        unknown = sorted(set(data) - set(cls.field_names()))
-        if unknown:
-            raise InvalidRequest(unknown[0], "unknown field")
-        given = {k: v for k, v in data.items() if v is not None}
-        if "query" not in given:
-            raise InvalidRequest("query", "is required")
-        query = given["query"]
-        if not isinstance(query, str) or not query.strip():
+        given = _given(data, cls.field_names())
+        query = _text(given, "query", MAX_QUERY_CHARS, required=True).strip()
+        if not query:
             raise InvalidRequest("query", "must be a non-blank string")
-        if len(query) > MAX_QUERY_CHARS:
-            raise InvalidRequest("query", f"must be at most {MAX_QUERY_CHARS} characters")
         mode = given.get("mode", cls.mode)
-        if mode not in MODES:
+        if not isinstance(mode, str) or mode not in MODES:
             raise InvalidRequest("mode", f"must be one of {', '.join(MODES)}")
         return cls(
-            query=query.strip(),
+            query=query,
             mode=mode,
             top_k=_int_in(given, "top_k", cls.top_k, 1, MAX_TOP_K),
             similarity_threshold=_float_in(given, "similarity_threshold", cls.similarity_threshold, -1.0, 1.0),
@@ -168,13 +180,106 @@ class QueryRequest:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
 
 
-def _int_in(data: dict, name: str, default: int, low: int, high: int) -> int:
-    value = data.get(name, default)
+@dataclass(frozen=True)
+class IndexRequest:
+    """What to (re)index: ``paths`` relative to the root (empty: everything) and per-run settings."""
+
+    paths: tuple[str, ...] = ()  # empty: the whole workspace
+    force: bool = False
+    include: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] | None = None
+    chunk_size: int | None = None
+    chunk_overlap: int | None = None
+
+    FIELDS = ("path", "paths", "force", "include", "exclude", "chunk_size", "chunk_overlap")
+
+    @classmethod
+    def build(cls, data: Mapping[str, Any]) -> IndexRequest:
+        """Validate raw input; ``path`` (one path, or a list) and ``paths`` add up."""
+        given = _given(data, cls.FIELDS)
+        paths = _paths(given, "path") + _paths(given, "paths")
+        if any(not p.strip() for p in paths):  # "" is the root: the whole workspace
+            paths = []
+        force = given.get("force", False)
+        if not isinstance(force, bool):
+            raise InvalidRequest("force", "must be true or false")
+        chunk_size = _int_in(given, "chunk_size", None, 100, 100_000)
+        overlap_high = (chunk_size or 100_000) - 1
+        return cls(
+            paths=tuple(dict.fromkeys(paths)),
+            force=force,
+            include=_globs(given, "include", stars=MAX_INDEX_GLOB_STARS) or None,
+            exclude=_globs(given, "exclude", stars=MAX_INDEX_GLOB_STARS) or None,
+            chunk_size=chunk_size,
+            chunk_overlap=_int_in(given, "chunk_overlap", None, 0, overlap_high),
+        )
+
+    def settings(self) -> dict[str, Any]:
+        """The BrainConfig overrides this run asks for (None: keep the configured value)."""
+        names = ("include", "exclude", "chunk_size", "chunk_overlap")
+        return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
+
+
+@dataclass(frozen=True)
+class GraphRequest:
+    """An entity's neighbourhood: a name (or node id) and the hops to follow."""
+
+    name: str
+    depth: int = 1
+
+    @classmethod
+    def build(cls, data: Mapping[str, Any]) -> GraphRequest:
+        given = _given(data, ("name", "depth"))
+        name = _text(given, "name", MAX_NAME_CHARS, required=True).strip()
+        if not name:
+            raise InvalidRequest("name", "must be a non-blank entity name")
+        return cls(name=name, depth=_int_in(given, "depth", cls.depth, 0, MAX_GRAPH_DEPTH))
+
+
+def _given(data: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """The fields that were given (None: use the default); an unknown field is an error."""
+    if not isinstance(data, Mapping):
+        raise InvalidRequest("body", "expected a JSON object")
+    for key in data:
+        if key not in names:
+            shown = key[:100] if isinstance(key, str) else repr(key)[:100]
+            raise InvalidRequest(_safe(shown), "unknown field")
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def _safe(text: str) -> str:
+    """Text that can be shown and encoded whatever it held (lone surrogates, NUL)."""
+    return _BAD_TEXT.sub("\ufffd", text)
+
+
+def _check_text(name: str, value: str, limit: int) -> str:
+    if len(value) > limit:
+        raise InvalidRequest(name, f"must be at most {limit} characters")
+    if _BAD_TEXT.search(value):
+        raise InvalidRequest(name, "must not contain NUL or unpaired surrogate characters")
+    return value
+
+
+def _text(data: dict, name: str, limit: int, *, required: bool = False) -> str:
+    if name not in data:
+        if required:
+            raise InvalidRequest(name, "is required")
+        return ""
+    value = data[name]
+    if not isinstance(value, str):
+        raise InvalidRequest(name, "must be a string")
+    return _check_text(name, value, limit)
+
+
+def _int_in(data: dict, name: str, default: Any, low: int, high: int) -> Any:
+    """An integer in [low, high]: an int, or a string of ASCII digits; absent: ``default``."""
+    if name not in data:
+        return default
+    value = data[name]
+    if isinstance(value, str) and _ASCII_INT.fullmatch(value):
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value)
-        else:
-            raise InvalidRequest(name, "must be an integer")
+        raise InvalidRequest(name, "must be an integer (ASCII digits)")
     if not low <= value <= high:
         raise InvalidRequest(name, f"must be between {low} and {high}")
     return value
@@ -182,24 +287,31 @@ def _int_in(data: dict, name: str, default: int, low: int, high: int) -> int:
 
 def _float_in(data: dict, name: str, default: float, low: float, high: float) -> float:
     value = data.get(name, default)
-    if isinstance(value, bool):
-        raise InvalidRequest(name, "must be a number")
-    try:
+    if isinstance(value, str) and _ASCII_FLOAT.fullmatch(value):
         value = float(value)
-    except (TypeError, ValueError):
-        raise InvalidRequest(name, "must be a number") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidRequest(name, "must be a number (ASCII digits)")
+    value = float(value)
     if not low <= value <= high:  # also rejects NaN
         raise InvalidRequest(name, f"must be between {low:g} and {high:g}")
     return value
 
 
-def _strings(data: dict, name: str) -> tuple[str, ...]:
+def _string_list(data: dict, name: str, split: str | None, count: int, limit: int) -> list[str]:
+    """A list of strings (a string is split on ``split``, or is one item), each checked."""
     value = data.get(name, ())
     if isinstance(value, str):
-        value = [v for v in value.split(",")]
+        value = value.split(split) if split else [value]
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise InvalidRequest(name, "must be a list of strings")
-    return tuple(dict.fromkeys(v.strip().lower() for v in value if v.strip()))
+    if len(value) > count:
+        raise InvalidRequest(name, f"must hold at most {count} items")
+    return [_check_text(name, v, limit) for v in value]
+
+
+def _strings(data: dict, name: str) -> tuple[str, ...]:
+    values = _string_list(data, name, ",", MAX_LIST_ITEMS, MAX_NAME_CHARS)
+    return tuple(dict.fromkeys(v.strip().lower() for v in values if v.strip()))
 
 
 def _choices(data: dict, name: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
@@ -210,19 +322,30 @@ def _choices(data: dict, name: str, allowed: tuple[str, ...]) -> tuple[str, ...]
     return values
 
 
-def _globs(data: dict, name: str) -> tuple[str, ...]:
-    value = data.get(name, ())
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        raise InvalidRequest(name, "must be a list of glob strings")
+def _paths(data: dict, name: str) -> list[str]:
+    paths = _string_list(data, name, None, MAX_PATHS, MAX_PATH_CHARS)
+    for path in paths:
+        if any(len(part.encode()) > MAX_NAME_BYTES for part in path.replace("\\", "/").split("/")):
+            raise InvalidRequest(name, f"a file or folder name is at most {MAX_NAME_BYTES} bytes")
+    return paths
+
+
+def _globs(data: dict, name: str, stars: int | None = None) -> tuple[str, ...]:
+    """Root-relative globs, parsed now so a malformed one is a 400, never a failure later."""
     globs = []
-    for glob in (v.strip() for v in value):
+    for glob in (v.strip() for v in _string_list(data, name, None, MAX_GLOBS, MAX_GLOB_CHARS)):
         if not glob:
             continue
         if glob.startswith("/") or ".." in glob.replace("\\", "/").split("/"):
             raise InvalidRequest(name, f"{glob!r} must be relative to the workspace root")
-        globs.append(glob.replace("\\", "/").removeprefix("./"))
+        glob = glob.replace("\\", "/").removeprefix("./")
+        try:
+            compile_glob(glob)
+        except GlobError as err:
+            raise InvalidRequest(name, f"{glob!r}: {err}") from None
+        if stars is not None and sum(seg.count("*") for seg in glob.split("/") if seg != "**") > stars:
+            raise InvalidRequest(name, f"{glob!r}: at most {stars} '*' wildcards besides whole '**' folders")
+        globs.append(glob)
     return tuple(globs)
 
 
@@ -294,9 +417,13 @@ class SkippedFile:
     reason: str
 
 
+JobStatus = Literal["pending", "running", "done", "failed", "cancelled"]
+Phase = Literal["pending", "scanning", "indexing", "embedding", "writing", "done"]
+
+
 @dataclass
 class IndexProgress:
-    phase: str  # scanning | chunking | embedding | writing | done
+    phase: Phase
     files_done: int = 0
     files_total: int = 0
     chunks: int = 0

@@ -1,21 +1,25 @@
 """REST handlers under ``{base_url}agent-brain/`` (contract: the README's REST section).
 
 Handlers call the engine and let its :class:`BrainError`s propagate; :class:`BrainHandler`
-turns every error into ``{"error", "message", "field"?, "job_id"?}`` in one place.
+turns every error into ``{"error", "message", "field"?, "job_id"?}`` in one place. The routes
+are described by ``openapi.json`` beside this file (served at ``agent-brain/openapi.json``).
 """
 
 from __future__ import annotations
 
 import json
 from http.client import responses
+from pathlib import Path
 from typing import Any
 
+from jupyter_server.auth.decorator import authorized
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
 
 from ..engine.types import (
     BrainError,
+    GraphRequest,
     IndexCancelled,
     IndexCorrupt,
     InvalidRequest,
@@ -29,6 +33,11 @@ from .service import BrainService
 
 SETTINGS_KEY = "agent_brain"
 NAMESPACE = "agent-brain"
+AUTH_RESOURCE = "agent_brain"  # what an Authorizer is asked about
+READ, WRITE = "read", "write"
+MAX_BODY_BYTES = 256 * 1024
+MAX_BODY_DEPTH = 8  # the deepest valid body is 2 (an object holding lists of strings)
+OPENAPI_FILE = Path(__file__).with_name("openapi.json")
 
 # Most specific first: the first matching class decides the HTTP status.
 ERROR_STATUS: tuple[tuple[type[BrainError], int], ...] = (
@@ -48,19 +57,20 @@ def error_status(err: BrainError) -> int:
 
 
 class BrainHandler(APIHandler):
-    """Base of every route: the service, JSON in/out and the one error mapping."""
+    """Base of every route: the service, JSON in/out, authorization and the one error mapping.
+
+    Every verb is ``@web.authenticated`` then ``@authorized(READ|WRITE)``: jupyter-server's
+    Authorizer (JupyterHub RBAC, a custom ``ServerApp.authorizer_class``) decides per action.
+    """
+
+    auth_resource = AUTH_RESOURCE
 
     @property
     def service(self) -> BrainService:
         return self.settings[SETTINGS_KEY]
 
     def json_body(self) -> Any:
-        if not self.request.body:
-            return {}
-        try:
-            return json.loads(self.request.body)
-        except ValueError:
-            raise InvalidRequest("body", "is not valid JSON") from None
+        return parse_json_body(self.request.body)
 
     def reply(self, data: Any, status: int = 200) -> None:
         self.set_status(status)
@@ -86,12 +96,47 @@ class BrainHandler(APIHandler):
             super().log_exception(typ, value, tb)
 
 
+def parse_json_body(raw: bytes) -> Any:
+    """A request body as JSON; ``InvalidRequest("body")`` when too large, too deep or not JSON.
+
+    (Whether it is an object is the engine's check, with the fields.)
+    """
+    if not raw:
+        return {}
+    if len(raw) > MAX_BODY_BYTES:
+        raise InvalidRequest("body", f"must be at most {MAX_BODY_BYTES} bytes")
+    try:
+        body = json.loads(raw)
+    except RecursionError:  # the C decoder guards its recursion: far too deep
+        body = None
+        too_deep = True
+    except ValueError:  # bad UTF-8 or JSON; numbers past int's digit limit
+        raise InvalidRequest("body", "is not valid JSON") from None
+    else:
+        too_deep = json_depth(body) > MAX_BODY_DEPTH
+    if too_deep:
+        raise InvalidRequest("body", f"must not nest deeper than {MAX_BODY_DEPTH} levels")
+    return body
+
+
+def json_depth(value: Any) -> int:
+    """Deepest nesting of lists/objects in parsed JSON, walked without recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            todo.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def _snake(reason: str) -> str:
     return reason.strip().lower().replace(" ", "_").replace("-", "_")
 
 
 class QueryHandler(BrainHandler):
     @web.authenticated
+    @authorized(READ)
     async def post(self) -> None:
         request = QueryRequest.build(self.json_body())
         response = await self.service.run(self.service.brain.query, request)
@@ -100,11 +145,13 @@ class QueryHandler(BrainHandler):
 
 class IndexHandler(BrainHandler):
     @web.authenticated
+    @authorized(WRITE)
     async def post(self) -> None:
         job = self.service.start_index(self.json_body())
         self.reply({"job_id": job.id, **job.to_dict()}, status=202)
 
     @web.authenticated
+    @authorized(WRITE)
     async def delete(self) -> None:
         await self.service.run(self.service.reset)
         self.reply({"status": "reset"})
@@ -112,16 +159,19 @@ class IndexHandler(BrainHandler):
 
 class JobsHandler(BrainHandler):
     @web.authenticated
+    @authorized(READ)
     async def get(self) -> None:
         self.reply({"jobs": [job.to_dict() for job in self.service.jobs.list()]})
 
 
 class JobHandler(BrainHandler):
     @web.authenticated
+    @authorized(READ)
     async def get(self, job_id: str) -> None:
         self._reply_job(job_id, self.service.jobs.get(job_id))
 
     @web.authenticated
+    @authorized(WRITE)
     async def delete(self, job_id: str) -> None:
         self._reply_job(job_id, self.service.jobs.cancel(job_id))
 
@@ -133,19 +183,40 @@ class JobHandler(BrainHandler):
 
 class StatusHandler(BrainHandler):
     @web.authenticated
+    @authorized(READ)
     async def get(self) -> None:
-        self.reply(await self.service.run(self.service.status))
+        self.reply(await self.service.run_status(self.service.status))
 
 
 class GraphEntityHandler(BrainHandler):
     @web.authenticated
+    @authorized(READ)
     async def get(self) -> None:
-        name = self.get_query_argument("name", "")
-        depth = self.get_query_argument("depth", "1").strip()
-        if not depth.lstrip("-").isdigit():
-            raise InvalidRequest("depth", "must be an integer")
-        graph = await self.service.run(self.service.brain.graph_entity, name, int(depth))
+        args = {name: self.get_query_argument(name, None) for name in ("name", "depth")}
+        request = GraphRequest.build(args)
+        graph = await self.service.run(self.service.brain.graph_entity, request.name, request.depth)
         self.reply(graph.to_dict())
+
+
+class OpenAPIHandler(BrainHandler):
+    """The OpenAPI 3 description of these routes, with this server's base URL."""
+
+    @web.authenticated
+    @authorized(READ)
+    async def get(self) -> None:
+        spec = json.loads(OPENAPI_FILE.read_text())
+        spec["servers"] = [{"url": self.base_url.rstrip("/") or "/"}]
+        self.reply(spec)
+
+
+class NotFoundHandler(BrainHandler):
+    """Anything else under ``agent-brain/``: a JSON 404 like every other error of these routes."""
+
+    @web.authenticated
+    async def get(self) -> None:
+        raise web.HTTPError(404, f"no route {self.request.method} {self.request.path}", reason="Not Found")
+
+    post = put = patch = delete = get
 
 
 ROUTES: tuple[tuple[str, type[BrainHandler]], ...] = (
@@ -155,6 +226,8 @@ ROUTES: tuple[tuple[str, type[BrainHandler]], ...] = (
     (r"jobs/(?P<job_id>[A-Za-z0-9_-]+)", JobHandler),
     ("status", StatusHandler),
     ("graph/entity", GraphEntityHandler),
+    ("openapi.json", OpenAPIHandler),
+    (r".*", NotFoundHandler),  # last: only what no route above matched
 )
 
 

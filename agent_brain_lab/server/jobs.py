@@ -11,14 +11,14 @@ import queue
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from ..engine.types import BrainError, IndexCancelled, IndexProgress, IndexReport, WorkspaceBusy
+from ..engine.types import BrainError, IndexCancelled, IndexProgress, IndexReport, JobStatus, WorkspaceBusy
 
-ACTIVE = ("pending", "running")
-FINISHED = ("done", "failed", "cancelled")
+ACTIVE: tuple[JobStatus, ...] = ("pending", "running")
+FINISHED: tuple[JobStatus, ...] = ("done", "failed", "cancelled")
 
 
 def _now() -> str:
@@ -43,7 +43,7 @@ class Job:
     more_paths: list[str] = dataclasses.field(default_factory=list)  # saves merged into this pending job
     options: dict[str, Any] = dataclasses.field(default_factory=dict)  # more brain.index() keywords
     id: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex[:12])
-    status: str = "pending"
+    status: JobStatus = "pending"
     progress: IndexProgress = dataclasses.field(default_factory=lambda: IndexProgress(phase="pending"))
     started: str | None = None
     finished: str | None = None
@@ -121,13 +121,13 @@ class JobManager:
     def _active_locked(self) -> Job | None:
         running = [j for j in self._jobs.values() if j.status == "running"]
         pending = [j for j in self._jobs.values() if j.status == "pending"]
-        return (running or pending or [None])[0]
+        return next(iter(running + pending), None)
 
     # ------------------------------------------------------------------ changes
 
-    def submit(self, path: str | list[str], *, force: bool = False, exclusive: bool = True, **options: Any) -> Job:
+    def submit(self, path: str | Sequence[str], *, force: bool = False, exclusive: bool = True, **options: Any) -> Job:
         """Queue a run of ``path`` (or of several paths: one run for all of them)."""
-        paths = [path] if isinstance(path, str) else path
+        paths = [path] if isinstance(path, str) else list(path)
         with self._lock:
             if self._closed:
                 raise BrainError("the server is shutting down")
@@ -214,7 +214,7 @@ class JobManager:
             self._finish(job, "done")
 
     @staticmethod
-    def _finish(job: Job, status: str, error: str | None = None) -> None:
+    def _finish(job: Job, status: JobStatus, error: str | None = None) -> None:
         job.error = error
         job.finished = _now()
         job.status = status

@@ -11,13 +11,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..engine import Brain, BrainConfig
-from ..engine.types import BrainError, IndexReport, InvalidRequest
+from ..engine.types import BrainError, IndexReport, IndexRequest, InvalidRequest
 from ..engine.workspace import resolve_inside
 from .jobs import Job, JobManager, JobRunning
 
 T = TypeVar("T")
 
-INDEX_FIELDS = ("path", "force", "include", "exclude", "chunk_size", "chunk_overlap")
 SAVE_LOCK_WAIT_S = 30.0  # a save-triggered job waits this long for another process's writer
 
 
@@ -38,6 +37,7 @@ class BrainService:
         self.jobs = JobManager(self._run_job, log=self.log)
         self.watch_status: Callable[[], dict[str, Any]] = lambda: {"mode": "off", "reason": "not watching"}
         self._executor = ThreadPoolExecutor(query_threads, thread_name_prefix="agent-brain-query")
+        self._status_executor = ThreadPoolExecutor(1, thread_name_prefix="agent-brain-status")
         if self._brain is not None:
             self._executor.submit(self._warm)
 
@@ -50,7 +50,7 @@ class BrainService:
     @property
     def brain(self) -> Brain:
         if self._brain is None:
-            raise self._error
+            raise self._error or BrainError("the brain is not open")
         return self._brain
 
     @property
@@ -58,27 +58,39 @@ class BrainService:
         return self._brain is not None
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run engine work off the IOLoop."""
+        """Run engine work (queries, graph, reset) off the IOLoop."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
+
+    async def run_status(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run status work on its own thread, so slow queries never hold up ``GET status``."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._status_executor, functools.partial(fn, *args, **kwargs))
 
     # ------------------------------------------------------------------ indexing
 
     def start_index(self, body: Any) -> Job:
         """Validate a POST /index body and queue the job; raises InvalidRequest or JobRunning."""
         brain = self.brain
-        options = parse_index_body(body)
-        options["path"] = self.index_folder(options["path"])
-        # The engine's own check of the settings, now rather than in the job: a bad value is a 400.
-        brain.config.updated(**{k: v for k, v in options.items() if k not in ("path", "force")})
+        request = IndexRequest.build(body)
+        paths = list(dict.fromkeys(self.index_folder(p) for p in request.paths))
+        if not paths or "" in paths:  # the root covers the rest
+            paths = [""]
+        settings = request.settings()
+        # Against the configured settings (an overlap above the configured chunk size), now: a 400, not a failed job.
+        brain.config.updated(**settings)
         if not self.jobs.active():
-            brain.check_can_index(force=options["force"])  # another process writing, a model change: 409
-        return self.jobs.submit(**options)
+            brain.check_can_index(force=request.force)  # another process writing, a model change: 409
+        return self.jobs.submit(paths, force=request.force, **settings)
 
     def index_folder(self, rel: str) -> str:
         """The root-relative POSIX form of a folder given by the client, or InvalidRequest("path")."""
-        target = resolve_inside(self.root, rel)  # outside the root, or missing: InvalidRequest("path")
-        if not target.is_dir():
+        try:
+            target = resolve_inside(self.root, rel)  # outside the root, or missing: InvalidRequest("path")
+            is_dir = target.is_dir()
+        except OSError as err:  # a name the file system refuses (too long, ...)
+            raise InvalidRequest("path", f"cannot be opened: {err.strerror}") from None
+        if not is_dir:
             raise InvalidRequest("path", f"{rel!r} is not a directory")
         relative = target.relative_to(self.root).as_posix()
         return "" if relative == "." else relative
@@ -112,33 +124,4 @@ class BrainService:
     def close(self) -> None:
         self.jobs.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
-
-
-def parse_index_body(body: Any) -> dict[str, Any]:
-    """Check the shape of a POST /index body; the engine checks the values it owns."""
-    if body is None:
-        body = {}
-    if not isinstance(body, dict):
-        raise InvalidRequest("body", "expected a JSON object")
-    unknown = sorted(set(body) - set(INDEX_FIELDS))
-    if unknown:
-        raise InvalidRequest(unknown[0], "unknown field")
-    given = {k: v for k, v in body.items() if v is not None}
-    options: dict[str, Any] = {"path": given.get("path", ""), "force": given.get("force", False)}
-    if not isinstance(options["path"], str):
-        raise InvalidRequest("path", "must be a string")
-    if not isinstance(options["force"], bool):
-        raise InvalidRequest("force", "must be true or false")
-    for name in ("include", "exclude"):
-        value = given.get(name, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise InvalidRequest(name, "must be a list of glob strings")
-        if value:
-            options[name] = tuple(value)
-    for name in ("chunk_size", "chunk_overlap"):
-        if name in given:
-            value = given[name]
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidRequest(name, "must be an integer")
-            options[name] = value
-    return options
+        self._status_executor.shutdown(wait=False, cancel_futures=True)

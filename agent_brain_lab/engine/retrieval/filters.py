@@ -8,14 +8,13 @@ costs microseconds; every mode applies it before cutting to ``top_k``.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from ..globs import compile_glob
 from ..types import SOURCE_TYPES, QueryRequest
 
 FILE = "columns.npz"
@@ -85,48 +84,7 @@ class FilterColumns:
             wanted = [i for i, lang in enumerate(self.languages) if lang.lower() in request.languages]
             allowed &= np.isin(self.lang_idx, wanted)
         if request.file_paths:
-            patterns = [glob_regex(g) for g in request.file_paths]
-            wanted = [i for i, f in enumerate(self.files) if any(p.fullmatch(f) for p in patterns)]
+            globs = [compile_glob(g) for g in request.file_paths]
+            wanted = [i for i, f in enumerate(self.files) if any(g.match(f) for g in globs)]
             allowed &= np.isin(self.file_idx, wanted)
         return allowed
-
-
-@lru_cache(maxsize=256)
-def glob_regex(glob: str) -> re.Pattern:
-    """Glob relative to the root: ``*`` and ``?`` stay inside a folder, ``**`` crosses folders.
-
-    A glob without a slash also matches the basename anywhere (``*.py``), and a folder name
-    matches everything under it (``docs`` or ``docs/``), as users expect from a path filter.
-    """
-    glob = glob.rstrip("/")
-    out = []
-    i = 0
-    while i < len(glob):
-        c = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif c == "*":
-            out.append("[^/]*")
-            i += 1
-        elif c == "?":
-            out.append("[^/]")
-            i += 1
-        elif c == "[":
-            end = glob.find("]", i + 1)
-            if end == -1:
-                out.append(re.escape(c))
-                i += 1
-            else:
-                body = glob[i + 1 : end].replace("\\", "\\\\")
-                out.append("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
-                i = end + 1
-        else:
-            out.append(re.escape(c))
-            i += 1
-    core = "".join(out)
-    prefix = "" if "/" in glob else "(?:.*/)?"
-    return re.compile(f"{prefix}{core}(?:/.*)?")
