@@ -216,9 +216,7 @@ export class BrainModel {
   }
 
   private _report(error: unknown): void {
-    this.reporter.error(
-      error instanceof Error ? error.message : String(error)
-    );
+    this.reporter.error(error instanceof Error ? error.message : String(error));
   }
 
   private _options: ISearchOptions = { ...DEFAULT_OPTIONS };

@@ -45,9 +45,10 @@ export function locationLabel(result: IQueryResult): string {
     result.start_line === result.end_line
       ? `${result.start_line}`
       : `${result.start_line}-${result.end_line}`;
-  const cell = result.cell_index !== null && result.cell_index !== undefined
-    ? ` [cell ${result.cell_index}]`
-    : '';
+  const cell =
+    result.cell_index !== null && result.cell_index !== undefined
+      ? ` [cell ${result.cell_index}]`
+      : '';
   return `${result.source}:${lines}${cell}`;
 }
 

@@ -12,7 +12,11 @@ export interface IRecorded {
   headers: Headers;
 }
 
-export type Route = (request: IRecorded) => { status: number; body?: unknown; raw?: string };
+export type Route = (request: IRecorded) => {
+  status: number;
+  body?: unknown;
+  raw?: string;
+};
 
 export const BASE_URL = 'http://localhost:8888/lab-base/';
 
@@ -35,7 +39,9 @@ export function fakeSettings(route: Route): {
     };
     requests.push(recorded);
     const answer = route(recorded);
-    const payload = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
+    const payload =
+      answer.raw ??
+      (answer.body === undefined ? '' : JSON.stringify(answer.body));
     return new Response(payload, { status: answer.status });
   };
   const settings = ServerConnection.makeSettings({

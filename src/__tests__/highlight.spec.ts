@@ -4,7 +4,16 @@ describe('queryTerms', () => {
   it('splits identifiers into parts and drops stop words, longest first', () => {
     const terms = queryTerms('how is parseHTTPHeader used in the cart_total');
     expect(terms).toEqual(
-      expect.arrayContaining(['parsehttpheader', 'parse', 'http', 'header', 'cart_total', 'cart', 'total', 'used'])
+      expect.arrayContaining([
+        'parsehttpheader',
+        'parse',
+        'http',
+        'header',
+        'cart_total',
+        'cart',
+        'total',
+        'used'
+      ])
     );
     expect(terms).not.toContain('how');
     expect(terms).not.toContain('the');
@@ -35,15 +44,27 @@ describe('highlight', () => {
 
   it('prefers the longer term over its prefix', () => {
     const segments = highlight('cart_total and cart', ['cart_total', 'cart']);
-    expect(segments.filter(s => s.match).map(s => s.text)).toEqual(['cart_total', 'cart']);
+    expect(segments.filter(s => s.match).map(s => s.text)).toEqual([
+      'cart_total',
+      'cart'
+    ]);
   });
 
   it('matches at word and identifier-part starts only', () => {
-    const text = 'subtotal compute_total cartTotal parseHTTPHeader HTTPHeader taxed';
+    const text =
+      'subtotal compute_total cartTotal parseHTTPHeader HTTPHeader taxed';
     const marked = highlight(text, ['total', 'header', 'http', 'tax'])
       .filter(s => s.match)
       .map(s => s.text);
-    expect(marked).toEqual(['total', 'Total', 'HTTP', 'Header', 'HTTP', 'Header', 'tax']);
+    expect(marked).toEqual([
+      'total',
+      'Total',
+      'HTTP',
+      'Header',
+      'HTTP',
+      'Header',
+      'tax'
+    ]);
   });
 
   it('returns the text unmarked without terms, nothing for empty text', () => {
@@ -56,13 +77,19 @@ describe('snippet', () => {
   const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
 
   it('starts one line above the first match and marks cut ends', () => {
-    const text = [...lines.slice(0, 19), 'the needle is here', ...lines.slice(20)].join('\n');
+    const text = [
+      ...lines.slice(0, 19),
+      'the needle is here',
+      ...lines.slice(20)
+    ].join('\n');
     const cut = snippet(text, ['needle'], 4);
     expect(cut).toBe('…\nline 19\nthe needle is here\nline 21\nline 22\n…');
   });
 
   it('shows the top without a match and whole short texts as they are', () => {
-    expect(snippet(lines.join('\n'), ['zzz'], 3)).toBe('line 1\nline 2\nline 3\n…');
+    expect(snippet(lines.join('\n'), ['zzz'], 3)).toBe(
+      'line 1\nline 2\nline 3\n…'
+    );
     expect(snippet('one\ntwo\n\n', ['two'], 8)).toBe('one\ntwo');
   });
 

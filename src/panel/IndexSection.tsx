@@ -19,7 +19,10 @@ function top(counts: Record<string, number>): string {
     .join(', ');
 }
 
-export function JobProgress(props: { job: IJob; onCancel: () => void }): JSX.Element {
+export function JobProgress(props: {
+  job: IJob;
+  onCancel: () => void;
+}): JSX.Element {
   const { job } = props;
   const percent = Math.round(job.percent ?? 0);
   return (
@@ -62,24 +65,26 @@ export function StatusSummary(props: { status: IStatus }): JSX.Element {
         {status.files.total} files · {status.chunks.total} chunks
         {status.state === 'indexing' ? ' · indexing' : ''}
       </summary>
-    <dl className="jp-AgentBrain-status">
-      <dt>Files</dt>
-      <dd>
-        {status.files.total} ({top(status.files.by_source_type)})
-      </dd>
-      <dt>Chunks</dt>
-      <dd>{status.chunks.total}</dd>
-      <dt>Languages</dt>
-      <dd>{top(status.files.by_language) || '–'}</dd>
-      <dt>Graph</dt>
-      <dd>
-        {status.graph.entities} entities, {status.graph.relations} relations
-      </dd>
-      <dt>Last indexed</dt>
-      <dd>
-        {status.last_indexed ? new Date(status.last_indexed).toLocaleString() : '–'}
-      </dd>
-    </dl>
+      <dl className="jp-AgentBrain-status">
+        <dt>Files</dt>
+        <dd>
+          {status.files.total} ({top(status.files.by_source_type)})
+        </dd>
+        <dt>Chunks</dt>
+        <dd>{status.chunks.total}</dd>
+        <dt>Languages</dt>
+        <dd>{top(status.files.by_language) || '–'}</dd>
+        <dt>Graph</dt>
+        <dd>
+          {status.graph.entities} entities, {status.graph.relations} relations
+        </dd>
+        <dt>Last indexed</dt>
+        <dd>
+          {status.last_indexed
+            ? new Date(status.last_indexed).toLocaleString()
+            : '–'}
+        </dd>
+      </dl>
       {status.skipped.length > 0 && (
         <details className="jp-AgentBrain-skipped">
           <summary>{status.skipped.length} skipped files</summary>
@@ -114,7 +119,9 @@ export function IndexSection(props: IIndexSectionProps): JSX.Element {
           </span>
         )}
       </div>
-      {running && props.job && <JobProgress job={props.job} onCancel={props.onCancel} />}
+      {running && props.job && (
+        <JobProgress job={props.job} onCancel={props.onCancel} />
+      )}
       {props.status && <StatusSummary status={props.status} />}
     </section>
   );

@@ -4,7 +4,12 @@
 import * as React from 'react';
 
 import { highlight, snippet } from '../highlight';
-import { anchorLabel, formatScore, legBreakdown, locationLabel } from '../scores';
+import {
+  anchorLabel,
+  formatScore,
+  legBreakdown,
+  locationLabel
+} from '../scores';
 import { IQueryResult, Mode } from '../types';
 
 export interface IResultItemProps {
@@ -23,7 +28,11 @@ export function Snippet(props: { text: string; terms: string[] }): JSX.Element {
   return (
     <pre className="jp-AgentBrain-snippet">
       {segments.map((s, i) =>
-        s.match ? <mark key={i}>{s.text}</mark> : <React.Fragment key={i}>{s.text}</React.Fragment>
+        s.match ? (
+          <mark key={i}>{s.text}</mark>
+        ) : (
+          <React.Fragment key={i}>{s.text}</React.Fragment>
+        )
       )}
     </pre>
   );
@@ -36,7 +45,9 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
   return (
     <li
       ref={props.itemRef}
-      className={'jp-AgentBrain-result' + (props.selected ? ' jp-mod-selected' : '')}
+      className={
+        'jp-AgentBrain-result' + (props.selected ? ' jp-mod-selected' : '')
+      }
       tabIndex={props.selected ? 0 : -1}
       role="option"
       aria-selected={props.selected}

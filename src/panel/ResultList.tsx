@@ -16,7 +16,10 @@ export function ResultList(props: IResultListProps): JSX.Element {
   const { response } = props;
   const [selected, setSelected] = React.useState(0);
   const items = React.useRef<(HTMLLIElement | null)[]>([]);
-  const terms = React.useMemo(() => queryTerms(response.query), [response.query]);
+  const terms = React.useMemo(
+    () => queryTerms(response.query),
+    [response.query]
+  );
 
   React.useEffect(() => setSelected(0), [response]);
 
@@ -51,9 +54,15 @@ export function ResultList(props: IResultListProps): JSX.Element {
         </div>
       )}
       {response.results.length === 0 ? (
-        <div className="jp-AgentBrain-empty">No results. Try another mode or fewer filters.</div>
+        <div className="jp-AgentBrain-empty">
+          No results. Try another mode or fewer filters.
+        </div>
       ) : (
-        <ul className="jp-AgentBrain-resultList" role="listbox" onKeyDown={onKeyDown}>
+        <ul
+          className="jp-AgentBrain-resultList"
+          role="listbox"
+          onKeyDown={onKeyDown}
+        >
           {response.results.map((result, i) => (
             <ResultItem
               key={result.chunk_id}
