@@ -12,11 +12,14 @@ export interface IRecorded {
   headers: Headers;
 }
 
-export type Route = (request: IRecorded) => {
+export interface IAnswer {
   status: number;
   body?: unknown;
   raw?: string;
-};
+}
+
+/** Answers a request, at once or later (to hold a response back). */
+export type Route = (request: IRecorded) => IAnswer | Promise<IAnswer>;
 
 export const BASE_URL = 'http://localhost:8888/lab-base/';
 
@@ -38,7 +41,7 @@ export function fakeSettings(route: Route): {
       headers: request.headers
     };
     requests.push(recorded);
-    const answer = route(recorded);
+    const answer = await route(recorded);
     const payload =
       answer.raw ??
       (answer.body === undefined ? '' : JSON.stringify(answer.body));

@@ -122,6 +122,27 @@ describe('BrainModel indexing', () => {
     expect(requests.map(r => r.path)).toContain('jobs/other');
   });
 
+  it('reports a failed look-up of the busy job instead of rejecting', async () => {
+    const { model, messages } = setup(r =>
+      r.path === 'index'
+        ? {
+            status: 409,
+            body: {
+              error: 'workspace_busy',
+              message: 'an index job is already running',
+              job_id: 'gone'
+            }
+          }
+        : { status: 404, body: { error: 'not_found', message: 'no job gone' } }
+    );
+    await expect(model.index()).resolves.toBeUndefined();
+    expect(messages).toEqual([
+      'info: an index job is already running',
+      'error: no job gone'
+    ]);
+    expect(model.job).toBeNull();
+  });
+
   it('reports a failed job with its error', async () => {
     const { model, messages, finished } = setup(r =>
       r.path === 'index'
@@ -206,6 +227,40 @@ describe('BrainModel search', () => {
     expect(model.response).toBe(first);
     expect(model.searching).toBe(false);
     expect(messages).toEqual(['error: the workspace is not indexed yet']);
+  });
+
+  it('drops the response to an older search that arrives late', async () => {
+    let releaseFirst: () => void = () => undefined;
+    const held = new Promise<void>(resolve => (releaseFirst = resolve));
+    const answer = (query: string) => ({
+      status: 200,
+      body: {
+        query,
+        mode: 'bm25',
+        results: [],
+        total_results: 0,
+        query_time_ms: 1,
+        query_entities: [],
+        fallback: null,
+        generation: 1
+      }
+    });
+    const { model } = setup(async r => {
+      if (r.body.query === 'old') {
+        await held;
+      }
+      return answer(r.body.query);
+    });
+    model.setOptions({ query: 'old' });
+    const first = model.search();
+    model.setOptions({ query: 'new' });
+    await model.search();
+    expect(model.response?.query).toBe('new');
+    expect(model.searching).toBe(false);
+    releaseFirst();
+    await first;
+    expect(model.response?.query).toBe('new');
+    expect(model.searching).toBe(false);
   });
 
   it('does not send a blank query', async () => {

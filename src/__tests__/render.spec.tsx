@@ -6,6 +6,7 @@ import { IndexSection } from '../panel/IndexSection';
 import { ResultList } from '../panel/ResultList';
 import { legBreakdown, locationLabel } from '../scores';
 import { IJob, IQueryResponse, IQueryResult, IStatus } from '../types';
+import presentation from '../../tests/fixtures/presentation.json';
 import { response, result } from './fixtures';
 
 // Tell React this is a test environment that uses act().
@@ -38,7 +39,8 @@ describe('result rendering', () => {
       text: '<img src=x onerror="alert(1)"> <script>steal()</script> header',
       source: 'docs/<b>x</b>.md',
       section_path: '<i>Intro</i>',
-      symbol_name: null
+      symbol_name: null,
+      qualified_symbol: null
     });
     render(response('header', 'bm25', [evil]));
     expect(host.querySelector('img')).toBeNull();
@@ -55,12 +57,33 @@ describe('result rendering', () => {
     );
   });
 
-  it('wraps the query terms of the snippet in <mark>', () => {
-    render(response('parse header', 'bm25', [result()]));
+  it('marks what the engine marked, the same words as the widget and HTML repr', () => {
+    // tests/fixtures/presentation.json: one engine answer all three front doors draw
+    // (tests/test_widgets.py renders it in the widget and the HTML repr).
+    render(presentation.response as IQueryResponse);
     const marks = [...host.querySelectorAll('.jp-AgentBrain-snippet mark')].map(
       m => m.textContent
     );
-    expect(marks).toEqual(['parse', 'header', 'Parse', 'header']);
+    expect(marks).toEqual(presentation.marks);
+    expect(host.querySelector('.jp-AgentBrain-anchor')!.textContent).toBe(
+      'method Parser.parseHTTPHeader'
+    );
+    expect(host.querySelector('.jp-AgentBrain-summary')!.textContent).toMatch(
+      /^1 results · multi ·/
+    );
+    expect(host.querySelector('.jp-AgentBrain-fusion')!.textContent).toBe(
+      'intent: symbol · vector 0.30 · bm25 0.50 · graph 0.20'
+    );
+    expect(host.querySelector('.jp-AgentBrain-coverage')!.textContent).toBe(
+      'semantic search: 43% of the workspace'
+    );
+  });
+
+  it('shows no coverage notice or fusion note for a fully embedded single-leg search', () => {
+    render(response('parse', 'bm25', [result()], { coverage: 1 }));
+    expect(host.querySelector('.jp-AgentBrain-coverage')).toBeNull();
+    expect(host.querySelector('.jp-AgentBrain-fusion')).toBeNull();
+    expect(host.querySelector('.jp-AgentBrain-snippet mark')).toBeNull();
   });
 
   it('shows both leg scores in hybrid mode', () => {
@@ -266,6 +289,16 @@ describe('index section', () => {
     ).toBe('1 skipped files');
     expect(host.querySelector('.jp-AgentBrain-skipped li')!.textContent).toBe(
       'big.bin — binary'
+    );
+  });
+
+  it('shows the share of the workspace semantic search can see', () => {
+    renderIndex(status({ coverage: 0.43 }), null);
+    expect(
+      host.querySelector('.jp-AgentBrain-statusDetails summary')!.textContent
+    ).toBe('5 files · 17 chunks · semantic search: 43% of the workspace');
+    expect(host.querySelector('dd.jp-AgentBrain-coverage')!.textContent).toBe(
+      '43% of the workspace'
     );
   });
 

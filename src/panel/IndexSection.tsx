@@ -3,6 +3,7 @@
  */
 import * as React from 'react';
 
+import { coverageNote } from '../scores';
 import { IJob, IStatus, isTerminal } from '../types';
 
 export interface IIndexSectionProps {
@@ -59,11 +60,13 @@ export function StatusSummary(props: { status: IStatus }): JSX.Element {
       </div>
     );
   }
+  const coverage = coverageNote(status.coverage);
   return (
     <details className="jp-AgentBrain-statusDetails">
       <summary>
         {status.files.total} files · {status.chunks.total} chunks
         {status.state === 'indexing' ? ' · indexing' : ''}
+        {coverage && <> · {coverage}</>}
       </summary>
       <dl className="jp-AgentBrain-status">
         <dt>Files</dt>
@@ -78,6 +81,14 @@ export function StatusSummary(props: { status: IStatus }): JSX.Element {
         <dd>
           {status.graph.entities} entities, {status.graph.relations} relations
         </dd>
+        {status.coverage !== undefined && (
+          <>
+            <dt>Semantic search</dt>
+            <dd className="jp-AgentBrain-coverage">
+              {Math.round(status.coverage * 100)}% of the workspace
+            </dd>
+          </>
+        )}
         <dt>Last indexed</dt>
         <dd>
           {status.last_indexed

@@ -3,7 +3,7 @@
  */
 import * as React from 'react';
 
-import { highlight, snippet } from '../highlight';
+import { segments, snippet } from '../highlight';
 import {
   anchorLabel,
   formatScore,
@@ -15,19 +15,21 @@ import { IQueryResult, Mode } from '../types';
 export interface IResultItemProps {
   result: IQueryResult;
   mode: Mode;
-  terms: string[];
   selected: boolean;
   onOpen: (result: IQueryResult) => void;
   onSelect: () => void;
   itemRef?: (el: HTMLLIElement | null) => void;
 }
 
-/** The snippet, with query terms in <mark>; React escapes every text node. */
-export function Snippet(props: { text: string; terms: string[] }): JSX.Element {
-  const segments = highlight(snippet(props.text, props.terms), props.terms);
+/** The snippet, with the engine's highlights in <mark>; React escapes every text node. */
+export function Snippet(props: {
+  text: string;
+  highlights: number[][];
+}): JSX.Element {
+  const window = snippet(props.text, props.highlights);
   return (
     <pre className="jp-AgentBrain-snippet">
-      {segments.map((s, i) =>
+      {segments(window.text, window.ranges).map((s, i) =>
         s.match ? (
           <mark key={i}>{s.text}</mark>
         ) : (
@@ -85,7 +87,7 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
           {result.relationship_path.join(' ')}
         </div>
       )}
-      <Snippet text={result.text} terms={props.terms} />
+      <Snippet text={result.text} highlights={result.highlights ?? []} />
     </li>
   );
 }

@@ -1,5 +1,6 @@
 // Results widget: ranked hits of one query. State comes ready-made from widgets.py
-// (legs with bar fractions, highlight ranges, locations); this file only draws it.
+// (legs with bar fractions, locations) and the engine (highlight ranges, qualified symbols);
+// this file only draws it.
 
 const SNIPPET_LINES = 8;
 
@@ -119,9 +120,39 @@ function hitCard(hit) {
   );
 }
 
+/** Why results rank where they do: multi's intent and each leg's weight in the fusion. */
+function fusion(model) {
+  const intent = model.get('intent');
+  const weights = Object.entries(model.get('weights') ?? {});
+  if (!intent && !weights.length) return null;
+  return h(
+    'div',
+    { class: 'abl-muted abl-fusion' },
+    intent ? h('span', { class: 'abl-intent' }, `intent: ${intent}`) : null,
+    weights.map(([leg, weight]) =>
+      h(
+        'span',
+        { class: 'abl-weight', 'data-leg': leg },
+        ` · ${leg} ${weight.toFixed(2)}`
+      )
+    )
+  );
+}
+
+/** How much of the workspace vector search saw, while embedding is unfinished. */
+function coverage(model) {
+  const share = model.get('coverage');
+  return share === undefined || share === null || share >= 1
+    ? null
+    : h(
+        'div',
+        { class: 'abl-notice abl-coverage' },
+        `semantic search: ${Math.round(share * 100)}% of the workspace`
+      );
+}
+
 function summary(model) {
   const results = model.get('results');
-  const terms = model.get('terms');
   return h(
     'div',
     { class: 'abl-summary' },
@@ -129,16 +160,10 @@ function summary(model) {
     h(
       'span',
       { class: 'abl-muted' },
-      ` · ${model.get('mode')} · ${results.length} of ${model.get('total_results')} results · ` +
+      ` · ${model.get('mode')} · ${results.length} results · ` +
         `${model.get('query_time_ms').toFixed(1)} ms · generation ${model.get('generation')}`
     ),
-    terms.length
-      ? h(
-          'div',
-          { class: 'abl-muted abl-terms' },
-          `highlighting: ${terms.join(', ')}`
-        )
-      : null
+    fusion(model)
   );
 }
 
@@ -147,6 +172,7 @@ function draw(model) {
   const results = model.get('results');
   return [
     summary(model),
+    coverage(model),
     fallback
       ? h(
           'div',
@@ -173,8 +199,9 @@ export default {
       'fallback',
       'query',
       'mode',
-      'terms',
-      'total_results'
+      'intent',
+      'weights',
+      'coverage'
     ].map(name => `change:${name}`);
     const unlisten = listen(model, events, redraw);
     return () => {
