@@ -107,7 +107,8 @@ def _cut(pieces: list[tuple[str, bool]], width: int) -> list[tuple[str, bool]]:
 
 
 def _summary(resp: QueryResponse) -> str:
-    return f"{resp.mode} · {resp.query!r} · {len(resp.results)} results · {resp.query_time_ms:.1f} ms"
+    count = len(resp.results)
+    return f"{resp.mode} · {resp.query!r} · {count} result{'' if count == 1 else 's'} · {resp.query_time_ms:.1f} ms"
 
 
 def _notes(resp: QueryResponse) -> list[str]:

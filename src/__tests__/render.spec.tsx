@@ -69,7 +69,7 @@ describe('result rendering', () => {
       'method Parser.parseHTTPHeader'
     );
     expect(host.querySelector('.jp-AgentBrain-summary')!.textContent).toMatch(
-      /^1 results · multi ·/
+      /^1 result · multi ·/
     );
     expect(host.querySelector('.jp-AgentBrain-fusion')!.textContent).toBe(
       'intent: symbol · vector 0.30 · bm25 0.50 · graph 0.20'

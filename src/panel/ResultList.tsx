@@ -40,7 +40,8 @@ export function ResultList(props: IResultListProps): JSX.Element {
   return (
     <div className="jp-AgentBrain-results">
       <div className="jp-AgentBrain-summary">
-        {response.results.length} results · {response.mode} ·{' '}
+        {response.results.length} result
+        {response.results.length === 1 ? '' : 's'} · {response.mode} ·{' '}
         {response.query_time_ms.toFixed(0)} ms
         {response.query_entities.length > 0 && (
           <> · entities: {response.query_entities.join(', ')}</>

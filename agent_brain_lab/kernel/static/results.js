@@ -160,7 +160,7 @@ function summary(model) {
     h(
       'span',
       { class: 'abl-muted' },
-      ` · ${model.get('mode')} · ${results.length} results · ` +
+      ` · ${model.get('mode')} · ${results.length} result${results.length === 1 ? '' : 's'} · ` +
         `${model.get('query_time_ms').toFixed(1)} ms · generation ${model.get('generation')}`
     ),
     fusion(model)
