@@ -41,8 +41,8 @@ def anchor(r: QueryResult) -> str | None:
     """The engine's qualified symbol (with its type) or the section a result belongs to."""
     symbol = r.qualified_symbol
     if symbol:
-        return f"{symbol} ({r.symbol_type})" if r.symbol_type else symbol
-    return r.section_path
+        return printable(f"{symbol} ({r.symbol_type})" if r.symbol_type else symbol)
+    return printable(r.section_path) if r.section_path else None
 
 
 def legs(r: QueryResult) -> list[str]:
@@ -302,7 +302,10 @@ def graph_text(graph: dict) -> str:
     chunks = graph.get("chunks", [])
     if chunks:
         lines.append("source chunks:")
-        lines += [f"  {location(c)}  {c.get('symbol_name') or c.get('section_path') or ''}".rstrip() for c in chunks]
+        lines += [
+            f"  {location(c)}  {printable(c.get('qualified_symbol') or c.get('section_path') or '')}".rstrip()
+            for c in chunks
+        ]
     return "\n".join(lines)
 
 

@@ -72,3 +72,8 @@ def test_summary_counts_what_was_returned_and_explains_multi():
     assert "· 1 result ·" in text and " of " not in text.splitlines()[0]
     assert "intent: symbol" in text and "weights: vector 0.25 · bm25 0.75" in text
     assert "semantic search: 50% of the workspace" in text
+
+
+def test_status_shows_coverage_when_the_engine_reports_it():
+    assert "semantic search" not in render.status_text({"state": "ready"})
+    assert "semantic search  43% of the workspace" in render.status_text({"state": "ready", "coverage": 0.43})
