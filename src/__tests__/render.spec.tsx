@@ -57,6 +57,14 @@ describe('result rendering', () => {
     );
   });
 
+  it('shows control characters in file names as text, never as markup', () => {
+    const odd = 'docs/a\nb\u001b[31mc\td.md';
+    render(response('x', 'bm25', [result({ source: odd, start_line: 1 })]));
+    const where = host.querySelector('.jp-AgentBrain-location')!;
+    expect(where.textContent).toBe(`${odd}:1-12`);
+    expect(where.children).toHaveLength(0);
+  });
+
   it('marks what the engine marked, the same words as the widget and HTML repr', () => {
     // tests/fixtures/presentation.json: one engine answer all three front doors draw
     // (tests/test_widgets.py renders it in the widget and the HTML repr).
