@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -305,6 +306,16 @@ def need_chromium() -> str:
             pytest.fail(message)
         pytest.skip(message)
     return CHROMIUM
+
+
+def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="no headless Chromium"):
+        need_chromium()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception):
+        need_chromium()
 
 
 def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
