@@ -186,6 +186,24 @@ test('searches in every mode', async ({ page }) => {
   );
   await expect(graph.locator('.jp-AgentBrain-relpath').first()).toBeVisible();
   await expect(graph.locator('mark').first()).toBeVisible();
+  await expect(panel.locator('.jp-AgentBrain-summary')).toHaveText(
+    /^\d+ results? · graph · /
+  );
+
+  // The panel marks the words the engine marked: the REST answer's highlights.
+  const rest = await (
+    await page.request.post('/agent-brain/query', {
+      data: { query: 'compute_total', mode: 'graph', top_k: 10 }
+    })
+  ).json();
+  const first = rest.results[0];
+  const chars = Array.from(first.text as string);
+  const engineMarks = (first.highlights as number[][]).map(([a, b]) =>
+    chars.slice(a, b).join('')
+  );
+  const panelMarks = await graph.first().locator('mark').allTextContents();
+  expect(panelMarks.length).toBeGreaterThan(0);
+  expect(engineMarks.slice(0, panelMarks.length)).toEqual(panelMarks);
 });
 
 test('clicking a result opens the file at its line; arrows and Enter too', async ({
