@@ -24,9 +24,16 @@ const baseConfig = jestJupyterLab(__dirname);
 module.exports = {
   ...baseConfig,
   automock: false,
-  collectCoverageFrom: ['src/**/*.{ts,tsx}', '!src/**/*.d.ts', '!src/__tests__/**'],
+  collectCoverageFrom: [
+    'src/**/*.{ts,tsx}',
+    '!src/**/*.d.ts',
+    '!src/__tests__/**'
+  ],
   coverageReporters: ['lcov', 'text'],
-  modulePathIgnorePatterns: ['<rootDir>/agent_brain_lab/', '<rootDir>/ui-tests/'],
+  modulePathIgnorePatterns: [
+    '<rootDir>/agent_brain_lab/',
+    '<rootDir>/ui-tests/'
+  ],
   reporters: ['default'],
   testRegex: 'src/.*/.*.spec.ts[x]?$',
   transformIgnorePatterns: [`/node_modules/(?!${esModules}).+`]

@@ -14,11 +14,7 @@ venv="${AGENT_BRAIN_UI_VENV:-${TMPDIR:-/tmp}/agent-brain-ui-venv}"
 export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
-if [ ! -x "$CHROMIUM_PATH" ]; then
-  echo "== installing chromium"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
-fi
+bash "$repo/.ci/chromium.sh"
 
 echo "== labextension build"
 (cd "$repo" && jlpm install && jlpm build)

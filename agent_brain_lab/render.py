@@ -6,6 +6,7 @@ into a MIME bundle next to the widget view.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from html import escape
 from typing import Any
@@ -19,22 +20,29 @@ LEGS = (("vector", "vector_score"), ("bm25", "bm25_score"), ("graph", "graph_sco
 
 # --------------------------------------------------------------------------- shared pieces
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(name: object) -> str:
+    """``name`` safe to print: control characters (newline, escape, tab, ...) as repr-style escapes."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(name))
+
 
 def location(r: QueryResult | dict) -> str:
     """``path:start-end`` (plus the notebook cell), the address a user can jump to."""
     get = r.get if isinstance(r, dict) else lambda k: getattr(r, k)
-    where = f"{get('source')}:{get('start_line')}-{get('end_line')}"
+    where = f"{printable(get('source'))}:{get('start_line')}-{get('end_line')}"
     if get("cell_index") is not None:
         where += f" [cell {get('cell_index')}]"
     return where
 
 
 def anchor(r: QueryResult) -> str | None:
-    """The symbol (with its type) or the section a result belongs to."""
-    symbol = f"{r.parent_symbol}.{r.symbol_name}" if r.parent_symbol and r.symbol_name else r.symbol_name
+    """The engine's qualified symbol (with its type) or the section a result belongs to."""
+    symbol = r.qualified_symbol
     if symbol:
-        return f"{symbol} ({r.symbol_type})" if r.symbol_type else symbol
-    return r.section_path
+        return printable(f"{symbol} ({r.symbol_type})" if r.symbol_type else symbol)
+    return printable(r.section_path) if r.section_path else None
 
 
 def legs(r: QueryResult) -> list[str]:
@@ -49,17 +57,79 @@ def legs(r: QueryResult) -> list[str]:
     return out
 
 
-def snippet(text: str, lines: int = SNIPPET_LINES, width: int = SNIPPET_WIDTH) -> list[str]:
-    """The first non-blank lines, each cut to ``width``."""
-    kept = [line.rstrip() for line in text.splitlines() if line.strip()][:lines]
-    return [line if len(line) <= width else line[: width - 1] + "…" for line in kept]
+def snippet_lines(
+    r: QueryResult, lines: int = SNIPPET_LINES, width: int = SNIPPET_WIDTH
+) -> list[list[tuple[str, bool]]]:
+    """Up to ``lines`` non-blank lines from the first marked one, each as (text, marked) pieces cut to ``width``.
+
+    The marks are the engine's ``highlights``; nothing here decides what matches.
+    """
+    pieces: list[list[tuple[str, bool]]] = []
+    first = r.highlights[0][0] if r.highlights else 0
+    offset = 0
+    for line in r.text.split("\n"):
+        start, offset = offset, offset + len(line) + 1
+        if offset <= first and pieces == [] and r.highlights:
+            continue  # before the first marked line
+        if not line.strip():
+            continue
+        pieces.append(_cut(_marked(line, start, r.highlights), width))
+        if len(pieces) == lines:
+            break
+    return pieces
+
+
+def _marked(line: str, start: int, ranges: list[list[int]]) -> list[tuple[str, bool]]:
+    """``line`` (at code point ``start`` of the text) split into plain and marked pieces."""
+    out: list[tuple[str, bool]] = []
+    at = 0
+    for a, b in ranges:
+        a, b = max(a - start, at), min(b - start, len(line))
+        if a >= b:
+            continue
+        out += [(line[at:a], False), (line[a:b], True)]
+        at = b
+    out.append((line[at:].rstrip(), False))
+    return [(text, marked) for text, marked in out if text]
+
+
+def _cut(pieces: list[tuple[str, bool]], width: int) -> list[tuple[str, bool]]:
+    out: list[tuple[str, bool]] = []
+    room = width
+    for text, marked in pieces:
+        text = printable(text.expandtabs(4))
+        if len(text) > room:
+            out.append((text[: max(room - 1, 0)] + "…", marked))
+            break
+        out.append((text, marked))
+        room -= len(text)
+    return out
 
 
 def _summary(resp: QueryResponse) -> str:
-    return (
-        f"{resp.mode} · {resp.query!r} · {len(resp.results)} of {resp.total_results} results"
-        f" · {resp.query_time_ms:.1f} ms"
-    )
+    count = len(resp.results)
+    return f"{resp.mode} · {resp.query!r} · {count} result{'' if count == 1 else 's'} · {resp.query_time_ms:.1f} ms"
+
+
+def _notes(resp: QueryResponse) -> list[str]:
+    """Why results rank where they do (multi's intent and leg weights) and how much vector search saw."""
+    notes = []
+    if resp.intent:
+        notes.append(f"intent: {resp.intent}")
+    if resp.weights:
+        notes.append("weights: " + " · ".join(f"{leg} {w:.2f}" for leg, w in resp.weights.items()))
+    if resp.coverage < 1:
+        notes.append(coverage_note(resp.coverage))
+    if resp.query_entities:
+        notes.append("entities: " + ", ".join(resp.query_entities))
+    if resp.fallback:
+        notes.append(f"fallback: {resp.fallback}")
+    return notes
+
+
+def coverage_note(coverage: float) -> str:
+    """What share of the workspace vector search can see while embedding is unfinished."""
+    return f"semantic search: {coverage:.0%} of the workspace"
 
 
 def _count_pairs(counts: dict[str, Any]) -> str:
@@ -89,11 +159,7 @@ def _table(rows: Iterable[tuple[str, str]]) -> str:
 
 
 def response_text(resp: QueryResponse) -> str:
-    lines = [_summary(resp)]
-    if resp.query_entities:
-        lines.append("entities: " + ", ".join(resp.query_entities))
-    if resp.fallback:
-        lines.append(f"fallback: {resp.fallback}")
+    lines = [_summary(resp), *_notes(resp)]
     if not resp.results:
         lines.append("no results")
     for rank, r in enumerate(resp.results, 1):
@@ -107,30 +173,30 @@ def response_text(resp: QueryResponse) -> str:
             lines.append("    " + " · ".join(detail))
         if r.relationship_path:
             lines.append("    path: " + " ".join(r.relationship_path))
-        lines += ["    │ " + line for line in snippet(r.text)]
+        lines += ["    │ " + "".join(text for text, _ in line) for line in snippet_lines(r)]
     return "\n".join(lines)
 
 
 def response_html(resp: QueryResponse) -> str:
     parts = [f"<div class='agent-brain-results'><p><b>{escape(_summary(resp))}</b></p>"]
-    if resp.query_entities:
-        parts.append(f"<p>entities: {escape(', '.join(resp.query_entities))}</p>")
-    if resp.fallback:
-        parts.append(f"<p><i>fallback: {escape(resp.fallback)}</i></p>")
+    parts += [f"<p><small>{escape(note)}</small></p>" for note in _notes(resp)]
     if not resp.results:
         parts.append("<p>no results</p>")
     parts.append("<ol>")
     for r in resp.results:
         head = f"<code>{escape(location(r))}</code> <b>{r.score:.4f}</b>"
         if anchor(r):
-            head += f" {escape(anchor(r))}"
+            head += f" {escape(anchor(r) or '')}"
         head += f" <small>[{escape(r.source_type)} · {escape(r.language)}]</small>"
         extra = ""
         if legs(r):
             extra += f"<br><small>{escape(' · '.join(legs(r)))}</small>"
         if r.relationship_path:
             extra += f"<br><small>path: {escape(' '.join(r.relationship_path))}</small>"
-        code = escape("\n".join(snippet(r.text)))
+        code = "\n".join(
+            "".join(f"<mark>{escape(text)}</mark>" if marked else escape(text) for text, marked in line)
+            for line in snippet_lines(r)
+        )
         parts.append(f"<li>{head}{extra}<pre style='margin:2px 0 8px 0'>{code}</pre></li>")
     parts.append("</ol></div>")
     return "".join(parts)
@@ -147,7 +213,9 @@ def report_text(report: IndexReport) -> str:
         f" {report.chunks_embedded} embedded) in {report.duration_s:.1f} s; generation {report.generation}"
     )
     if report.skipped:
-        text += f"\nskipped {len(report.skipped)}: " + ", ".join(f"{s.path} ({s.reason})" for s in report.skipped)
+        text += f"\nskipped {len(report.skipped)}: " + ", ".join(
+            f"{printable(s.path)} ({s.reason})" for s in report.skipped
+        )
     return text
 
 
@@ -155,7 +223,7 @@ def report_html(report: IndexReport) -> str:
     head, _, _skipped = report_text(report).partition("\n")
     html = f"<p class='agent-brain-report'>{escape(head)}</p>"
     if report.skipped:
-        rows = "".join(f"<li><code>{escape(s.path)}</code>: {escape(s.reason)}</li>" for s in report.skipped)
+        rows = "".join(f"<li><code>{escape(printable(s.path))}</code>: {escape(s.reason)}</li>" for s in report.skipped)
         html += f"<details><summary>skipped {len(report.skipped)}</summary><ul>{rows}</ul></details>"
     return html
 
@@ -164,7 +232,7 @@ def progress_line(p: IndexProgress, width: int = 24) -> str:
     """``[#####-----] 12/30 embedding shop/models.py`` for a terminal line redrawn with ``\\r``."""
     filled = round(width * p.percent / 100)
     line = f"[{'#' * filled}{'-' * (width - filled)}] {p.files_done}/{p.files_total} {p.phase}"
-    return f"{line} {p.current_file}" if p.current_file else line
+    return f"{line} {printable(p.current_file)}" if p.current_file else line
 
 
 # --------------------------------------------------------------------------- status
@@ -174,7 +242,7 @@ def _status_rows(status: dict) -> list[tuple[str, str]]:
     files, chunks, graph, model = (status.get(k) or {} for k in ("files", "chunks", "graph", "model"))
     rows = [
         ("state", str(status.get("state"))),
-        ("root", str(status.get("root"))),
+        ("root", printable(str(status.get("root")))),
         ("generation", str(status.get("generation"))),
         ("files", f"{files.get('total', 0)} ({_count_pairs(files.get('by_source_type', {}))})"),
         ("languages", _count_pairs(files.get("by_language", {}))),
@@ -189,10 +257,12 @@ def _status_rows(status: dict) -> list[tuple[str, str]]:
         ("last indexed", str(status.get("last_indexed") or "never")),
     ]
     if status.get("problem"):
-        rows[1:1] = [("problem", str(status["problem"])), ("fix", str(status.get("fix")))]
+        rows[1:1] = [("problem", printable(str(status["problem"]))), ("fix", str(status.get("fix")))]
+    if status.get("coverage") is not None:
+        rows.append(("semantic search", f"{status['coverage']:.0%} of the workspace"))
     skipped = status.get("skipped") or []
     if skipped:
-        rows.append(("skipped", ", ".join(f"{s['path']} ({s['reason']})" for s in skipped)))
+        rows.append(("skipped", ", ".join(f"{printable(s['path'])} ({s['reason']})" for s in skipped)))
     return rows
 
 
@@ -210,7 +280,7 @@ def status_html(status: dict) -> str:
 
 
 def _node_line(node: dict) -> str:
-    where = node.get("source") or ""
+    where = printable(node.get("source") or "")
     if where and node.get("start_line") is not None:
         where += f":{node['start_line']}-{node.get('end_line', node['start_line'])}"
     name = node.get("qualname") or node.get("name") or node["id"]
@@ -234,7 +304,10 @@ def graph_text(graph: dict) -> str:
     chunks = graph.get("chunks", [])
     if chunks:
         lines.append("source chunks:")
-        lines += [f"  {location(c)}  {c.get('symbol_name') or c.get('section_path') or ''}".rstrip() for c in chunks]
+        lines += [
+            f"  {location(c)}  {printable(c.get('qualified_symbol') or c.get('section_path') or '')}".rstrip()
+            for c in chunks
+        ]
     return "\n".join(lines)
 
 

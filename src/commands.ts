@@ -81,7 +81,10 @@ export function addCommands(app: JupyterFrontEnd, ctx: ICommandContext): void {
       let path = typeof args.path === 'string' ? args.path : null;
       if (path === null) {
         const item = ctx.fileBrowser?.selectedItems().next();
-        path = item && !item.done && item.value.type === 'directory' ? item.value.path : null;
+        path =
+          item && !item.done && item.value.type === 'directory'
+            ? item.value.path
+            : null;
       }
       if (path === null) {
         Notification.warning('Select a folder in the file browser first.');

@@ -11,4 +11,7 @@ const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" view
   </g>
 </svg>`;
 
-export const brainIcon = new LabIcon({ name: 'agent-brain-lab:brain', svgstr: svg });
+export const brainIcon = new LabIcon({
+  name: 'agent-brain-lab:brain',
+  svgstr: svg
+});

@@ -54,17 +54,28 @@ const plugin: JupyterFrontEndPlugin<void> = {
     notebooks: INotebookTracker | null,
     fileBrowser: IDefaultFileBrowser | null
   ) => {
-    const model = new BrainModel(new BrainAPI(app.serviceManager.serverSettings), {
-      error: message => Notification.error(message, { autoClose: 8000 }),
-      info: message => Notification.info(message, { autoClose: 4000 })
-    });
+    const model = new BrainModel(
+      new BrainAPI(app.serviceManager.serverSettings),
+      {
+        error: message => Notification.error(message, { autoClose: 8000 }),
+        info: message => Notification.info(message, { autoClose: 4000 })
+      }
+    );
     const open = (location: ILocation) =>
       openLocation(docManager, location).catch(error =>
-        Notification.error(`Cannot open ${location.path}: ${error.message ?? error}`)
+        Notification.error(
+          `Cannot open ${location.path}: ${error.message ?? error}`
+        )
       );
 
-    const panel = new BrainPanel(model, result =>
-      void open({ path: result.source, line: result.start_line, cell_index: result.cell_index })
+    const panel = new BrainPanel(
+      model,
+      result =>
+        void open({
+          path: result.source,
+          line: result.start_line,
+          cell_index: result.cell_index
+        })
     );
     panel.id = 'agent-brain-lab-panel';
     panel.title.icon = brainIcon;
@@ -72,7 +83,15 @@ const plugin: JupyterFrontEndPlugin<void> = {
     app.shell.add(panel, 'left', { rank: 600 });
     restorer?.add(panel, 'agent-brain-lab');
 
-    addCommands(app, { model, panel, editors, notebooks, fileBrowser, palette, open });
+    addCommands(app, {
+      model,
+      panel,
+      editors,
+      notebooks,
+      fileBrowser,
+      palette,
+      open
+    });
 
     window.addEventListener(OPEN_EVENT, event => {
       const location = parseLocation((event as CustomEvent).detail);
@@ -80,12 +99,18 @@ const plugin: JupyterFrontEndPlugin<void> = {
         event.preventDefault(); // the widget then skips its lab/tree href fallback
         void open(location);
       } else {
-        console.warn(`agent-brain-lab: ignored ${OPEN_EVENT} event without a valid path`);
+        console.warn(
+          `agent-brain-lab: ignored ${OPEN_EVENT} event without a valid path`
+        );
       }
     });
 
     let settings: IPanelSettings | null = null;
-    followSaves(app.serviceManager.contents, model, () => settings?.autoReindexOnSave ?? true);
+    followSaves(
+      app.serviceManager.contents,
+      model,
+      () => settings?.autoReindexOnSave ?? true
+    );
 
     // Settings, then the saved panel state (which wins over the default mode), load in the
     // background: waiting for them in activate() would hold up the application start.
@@ -105,7 +130,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
       if (!state) {
         return;
       }
-      const saved = (await state.fetch(STATE_KEY)) as Partial<ISearchOptions> | undefined;
+      const saved = (await state.fetch(STATE_KEY)) as
+        Partial<ISearchOptions> | undefined;
       if (saved) {
         model.setOptions(saved);
       }
@@ -119,9 +145,13 @@ const plugin: JupyterFrontEndPlugin<void> = {
     };
     void app.restored
       .then(loadSettings)
-      .catch(error => console.warn('agent-brain-lab: settings not loaded', error))
+      .catch(error =>
+        console.warn('agent-brain-lab: settings not loaded', error)
+      )
       .then(restoreState)
-      .catch(error => console.warn('agent-brain-lab: panel state not restored', error))
+      .catch(error =>
+        console.warn('agent-brain-lab: panel state not restored', error)
+      )
       .then(() => model.refreshStatus());
   }
 };

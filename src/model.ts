@@ -104,22 +104,34 @@ export class BrainModel {
     return request;
   }
 
-  /** Run the current query; failures are reported, the previous results stay. */
+  /**
+   * Run the current query; failures are reported, the previous results stay.
+   * Only the latest search counts: a response (or error) to an older one that
+   * arrives late is dropped.
+   */
   async search(): Promise<void> {
     const request = this.request();
     if (!request.query) {
       this.reporter.info('Type something to search for.');
       return;
     }
+    const seq = ++this._searchSeq;
     this._searching = true;
     this._changed.emit();
     try {
-      this._response = await this.api.query(request);
+      const response = await this.api.query(request);
+      if (seq === this._searchSeq) {
+        this._response = response;
+      }
     } catch (error) {
-      this._report(error);
+      if (seq === this._searchSeq) {
+        this._report(error);
+      }
     } finally {
-      this._searching = false;
-      this._changed.emit();
+      if (seq === this._searchSeq) {
+        this._searching = false;
+        this._changed.emit();
+      }
     }
   }
 
@@ -153,10 +165,19 @@ export class BrainModel {
       if (error instanceof ApiError && error.code === 'workspace_busy') {
         this.reporter.info(error.message);
         if (error.jobId) {
-          this._watch(await this.api.job(error.jobId));
+          await this._follow(error.jobId);
         }
         return;
       }
+      this._report(error);
+    }
+  }
+
+  /** Watch a job another client started; a failed look-up is reported, not thrown. */
+  private async _follow(jobId: string): Promise<void> {
+    try {
+      this._watch(await this.api.job(jobId));
+    } catch (error) {
       this._report(error);
     }
   }
@@ -216,14 +237,13 @@ export class BrainModel {
   }
 
   private _report(error: unknown): void {
-    this.reporter.error(
-      error instanceof Error ? error.message : String(error)
-    );
+    this.reporter.error(error instanceof Error ? error.message : String(error));
   }
 
   private _options: ISearchOptions = { ...DEFAULT_OPTIONS };
   private _response: IQueryResponse | null = null;
   private _searching = false;
+  private _searchSeq = 0;
   private _status: IStatus | null = null;
   private _job: IJob | null = null;
   private _poll: Poll | null = null;

@@ -31,7 +31,11 @@ export async function openLocation(
   await widget.context.ready;
   await widget.revealed;
   if (widget.content instanceof Notebook) {
-    await showCell(widget.content, location.cell_index ?? null, location.line ?? null);
+    await showCell(
+      widget.content,
+      location.cell_index ?? null,
+      location.line ?? null
+    );
   } else if (widget.content instanceof FileEditor) {
     showLine(widget.content, location.line ?? null);
   }

@@ -2,7 +2,7 @@
  * What each result shows about how it was found: its location label and the
  * per-leg score breakdown (vector / bm25 / graph scores, and ranks in multi).
  */
-import { IQueryResult, Mode } from './types';
+import { IQueryResponse, IQueryResult, Mode } from './types';
 
 export interface ILeg {
   leg: 'vector' | 'bm25' | 'graph';
@@ -45,19 +45,34 @@ export function locationLabel(result: IQueryResult): string {
     result.start_line === result.end_line
       ? `${result.start_line}`
       : `${result.start_line}-${result.end_line}`;
-  const cell = result.cell_index !== null && result.cell_index !== undefined
-    ? ` [cell ${result.cell_index}]`
-    : '';
+  const cell =
+    result.cell_index !== null && result.cell_index !== undefined
+      ? ` [cell ${result.cell_index}]`
+      : '';
   return `${result.source}:${lines}${cell}`;
 }
 
-/** The symbol (qualified) or the doc section a result belongs to, if any. */
+/** The engine's qualified symbol or the doc section a result belongs to, if any. */
 export function anchorLabel(result: IQueryResult): string | null {
-  if (result.symbol_name) {
-    const name = result.parent_symbol
-      ? `${result.parent_symbol}.${result.symbol_name}`
-      : result.symbol_name;
+  const name = result.qualified_symbol;
+  if (name) {
     return result.symbol_type ? `${result.symbol_type} ${name}` : name;
   }
   return result.section_path || null;
+}
+
+/** "semantic search: 43% of the workspace" while embedding is unfinished, else null. */
+export function coverageNote(coverage: number | undefined): string | null {
+  return coverage === undefined || coverage >= 1
+    ? null
+    : `semantic search: ${Math.round(coverage * 100)}% of the workspace`;
+}
+
+/** multi: the intent and each leg's weight, e.g. "intent: symbol · vector 0.40 · bm25 0.60". */
+export function fusionNote(response: IQueryResponse): string | null {
+  const parts = response.intent ? [`intent: ${response.intent}`] : [];
+  for (const [leg, weight] of Object.entries(response.weights ?? {})) {
+    parts.push(`${leg} ${weight.toFixed(2)}`);
+  }
+  return parts.length ? parts.join(' · ') : null;
 }

@@ -26,14 +26,18 @@ function inRange(value: unknown, low: number, high: number): value is number {
 }
 
 /** Settings with each invalid or missing value replaced by its default. */
-export function readSettings(composite: ReadonlyPartialJSONObject): IPanelSettings {
+export function readSettings(
+  composite: ReadonlyPartialJSONObject
+): IPanelSettings {
   const { defaultMode, topK, alpha, autoReindexOnSave } = composite;
   return {
     defaultMode: MODES.includes(defaultMode as Mode)
       ? (defaultMode as Mode)
       : DEFAULT_SETTINGS.defaultMode,
     topK:
-      inRange(topK, 1, 100) && Number.isInteger(topK) ? topK : DEFAULT_SETTINGS.topK,
+      inRange(topK, 1, 100) && Number.isInteger(topK)
+        ? topK
+        : DEFAULT_SETTINGS.topK,
     alpha: inRange(alpha, 0, 1) ? alpha : DEFAULT_SETTINGS.alpha,
     autoReindexOnSave:
       typeof autoReindexOnSave === 'boolean'
@@ -42,7 +46,10 @@ export function readSettings(composite: ReadonlyPartialJSONObject): IPanelSettin
   };
 }
 
-export function applySettings(model: BrainModel, settings: IPanelSettings): void {
+export function applySettings(
+  model: BrainModel,
+  settings: IPanelSettings
+): void {
   model.setOptions({
     mode: settings.defaultMode,
     topK: settings.topK,

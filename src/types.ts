@@ -47,17 +47,28 @@ export interface IQueryResult {
   cell_index: number | null;
   related_entities: string[];
   relationship_path: string[];
+  /** `parent.symbol` or the symbol alone, as the engine names the chunk. */
+  qualified_symbol: string | null;
+  /** [start, end) code-point ranges of `text` that match the query's keyword tokens. */
+  highlights: number[][];
 }
 
 export interface IQueryResponse {
   query: string;
   mode: Mode;
   results: IQueryResult[];
+  /** The number of results returned (`results.length`). */
   total_results: number;
   query_time_ms: number;
   query_entities: string[];
   fallback: string | null;
   generation: number;
+  /** multi: the kind of question the query analysis saw. */
+  intent?: string | null;
+  /** multi: each leg's weight in the fusion. */
+  weights?: Record<string, number>;
+  /** Share (0..1) of the workspace's chunks that vector search can see. */
+  coverage?: number;
 }
 
 export interface ISkippedFile {
@@ -131,6 +142,8 @@ export interface IStatus {
   last_indexed: string | null;
   format_version: number;
   job: IJob | null;
+  /** Share (0..1) of the chunks that are embedded, when the server reports it. */
+  coverage?: number;
 }
 
 /** Where to open a file: what results and the kernel widgets' links carry. */

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from agent_brain_lab import Brain
+from agent_brain_lab.engine.tokenizer import tokenize
 from agent_brain_lab.engine.types import (
     MODES,
     InvalidRequest,
@@ -122,6 +123,7 @@ def test_bm25_finds_exact_error_strings(brain):
 def test_vector_finds_meaning_without_shared_words(brain):
     response = brain.query("how much money does the customer pay including tax", mode="vector", top_k=5)
     assert any("pricing" in s for s in sources(response))
+    assert len(response.results) == 5
     assert all(r.vector_score is not None and -1.0 <= r.vector_score <= 1.0 for r in response.results)
     scores = [r.score for r in response.results]
     assert scores == sorted(scores, reverse=True)
@@ -130,15 +132,18 @@ def test_vector_finds_meaning_without_shared_words(brain):
 def test_vector_threshold_drops_weak_matches(brain):
     loose = brain.query("discount", mode="vector", top_k=50)
     strict = brain.query("discount", mode="vector", top_k=50, similarity_threshold=0.3)
-    assert len(strict.results) < len(loose.results)
+    assert 0 < len(strict.results) < len(loose.results)
     assert all(r.vector_score >= 0.3 for r in strict.results)
+    assert any(r.vector_score < 0.3 for r in loose.results)
 
 
 def test_hybrid_reports_both_legs_and_alpha_moves_the_blend(brain):
     response = brain.query("apply discount to the amount", mode="hybrid", top_k=5)
+    assert len(response.results) == 5
     assert all(r.vector_score is not None and r.bm25_score is not None for r in response.results)
     pure_vector = brain.query("apply discount to the amount", mode="hybrid", alpha=1.0, top_k=5)
     vector = brain.query("apply discount to the amount", mode="vector", top_k=5)
+    assert len(vector.results) == 5
     assert [r.chunk_id for r in pure_vector.results] == [r.chunk_id for r in vector.results]
 
 
@@ -307,3 +312,18 @@ def test_graph_shows_the_part_of_a_long_caller_that_makes_the_call(tmp_path):
     top = response.results[0]
     assert top.relationship_path == ["fetch_ledger", "<-calls-", "nightly_batch"]
     assert top.start_line <= call_line <= top.end_line and top.start_line > 5  # not the caller's first chunk
+
+
+def test_results_carry_the_engines_highlights_and_qualified_symbol(brain):
+    response = brain.query("place order reserves stock", mode="bm25", top_k=5)
+    assert response.results and response.total_results == len(response.results)
+    terms = set(tokenize(response.query))
+    for r in response.results:
+        marked = [r.text[a:b] for a, b in r.highlights]
+        assert marked, r.chunk_id  # bm25 found it by these words, so some are marked
+        assert all(terms & set(tokenize(word)) for word in marked), marked
+    method = next(r for r in response.results if r.parent_symbol)
+    assert method.qualified_symbol == f"{method.parent_symbol}.{method.symbol_name}"
+    flat = method.to_dict()
+    assert flat["qualified_symbol"] == method.qualified_symbol and flat["highlights"] == method.highlights
+    assert {"chunk_id", "text", "source", "start_line", "score", "ranks", "symbol_name", "cell_index"} <= set(flat)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -188,3 +189,34 @@ def test_help_documents_everything(ip):
     ):
         assert word in doc, word
     assert ip.find_cell_magic("brain") is not None
+
+
+def test_displayed_results_mark_the_engine_highlights(ip, indexed):
+    run(ip, "hl = %brain query apply discount --mode bm25 --top-k 3 --workspace {ws}")
+    r = ip.user_ns["hl"]
+    assert r.results and r.results[0].highlights
+    with capture_output() as captured:
+        ip.display_formatter.format(r)
+    html = captured.outputs[0].data["text/html"]
+    first = r.results[0]
+    shown = first.text[first.highlights[0][0] : first.highlights[0][1]]
+    assert f"<mark>{shown}</mark>" in html
+    assert {m.lower() for m in re.findall(r"<mark>(.*?)</mark>", html)} <= {"apply", "discount", "discounts"}
+
+
+def test_file_names_with_control_characters_print_escaped(ip, tmp_path, capsys):
+    name = "we\x1b[31mird\tna\rme\n.md"
+    (tmp_path / name).write_text("# Refunds\n\nRefunds are issued within ten days.\n")
+    ip.user_ns["odd"] = str(tmp_path)
+    run(ip, "%brain index --workspace {odd}")
+    run(ip, "odd_r = %brain query refunds --mode bm25 --workspace {odd}")
+    assert ip.user_ns["odd_r"].results[0].source == name  # the data keeps the real name
+    with capture_output() as captured:
+        ip.display_formatter.format(ip.user_ns["odd_r"])
+    data = captured.outputs[0].data
+    escaped = "we\\x1b[31mird\\tna\\rme\\n.md"
+    for text in (data["text/plain"], data["text/html"]):
+        assert escaped in text
+        assert not any(c in text for c in "\x1b\r\t"), text
+        assert "me\n.md" not in text
+    capsys.readouterr()

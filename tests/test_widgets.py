@@ -4,17 +4,28 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.types import QueryResponse, QueryResult
+from agent_brain_lab.engine.highlight import highlight_ranges, query_terms
+from agent_brain_lab.engine.retrieval import Hit
+from agent_brain_lab.engine.types import Chunk, QueryResponse, QueryResult
 from agent_brain_lab.kernel.widgets import STATIC, GraphWidget, ResultsWidget, _module
+from agent_brain_lab.render import response_html
+
+# One engine answer that every front door draws: the panel's jest test reads this file, the
+# browser test below draws it in the widget, and the HTML repr test renders it. Each checks that
+# the words marked are PRESENTATION["marks"]; the first test keeps the file equal to the engine's.
+PRESENTATION_FILE = Path(__file__).parent / "fixtures" / "presentation.json"
+PRESENTATION_TEXT = "# 🙂 parses <b>Headers</b>\ndef parseHTTPHeader(raw):\n" + "    pass\n" * 12
 
 WORKSPACE = {
     "shop/cart.py": '''
@@ -66,6 +77,39 @@ def hit(**fields) -> QueryResult:
     return QueryResult(**{**base, **fields})
 
 
+def presentation() -> QueryResponse:
+    """The shared answer, built by the engine's own code: a real chunk, a fused hit, its highlights."""
+    chunk = Chunk(
+        source="src/my file.py",
+        source_type="code",
+        language="python",
+        start_line=3,
+        end_line=16,
+        text=PRESENTATION_TEXT,
+        symbol_name="parseHTTPHeader",
+        symbol_type="method",
+        parent_symbol="Parser",
+    )
+    query = "parse header"
+    hit_ = Hit(
+        0,
+        0.0325,
+        vector_score=0.7,
+        bm25_score=3.0,
+        ranks={"vector": 1, "bm25": 1},
+        relationship_path=["A", "-calls->", "B"],
+    )
+    result = QueryResult.of(chunk, hit_, highlight_ranges(chunk.text, query_terms(query)))
+    return response(
+        [result],
+        query=query,
+        fallback="vector: no known entity in the query",
+        intent="symbol",
+        weights={"vector": 0.3, "bm25": 0.5, "graph": 0.2},
+        coverage=0.43,
+    )
+
+
 def response(results, **fields) -> QueryResponse:
     base = dict(query="parse headers", mode="multi", total_results=len(results), query_time_ms=1.5)
     return QueryResponse(results=results, **{**base, **fields})
@@ -112,13 +156,13 @@ def test_results_carry_location_label_rank_and_summary():
         ),
         hit(source="nb.ipynb", source_type="notebook", cell_index=2, start_line=1, end_line=2, score=0.1),
     ]
-    w = ResultsWidget(response(results, total_results=7, fallback="vector: no entity", generation=4))
+    w = ResultsWidget(response(results, fallback="vector: no entity", generation=4))
     assert [r["location"] for r in w.results] == ["src/http.py:3-9", "README.md:4", "nb.ipynb:1-2"]
     assert [r["label"] for r in w.results] == ["Parser.parse", "Intro > Headers", ""]
     assert [r["rank"] for r in w.results] == [1, 2, 3]
     assert w.results[2]["cell_index"] == 2
     assert w.results[0]["score_fraction"] == 1.0 and w.results[1]["score_fraction"] == pytest.approx(1 / 3)
-    assert (w.query, w.mode, w.total_results, w.generation) == ("parse headers", "multi", 7, 4)
+    assert (w.query, w.mode, w.generation) == ("parse headers", "multi", 4)
     assert w.fallback == "vector: no entity"
 
 
@@ -137,17 +181,17 @@ def test_leg_bars_vector_absolute_others_relative_and_rank_only_legs():
     assert legs[2] == {"graph": {"leg": "graph", "score": None, "fraction": None, "rank": 4}}
 
 
-def test_highlights_mark_identifier_parts_and_stems_in_code_points():
-    text = "# 🙂 parses Headers\ndef parseHTTPHeader(raw):\n    return parse_header_line(raw)  # unrelated"
-    w = ResultsWidget(response([hit(text=text)], query="parse the HTTP header"))
-    marked = [text[a:b] for a, b in w.results[0]["highlights"]]
-    assert marked == ["parses", "Headers", "parseHTTPHeader", "parse", "header"]
-    assert "the" not in w.terms and w.terms == ["parse", "HTTP", "header"]
+def test_results_pass_the_engine_presentation_through():
+    resp = presentation()
+    w = ResultsWidget(resp)
+    assert w.results[0]["highlights"] == resp.results[0].highlights != []
+    assert w.results[0]["label"] == "Parser.parseHTTPHeader"
+    assert (w.intent, w.weights, w.coverage) == ("symbol", {"vector": 0.3, "bm25": 0.5, "graph": 0.2}, 0.43)
 
 
 def test_empty_response_has_no_results():
     w = ResultsWidget(response([], query="nothing here"))
-    assert w.results == [] and w.total_results == 0 and w.fallback is None
+    assert w.results == [] and w.fallback is None and w.coverage == 1.0
 
 
 # --------------------------------------------------------------------------- static modules
@@ -254,28 +298,30 @@ def test_graph_widget_for_an_unknown_entity(brain):
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no headless Chromium here")
+def need_chromium() -> str:
+    """The browser's path; without one the test skips on a laptop and fails under CI (.ci/test installs it)."""
+    if CHROMIUM is None:
+        message = "no headless Chromium here (.ci/chromium.sh installs Debian's)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return CHROMIUM
+
+
+def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="no headless Chromium"):
+        need_chromium()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception):
+        need_chromium()
+
+
 def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
     """Both modules draw real widget state in headless Chromium; the graph view asks to expand."""
-    text = "# parses <b>Headers</b>\ndef parseHTTPHeader(raw):\n" + "    pass\n" * 12
-    results = ResultsWidget(
-        response(
-            [
-                hit(
-                    text=text,
-                    source="src/my file.py",
-                    start_line=3,
-                    end_line=16,
-                    vector_score=0.7,
-                    bm25_score=3.0,
-                    ranks={"vector": 1, "bm25": 1},
-                    relationship_path=["A", "-calls->", "B"],
-                )
-            ],
-            query="parse header",
-            fallback="vector: no known entity in the query",
-        )
-    )
+    chromium = need_chromium()
+    results = ResultsWidget(presentation())
     graph = GraphWidget(brain.graph_entity("apply_discount", depth=1), brain=brain)
 
     def state(widget, cls):  # cls, not type(widget): anywidget subclasses each instance on the fly
@@ -292,7 +338,7 @@ def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
     (tmp_path / "page.html").write_text(page)
     proc = subprocess.run(
         [
-            CHROMIUM,
+            chromium,
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
@@ -311,7 +357,9 @@ def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
     assert "error" not in out, out.get("error")
 
     assert out["hits"] == 1 and out["injected"] == 0
-    assert out["marks"] == ["parses", "Headers", "parse", "Header"]
+    assert out["marks"] == json.loads(PRESENTATION_FILE.read_text(encoding="utf-8"))["marks"]
+    assert out["fusion"] == "intent: symbol · vector 0.30 · bm25 0.50 · graph 0.20"
+    assert out["coverage"] == "semantic search: 43% of the workspace"
     assert out["legs"] == ["vector", "bm25"] and out["widths"] == ["70%", "100%"]
     assert out["fallback"].endswith("vector: no known entity in the query") and out["toggles"] == 1
     assert out["href"].endswith("/user/x/lab/tree/src/my%20file.py")
@@ -328,3 +376,27 @@ def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
     assert out["info"] == other["name"]  # the last node chosen
     assert out["chunks"] == [c["location"] for c in graph.chunks]
     assert "module" in out["legend"] and out["zoomed"] is True and out["graphCleaned"] is True
+
+
+# --------------------------------------------------------------------------- presentation once
+
+
+def test_presentation_fixture_is_the_engines_answer():
+    """tests/fixtures/presentation.json is what the engine returns now (regenerate it from presentation())."""
+    resp = presentation().to_dict()
+    saved = json.loads(PRESENTATION_FILE.read_text(encoding="utf-8"))
+    assert saved["response"] == json.loads(json.dumps(resp)), "regenerate tests/fixtures/presentation.json"
+    result = resp["results"][0]
+    marks = [result["text"][a:b] for a, b in result["highlights"]]
+    assert marks == saved["marks"] == ["parses", "Headers", "parse", "Header"]  # stemmed, identifier parts
+    assert result["qualified_symbol"] == "Parser.parseHTTPHeader"
+
+
+def test_html_repr_marks_the_engine_highlights():
+    saved = json.loads(PRESENTATION_FILE.read_text(encoding="utf-8"))
+    page = response_html(presentation())
+    assert [html.unescape(m) for m in re.findall(r"<mark>(.*?)</mark>", page)] == saved["marks"]
+    assert "&lt;b&gt;" in page and "<b>Headers" not in page
+    assert "Parser.parseHTTPHeader (method)" in page
+    assert "intent: symbol" in page and "vector 0.30 · bm25 0.50 · graph 0.20" in page
+    assert "semantic search: 43% of the workspace" in page

@@ -23,12 +23,14 @@ import numpy as np
 from . import retrieval
 from .analysis import ChunkSettings
 from .embedding import Embedder, resolve_model
+from .highlight import highlight_ranges, query_terms
 from .indexer import Indexer, IndexSettings, Scope, count_by_kind, model_changed
 from .snapshot import Snapshot
 from .store.catalog import Catalog, CatalogChanged, catalog_errors
 from .store.generations import FIX_RESET, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
 from .store.graph import CodeGraph
 from .types import (
+    Chunk,
     GraphNeighbourhood,
     GraphRequest,
     IndexCorrupt,
@@ -269,7 +271,8 @@ class Brain:
         )
         outcome = retrieval.search(ctx)
         rows = catalog.chunks_by_key([h.key for h in outcome.hits])
-        results = [_result(rows[h.key], h) for h in outcome.hits if h.key in rows]
+        terms = query_terms(request.query)
+        results = [_result(rows[h.key], h, terms) for h in outcome.hits if h.key in rows]
         return QueryResponse(
             query=request.query,
             mode=request.mode,
@@ -417,25 +420,6 @@ def _scan_options(config: BrainConfig) -> ScanOptions:
     return ScanOptions(config.include, config.exclude, config.max_file_bytes, config.include_hidden)
 
 
-def _result(chunk, hit) -> QueryResult:
-    return QueryResult(
-        chunk_id=chunk.chunk_id,
-        text=chunk.text,
-        source=chunk.source,
-        source_type=chunk.source_type,
-        language=chunk.language,
-        start_line=chunk.start_line,
-        end_line=chunk.end_line,
-        score=round(hit.score, 6),
-        vector_score=hit.vector_score,
-        bm25_score=hit.bm25_score,
-        graph_score=hit.graph_score,
-        ranks=hit.ranks,
-        symbol_name=chunk.symbol_name,
-        symbol_type=chunk.symbol_type,
-        parent_symbol=chunk.parent_symbol,
-        section_path=chunk.section_path,
-        cell_index=chunk.cell_index,
-        related_entities=hit.related_entities,
-        relationship_path=hit.relationship_path,
-    )
+def _result(chunk: Chunk, hit: retrieval.Hit, terms: frozenset[str] = frozenset()) -> QueryResult:
+    """A hit on ``chunk``, with the characters matching the query's keyword ``terms`` marked."""
+    return QueryResult.of(chunk, hit, highlight_ranges(chunk.text, terms))

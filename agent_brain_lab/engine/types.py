@@ -352,30 +352,41 @@ def _globs(data: dict, name: str, stars: int | None = None) -> tuple[str, ...]:
 # --------------------------------------------------------------------------- results
 
 
-@dataclass
-class QueryResult:
-    chunk_id: str
-    text: str
-    source: str
-    source_type: str
-    language: str
-    start_line: int
-    end_line: int
+@dataclass(kw_only=True)
+class QueryResult(Chunk):
+    """A chunk as one search ranked it: the chunk's own fields, plus its scores and what to mark.
+
+    ``highlights`` are ``[start, end)`` code-point ranges of ``text`` that match the query's keyword
+    tokens (engine/highlight.py); ``to_dict`` adds the chunk's ``qualified_symbol``, so that every
+    front door shows the engine's answer instead of working it out again.
+    """
+
     score: float
     vector_score: float | None = None
     bm25_score: float | None = None
     graph_score: float | None = None
     ranks: dict[str, int] = field(default_factory=dict)
-    symbol_name: str | None = None
-    symbol_type: str | None = None
-    parent_symbol: str | None = None
-    section_path: str | None = None
-    cell_index: int | None = None
     related_entities: list[str] = field(default_factory=list)
     relationship_path: list[str] = field(default_factory=list)
+    highlights: list[list[int]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, chunk: Chunk, hit: Any, highlights: list[list[int]] | None = None) -> QueryResult:
+        """``chunk`` with the scores of ``hit`` (a retrieval ``Hit``) and the ranges to mark."""
+        return cls(
+            **{f.name: getattr(chunk, f.name) for f in fields(Chunk)},
+            score=round(hit.score, 6),
+            vector_score=hit.vector_score,
+            bm25_score=hit.bm25_score,
+            graph_score=hit.graph_score,
+            ranks=hit.ranks,
+            related_entities=hit.related_entities,
+            relationship_path=hit.relationship_path,
+            highlights=highlights or [],
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "qualified_symbol": self.qualified_symbol}
 
 
 @dataclass
@@ -383,7 +394,7 @@ class QueryResponse:
     query: str
     mode: str
     results: list[QueryResult]
-    total_results: int
+    total_results: int  # len(results): how many were returned (no count of matches past top_k)
     query_time_ms: float
     query_entities: list[str] = field(default_factory=list)
     fallback: str | None = None  # e.g. "vector: no known entity in the query"

@@ -11,7 +11,7 @@ import string
 import time
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
@@ -191,6 +191,7 @@ class BrainMagics(Magics):
                 argv = argv[1:]
             elif argv[:1] and argv[0] in commands.COMMANDS:
                 raise BrainMagicError(f"%%brain runs a query (the cell body); use {PROG} {argv[0]} on a line")
+            assert self.shell is not None  # a magic always runs in a shell
             argv = ["query", *argv, "--", _expand(cell, self.shell.user_ns)]
         if not argv:
             print(commands.help_text(PROG))
@@ -210,9 +211,9 @@ class BrainMagics(Magics):
         if ns.json:
             return commands.as_data(ns, result)
         if ns.command == "status":
-            return StatusView(result)
+            return StatusView(cast(dict, result))
         if ns.command == "graph":
-            return GraphView(result, brain)
+            return GraphView(cast(dict, result), brain)
         if ns.command == "reset":
             print(f"Index reset: {ns.root}")
         return result

@@ -1,8 +1,9 @@
 """Notebook widgets: ranked query results and an interactive knowledge-graph explorer.
 
-Both are anywidgets whose state is plain JSON in synced traitlets. Everything derived
-(score bars, highlight ranges, merged neighbourhoods) is computed here, so the front end
-only draws and the state can be checked from Python.
+Both are anywidgets whose state is plain JSON in synced traitlets. What matched (``highlights``)
+and the qualified symbol come from the engine; the rest (score bars, links, merged
+neighbourhoods) is derived here, so the front end only draws and the state can be checked
+from Python.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from ..engine.tokenizer import PARTS, WORD, identifiers, tokenize
 from ..engine.types import BrainError, QueryResponse
 
 STATIC = Path(__file__).parent / "static"
@@ -29,89 +29,62 @@ def _module(*names: str) -> str:
 # --------------------------------------------------------------------------- shared mapping
 
 
-def location(hit: dict[str, Any]) -> dict[str, Any]:
-    """Where a chunk lives: ``path:start-end`` and its symbol or section, for display and opening."""
+def link_fields(hit: dict[str, Any]) -> dict[str, Any]:
+    """What a chunk's link shows: ``path:start-end`` and the engine's qualified symbol or the section."""
     start, end = hit["start_line"], hit["end_line"]
     lines = f"{start}" if start == end else f"{start}-{end}"
-    symbol = hit.get("symbol_name")
-    if symbol and hit.get("parent_symbol"):
-        symbol = f"{hit['parent_symbol']}.{symbol}"
     return {
         "location": f"{hit['source']}:{lines}",
-        "label": symbol or hit.get("section_path") or "",
+        "label": hit.get("qualified_symbol") or hit.get("section_path") or "",
     }
-
-
-def highlight_ranges(text: str, query_tokens: set[str]) -> list[list[int]]:
-    """``[start, end)`` code-point ranges of ``text`` matching the query the way BM25 does.
-
-    A whole identifier or any of its parts (``parseHTTPHeader`` → parse, HTTP, Header) is marked
-    when its stemmed token is one of the query's; adjacent ranges are merged.
-    """
-    ranges: list[list[int]] = []
-    for word in WORD.finditer(text):
-        if word.group().lower().strip("_") in query_tokens:
-            spans = [(word.start(), word.end())]
-        else:
-            spans = [
-                (word.start() + p.start(), word.start() + p.end())
-                for p in PARTS.finditer(word.group())
-                if query_tokens.intersection(tokenize(p.group()))
-            ]
-        for start, end in spans:
-            if ranges and ranges[-1][1] == start:
-                ranges[-1][1] = end
-            else:
-                ranges.append([start, end])
-    return ranges
 
 
 # --------------------------------------------------------------------------- results
 
 
 class ResultsWidget(anywidget.AnyWidget):
-    """Ranked hits of one :class:`QueryResponse`, with per-leg score bars and highlighted snippets."""
+    """Ranked hits of one :class:`QueryResponse`, with per-leg score bars and the engine's highlights."""
 
     _esm = _module("shared.js", "results.js")
     _css = _module("shared.css", "results.css")
 
     query = t.Unicode("").tag(sync=True)
     mode = t.Unicode("").tag(sync=True)
-    total_results = t.Int(0).tag(sync=True)
     query_time_ms = t.Float(0.0).tag(sync=True)
     generation = t.Int(0).tag(sync=True)
     fallback = t.Unicode(None, allow_none=True).tag(sync=True)
     query_entities = t.List(t.Unicode()).tag(sync=True)
-    terms = t.List(t.Unicode()).tag(sync=True)
+    intent = t.Unicode(None, allow_none=True).tag(sync=True)
+    weights = t.Dict(value_trait=t.Float()).tag(sync=True)
+    coverage = t.Float(1.0).tag(sync=True)
     results = t.List(t.Dict()).tag(sync=True)
 
     def __init__(self, response: QueryResponse, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        query_tokens = set(tokenize(response.query))
         with self.hold_sync():
             self.query = response.query
             self.mode = response.mode
-            self.total_results = response.total_results
             self.query_time_ms = response.query_time_ms
             self.generation = response.generation
             self.fallback = response.fallback
             self.query_entities = list(response.query_entities)
-            self.terms = list(dict.fromkeys(w for w in identifiers(response.query) if tokenize(w)))
-            self.results = _map_results(response, query_tokens)
+            self.intent = response.intent
+            self.weights = dict(response.weights)
+            self.coverage = response.coverage
+            self.results = _map_results(response)
 
 
-def _map_results(response: QueryResponse, query_tokens: set[str]) -> list[dict[str, Any]]:
+def _map_results(response: QueryResponse) -> list[dict[str, Any]]:
     hits = [r.to_dict() for r in response.results]
     best = {leg: max((h[f"{leg}_score"] or 0.0 for h in hits), default=0.0) for leg in LEGS}
     top = max((h["score"] for h in hits), default=0.0)
     return [
         {
             **hit,
-            **location(hit),
+            **link_fields(hit),
             "rank": rank,
             "score_fraction": _fraction(hit["score"], top),
             "legs": _legs(hit, best),
-            "highlights": highlight_ranges(hit["text"], query_tokens),
         }
         for rank, hit in enumerate(hits, start=1)
     ]
@@ -226,7 +199,7 @@ class GraphWidget(anywidget.AnyWidget):
             edges[key] = {**edge, "chunk_ids": list(dict.fromkeys([*chunk_ids, *edge.get("chunk_ids", [])]))}
         chunks = {c["chunk_id"]: c for c in self.chunks}
         for chunk in graph["chunks"]:
-            chunks.setdefault(chunk["chunk_id"], {**chunk, **location(chunk)})
+            chunks.setdefault(chunk["chunk_id"], {**chunk, **link_fields(chunk)})
         self.nodes = list(nodes.values())
         self.edges = list(edges.values())
         self.chunks = list(chunks.values())

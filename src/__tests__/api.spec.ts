@@ -30,9 +30,15 @@ describe('requestAPI', () => {
   it('maps the server error body onto ApiError (code, field, status)', async () => {
     const { settings } = fakeSettings(() => ({
       status: 400,
-      body: { error: 'invalid_request', message: 'top_k: must be between 1 and 100', field: 'top_k' }
+      body: {
+        error: 'invalid_request',
+        message: 'top_k: must be between 1 and 100',
+        field: 'top_k'
+      }
     }));
-    const error = await failure(requestAPI('query', settings, { method: 'POST', body: '{}' }));
+    const error = await failure(
+      requestAPI('query', settings, { method: 'POST', body: '{}' })
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe('top_k: must be between 1 and 100');
     expect(error.status).toBe(400);
@@ -43,7 +49,11 @@ describe('requestAPI', () => {
   it('keeps the running job id of a 409 workspace_busy', async () => {
     const { settings } = fakeSettings(() => ({
       status: 409,
-      body: { error: 'workspace_busy', message: 'an index job is already running', job_id: 'abc123' }
+      body: {
+        error: 'workspace_busy',
+        message: 'an index job is already running',
+        job_id: 'abc123'
+      }
     }));
     const error = await failure(new BrainAPI(settings).index());
     expect(error.code).toBe('workspace_busy');
@@ -51,7 +61,10 @@ describe('requestAPI', () => {
   });
 
   it('reports a non-JSON error page with its HTTP status', async () => {
-    const { settings } = fakeSettings(() => ({ status: 502, raw: '<html>Bad gateway</html>' }));
+    const { settings } = fakeSettings(() => ({
+      status: 502,
+      raw: '<html>Bad gateway</html>'
+    }));
     const error = await failure(requestAPI('status', settings));
     expect(error.status).toBe(502);
     expect(error.code).toBe('http_error');
@@ -78,7 +91,10 @@ describe('requestAPI', () => {
 
 describe('BrainAPI', () => {
   it('sends each call to its route with its method and JSON body', async () => {
-    const { settings, requests } = fakeSettings(() => ({ status: 200, body: {} }));
+    const { settings, requests } = fakeSettings(() => ({
+      status: 200,
+      body: {}
+    }));
     const api = new BrainAPI(settings);
     await api.query({ query: 'parse header', mode: 'bm25', top_k: 3 });
     await api.index({ path: 'src', force: true });
@@ -90,7 +106,11 @@ describe('BrainAPI', () => {
       ['GET', 'jobs/j%201%2Fx'],
       ['DELETE', 'jobs/j1']
     ]);
-    expect(requests[0].body).toEqual({ query: 'parse header', mode: 'bm25', top_k: 3 });
+    expect(requests[0].body).toEqual({
+      query: 'parse header',
+      mode: 'bm25',
+      top_k: 3
+    });
     expect(requests[1].body).toEqual({ path: 'src', force: true });
   });
 });

@@ -12,7 +12,14 @@ export interface IRecorded {
   headers: Headers;
 }
 
-export type Route = (request: IRecorded) => { status: number; body?: unknown; raw?: string };
+export interface IAnswer {
+  status: number;
+  body?: unknown;
+  raw?: string;
+}
+
+/** Answers a request, at once or later (to hold a response back). */
+export type Route = (request: IRecorded) => IAnswer | Promise<IAnswer>;
 
 export const BASE_URL = 'http://localhost:8888/lab-base/';
 
@@ -34,8 +41,10 @@ export function fakeSettings(route: Route): {
       headers: request.headers
     };
     requests.push(recorded);
-    const answer = route(recorded);
-    const payload = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
+    const answer = await route(recorded);
+    const payload =
+      answer.raw ??
+      (answer.body === undefined ? '' : JSON.stringify(answer.body));
     return new Response(payload, { status: answer.status });
   };
   const settings = ServerConnection.makeSettings({

@@ -22,6 +22,8 @@ export function result(fields: Partial<IQueryResult> = {}): IQueryResult {
     cell_index: null,
     related_entities: [],
     relationship_path: [],
+    qualified_symbol: 'parse_header',
+    highlights: [],
     ...fields
   };
 }

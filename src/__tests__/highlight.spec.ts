@@ -1,73 +1,73 @@
-import { highlight, queryTerms, snippet } from '../highlight';
+import { segments, snippet } from '../highlight';
 
-describe('queryTerms', () => {
-  it('splits identifiers into parts and drops stop words, longest first', () => {
-    const terms = queryTerms('how is parseHTTPHeader used in the cart_total');
-    expect(terms).toEqual(
-      expect.arrayContaining(['parsehttpheader', 'parse', 'http', 'header', 'cart_total', 'cart', 'total', 'used'])
-    );
-    expect(terms).not.toContain('how');
-    expect(terms).not.toContain('the');
-    expect(terms[0]).toBe('parsehttpheader');
-    const lengths = terms.map(t => t.length);
-    expect([...lengths].sort((a, b) => b - a)).toEqual(lengths);
-  });
+const marked = (text: string, ranges: number[][]) =>
+  segments(text, ranges)
+    .filter(s => s.match)
+    .map(s => s.text);
 
-  it('treats regex characters in the query as plain text', () => {
-    expect(queryTerms('a.*b (c+d)')).toEqual([]);
-    expect(() => highlight('x.*y', queryTerms('.*'))).not.toThrow();
-  });
-});
-
-describe('highlight', () => {
-  it('marks every case-insensitive occurrence and keeps all text', () => {
-    const text = 'Parse the header; parse_header(line) returns HEADER parts';
-    const segments = highlight(text, queryTerms('parse header'));
-    expect(segments.map(s => s.text).join('')).toBe(text);
-    expect(segments.filter(s => s.match).map(s => s.text)).toEqual([
+describe('segments', () => {
+  it('marks exactly the engine ranges and keeps all text', () => {
+    const text = 'Parse the header; parse_header(line)';
+    const all = segments(text, [
+      [0, 5],
+      [10, 16],
+      [18, 23],
+      [24, 30]
+    ]);
+    expect(all.map(s => s.text).join('')).toBe(text);
+    expect(all.filter(s => s.match).map(s => s.text)).toEqual([
       'Parse',
       'header',
       'parse',
-      'header',
-      'HEADER'
+      'header'
     ]);
   });
 
-  it('prefers the longer term over its prefix', () => {
-    const segments = highlight('cart_total and cart', ['cart_total', 'cart']);
-    expect(segments.filter(s => s.match).map(s => s.text)).toEqual(['cart_total', 'cart']);
+  it('counts code points like the engine, not UTF-16 units', () => {
+    expect(marked('🙂 parses', [[2, 8]])).toEqual(['parses']);
   });
 
-  it('matches at word and identifier-part starts only', () => {
-    const text = 'subtotal compute_total cartTotal parseHTTPHeader HTTPHeader taxed';
-    const marked = highlight(text, ['total', 'header', 'http', 'tax'])
-      .filter(s => s.match)
-      .map(s => s.text);
-    expect(marked).toEqual(['total', 'Total', 'HTTP', 'Header', 'HTTP', 'Header', 'tax']);
-  });
-
-  it('returns the text unmarked without terms, nothing for empty text', () => {
-    expect(highlight('abc', [])).toEqual([{ text: 'abc', match: false }]);
-    expect(highlight('', ['a'])).toEqual([]);
+  it('ignores empty, overlapping and out-of-range ranges', () => {
+    expect(
+      marked('abcdef', [
+        [1, 1],
+        [0, 3],
+        [2, 4],
+        [5, 99]
+      ])
+    ).toEqual(['abc', 'd', 'f']);
+    expect(segments('abc', [])).toEqual([{ text: 'abc', match: false }]);
+    expect(segments('', [[0, 1]])).toEqual([]);
   });
 });
 
 describe('snippet', () => {
   const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+  const text = lines.join('\n');
+  const at = (line: number, from: number, to: number) => {
+    const start = lines.slice(0, line - 1).join('\n').length + 1;
+    return [start + from, start + to];
+  };
 
-  it('starts one line above the first match and marks cut ends', () => {
-    const text = [...lines.slice(0, 19), 'the needle is here', ...lines.slice(20)].join('\n');
-    const cut = snippet(text, ['needle'], 4);
-    expect(cut).toBe('…\nline 19\nthe needle is here\nline 21\nline 22\n…');
+  it('starts one line above the first mark, moves the ranges, marks cut ends', () => {
+    const cut = snippet(text, [at(20, 0, 4), at(21, 5, 7), at(29, 0, 4)], 4);
+    expect(cut.text).toBe('…\nline 19\nline 20\nline 21\nline 22\n…');
+    expect(marked(cut.text, cut.ranges)).toEqual(['line', '21']);
   });
 
-  it('shows the top without a match and whole short texts as they are', () => {
-    expect(snippet(lines.join('\n'), ['zzz'], 3)).toBe('line 1\nline 2\nline 3\n…');
-    expect(snippet('one\ntwo\n\n', ['two'], 8)).toBe('one\ntwo');
+  it('shows the top without marks and whole short texts as they are', () => {
+    expect(snippet(text, [], 3)).toEqual({
+      text: 'line 1\nline 2\nline 3\n…',
+      ranges: []
+    });
+    const short = snippet('one\ntwo\n\n', [[4, 7]], 8);
+    expect(marked(short.text, short.ranges)).toEqual(['two']);
+    expect(short.text).toBe('one\ntwo');
   });
 
-  it('keeps a full window when the match is near the end', () => {
-    const cut = snippet(lines.join('\n'), ['line 30'], 4);
-    expect(cut).toBe('…\nline 27\nline 28\nline 29\nline 30');
+  it('keeps a full window when the mark is near the end', () => {
+    const cut = snippet(text, [at(30, 5, 7)], 4);
+    expect(cut.text).toBe('…\nline 27\nline 28\nline 29\nline 30');
+    expect(marked(cut.text, cut.ranges)).toEqual(['30']);
   });
 });

@@ -56,7 +56,10 @@ function indexingServer(): Route {
   let polls = 0;
   return (r: IRecorded) => {
     if (r.method === 'POST' && r.path === 'index') {
-      return { status: 202, body: { job_id: 'j1', ...job({ status: 'pending', path: r.body.path }) } };
+      return {
+        status: 202,
+        body: { job_id: 'j1', ...job({ status: 'pending', path: r.body.path }) }
+      };
     }
     if (r.path === 'jobs/j1') {
       polls += 1;
@@ -96,10 +99,20 @@ describe('BrainModel indexing', () => {
   it('follows the running job when the workspace is busy', async () => {
     const { model, requests, messages, finished } = setup(r => {
       if (r.path === 'index') {
-        return { status: 409, body: { error: 'workspace_busy', message: 'an index job is already running', job_id: 'other' } };
+        return {
+          status: 409,
+          body: {
+            error: 'workspace_busy',
+            message: 'an index job is already running',
+            job_id: 'other'
+          }
+        };
       }
       if (r.path === 'jobs/other') {
-        return { status: 200, body: job({ id: 'other', status: 'done', files_done: 3 }) };
+        return {
+          status: 200,
+          body: job({ id: 'other', status: 'done', files_done: 3 })
+        };
       }
       return { status: 200, body: status('ready', 3) };
     });
@@ -109,10 +122,34 @@ describe('BrainModel indexing', () => {
     expect(requests.map(r => r.path)).toContain('jobs/other');
   });
 
+  it('reports a failed look-up of the busy job instead of rejecting', async () => {
+    const { model, messages } = setup(r =>
+      r.path === 'index'
+        ? {
+            status: 409,
+            body: {
+              error: 'workspace_busy',
+              message: 'an index job is already running',
+              job_id: 'gone'
+            }
+          }
+        : { status: 404, body: { error: 'not_found', message: 'no job gone' } }
+    );
+    await expect(model.index()).resolves.toBeUndefined();
+    expect(messages).toEqual([
+      'info: an index job is already running',
+      'error: no job gone'
+    ]);
+    expect(model.job).toBeNull();
+  });
+
   it('reports a failed job with its error', async () => {
     const { model, messages, finished } = setup(r =>
       r.path === 'index'
-        ? { status: 202, body: job({ status: 'failed', error: 'model missing' }) }
+        ? {
+            status: 202,
+            body: job({ status: 'failed', error: 'model missing' })
+          }
         : { status: 200, body: status('empty', 0) }
     );
     await model.index();
@@ -123,7 +160,11 @@ describe('BrainModel indexing', () => {
   it('reports a rejected path with the server message and starts nothing', async () => {
     const { model, messages } = setup(() => ({
       status: 400,
-      body: { error: 'invalid_request', message: "path: '../x' is outside the workspace", field: 'path' }
+      body: {
+        error: 'invalid_request',
+        message: "path: '../x' is outside the workspace",
+        field: 'path'
+      }
     }));
     await model.index('../x');
     expect(messages).toEqual(["error: path: '../x' is outside the workspace"]);
@@ -134,7 +175,12 @@ describe('BrainModel indexing', () => {
 describe('BrainModel search', () => {
   it('sends alpha only in hybrid mode and splits path globs', () => {
     const { model } = setup(() => ({ status: 500 }));
-    model.setOptions({ query: '  cart ', mode: 'bm25', paths: 'src/**, ,docs/*.md', sourceTypes: ['code'] });
+    model.setOptions({
+      query: '  cart ',
+      mode: 'bm25',
+      paths: 'src/**, ,docs/*.md',
+      sourceTypes: ['code']
+    });
     expect(model.request()).toEqual({
       query: 'cart',
       mode: 'bm25',
@@ -151,8 +197,26 @@ describe('BrainModel search', () => {
     let fail = false;
     const { model, messages } = setup(r =>
       fail
-        ? { status: 503, body: { error: 'not_indexed', message: 'the workspace is not indexed yet' } }
-        : { status: 200, body: { query: r.body.query, mode: 'bm25', results: [], total_results: 0, query_time_ms: 1, query_entities: [], fallback: null, generation: 1 } }
+        ? {
+            status: 503,
+            body: {
+              error: 'not_indexed',
+              message: 'the workspace is not indexed yet'
+            }
+          }
+        : {
+            status: 200,
+            body: {
+              query: r.body.query,
+              mode: 'bm25',
+              results: [],
+              total_results: 0,
+              query_time_ms: 1,
+              query_entities: [],
+              fallback: null,
+              generation: 1
+            }
+          }
     );
     model.setOptions({ query: 'cart' });
     await model.search();
@@ -165,8 +229,45 @@ describe('BrainModel search', () => {
     expect(messages).toEqual(['error: the workspace is not indexed yet']);
   });
 
+  it('drops the response to an older search that arrives late', async () => {
+    let releaseFirst: () => void = () => undefined;
+    const held = new Promise<void>(resolve => (releaseFirst = resolve));
+    const answer = (query: string) => ({
+      status: 200,
+      body: {
+        query,
+        mode: 'bm25',
+        results: [],
+        total_results: 0,
+        query_time_ms: 1,
+        query_entities: [],
+        fallback: null,
+        generation: 1
+      }
+    });
+    const { model } = setup(async r => {
+      if (r.body.query === 'old') {
+        await held;
+      }
+      return answer(r.body.query);
+    });
+    model.setOptions({ query: 'old' });
+    const first = model.search();
+    model.setOptions({ query: 'new' });
+    await model.search();
+    expect(model.response?.query).toBe('new');
+    expect(model.searching).toBe(false);
+    releaseFirst();
+    await first;
+    expect(model.response?.query).toBe('new');
+    expect(model.searching).toBe(false);
+  });
+
   it('does not send a blank query', async () => {
-    const { model, requests, messages } = setup(() => ({ status: 200, body: {} }));
+    const { model, requests, messages } = setup(() => ({
+      status: 200,
+      body: {}
+    }));
     model.setOptions({ query: '   ' });
     await model.search();
     expect(requests).toHaveLength(0);
@@ -176,12 +277,26 @@ describe('BrainModel search', () => {
 
 describe('parseLocation', () => {
   it('accepts relative paths and non-negative integer positions', () => {
-    expect(parseLocation({ path: './src/a.py', line: 12 })).toEqual({ path: 'src/a.py', line: 12, cell_index: null });
-    expect(parseLocation({ path: 'nb.ipynb', cell_index: 0, line: -1 })).toEqual({ path: 'nb.ipynb', line: null, cell_index: 0 });
+    expect(parseLocation({ path: './src/a.py', line: 12 })).toEqual({
+      path: 'src/a.py',
+      line: 12,
+      cell_index: null
+    });
+    expect(
+      parseLocation({ path: 'nb.ipynb', cell_index: 0, line: -1 })
+    ).toEqual({ path: 'nb.ipynb', line: null, cell_index: 0 });
   });
 
   it('rejects absolute, escaping or missing paths', () => {
-    for (const detail of [null, 'a.py', {}, { path: '' }, { path: '/etc/passwd' }, { path: 'a/../../b' }, { path: 3 }]) {
+    for (const detail of [
+      null,
+      'a.py',
+      {},
+      { path: '' },
+      { path: '/etc/passwd' },
+      { path: 'a/../../b' },
+      { path: 3 }
+    ]) {
       expect(parseLocation(detail)).toBeNull();
     }
   });
@@ -190,21 +305,36 @@ describe('parseLocation', () => {
 describe('readSettings', () => {
   it('has the defaults of schema/plugin.json', () => {
     const defaults = Object.fromEntries(
-      Object.entries(schema.properties).map(([k, v]) => [k, (v as { default: unknown }).default])
+      Object.entries(schema.properties).map(([k, v]) => [
+        k,
+        (v as { default: unknown }).default
+      ])
     );
     expect(defaults).toEqual(DEFAULT_SETTINGS);
   });
 
   it('keeps valid values and replaces invalid ones by defaults', () => {
-    expect(readSettings({ defaultMode: 'graph', topK: 7, alpha: 0.2, autoReindexOnSave: false })).toEqual({
+    expect(
+      readSettings({
+        defaultMode: 'graph',
+        topK: 7,
+        alpha: 0.2,
+        autoReindexOnSave: false
+      })
+    ).toEqual({
       defaultMode: 'graph',
       topK: 7,
       alpha: 0.2,
       autoReindexOnSave: false
     });
-    expect(readSettings({ defaultMode: 'magic', topK: 0, alpha: 3, autoReindexOnSave: 'yes' })).toEqual(
-      DEFAULT_SETTINGS
-    );
+    expect(
+      readSettings({
+        defaultMode: 'magic',
+        topK: 0,
+        alpha: 3,
+        autoReindexOnSave: 'yes'
+      })
+    ).toEqual(DEFAULT_SETTINGS);
     expect(readSettings({ topK: 2.5, alpha: -0.1 })).toEqual(DEFAULT_SETTINGS);
   });
 });

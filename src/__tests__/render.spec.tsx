@@ -6,6 +6,7 @@ import { IndexSection } from '../panel/IndexSection';
 import { ResultList } from '../panel/ResultList';
 import { legBreakdown, locationLabel } from '../scores';
 import { IJob, IQueryResponse, IQueryResult, IStatus } from '../types';
+import presentation from '../../tests/fixtures/presentation.json';
 import { response, result } from './fixtures';
 
 // Tell React this is a test environment that uses act().
@@ -25,7 +26,10 @@ afterEach(() => {
   host.remove();
 });
 
-function render(resp: IQueryResponse, onOpen: (r: IQueryResult) => void = () => undefined) {
+function render(
+  resp: IQueryResponse,
+  onOpen: (r: IQueryResult) => void = () => undefined
+) {
   act(() => root.render(<ResultList response={resp} onOpen={onOpen} />));
 }
 
@@ -35,7 +39,8 @@ describe('result rendering', () => {
       text: '<img src=x onerror="alert(1)"> <script>steal()</script> header',
       source: 'docs/<b>x</b>.md',
       section_path: '<i>Intro</i>',
-      symbol_name: null
+      symbol_name: null,
+      qualified_symbol: null
     });
     render(response('header', 'bm25', [evil]));
     expect(host.querySelector('img')).toBeNull();
@@ -44,26 +49,75 @@ describe('result rendering', () => {
     expect(host.querySelector('i')).toBeNull();
     const snippet = host.querySelector('.jp-AgentBrain-snippet')!;
     expect(snippet.textContent).toContain('<script>steal()</script>');
-    expect(host.querySelector('.jp-AgentBrain-location')!.textContent).toBe('docs/<b>x</b>.md:10-12');
-    expect(host.querySelector('.jp-AgentBrain-anchor')!.textContent).toBe('<i>Intro</i>');
+    expect(host.querySelector('.jp-AgentBrain-location')!.textContent).toBe(
+      'docs/<b>x</b>.md:10-12'
+    );
+    expect(host.querySelector('.jp-AgentBrain-anchor')!.textContent).toBe(
+      '<i>Intro</i>'
+    );
   });
 
-  it('wraps the query terms of the snippet in <mark>', () => {
-    render(response('parse header', 'bm25', [result()]));
-    const marks = [...host.querySelectorAll('.jp-AgentBrain-snippet mark')].map(m => m.textContent);
-    expect(marks).toEqual(['parse', 'header', 'Parse', 'header']);
+  it('shows control characters in file names as text, never as markup', () => {
+    const odd = 'docs/a\nb\u001b[31mc\td.md';
+    render(response('x', 'bm25', [result({ source: odd, start_line: 1 })]));
+    const where = host.querySelector('.jp-AgentBrain-location')!;
+    expect(where.textContent).toBe(`${odd}:1-12`);
+    expect(where.children).toHaveLength(0);
+  });
+
+  it('marks what the engine marked, the same words as the widget and HTML repr', () => {
+    // tests/fixtures/presentation.json: one engine answer all three front doors draw
+    // (tests/test_widgets.py renders it in the widget and the HTML repr).
+    render(presentation.response as IQueryResponse);
+    const marks = [...host.querySelectorAll('.jp-AgentBrain-snippet mark')].map(
+      m => m.textContent
+    );
+    expect(marks).toEqual(presentation.marks);
+    expect(host.querySelector('.jp-AgentBrain-anchor')!.textContent).toBe(
+      'method Parser.parseHTTPHeader'
+    );
+    expect(host.querySelector('.jp-AgentBrain-summary')!.textContent).toMatch(
+      /^1 result · multi ·/
+    );
+    expect(host.querySelector('.jp-AgentBrain-fusion')!.textContent).toBe(
+      'intent: symbol · vector 0.30 · bm25 0.50 · graph 0.20'
+    );
+    expect(host.querySelector('.jp-AgentBrain-coverage')!.textContent).toBe(
+      'semantic search: 43% of the workspace'
+    );
+  });
+
+  it('shows no coverage notice or fusion note for a fully embedded single-leg search', () => {
+    render(response('parse', 'bm25', [result()], { coverage: 1 }));
+    expect(host.querySelector('.jp-AgentBrain-coverage')).toBeNull();
+    expect(host.querySelector('.jp-AgentBrain-fusion')).toBeNull();
+    expect(host.querySelector('.jp-AgentBrain-snippet mark')).toBeNull();
   });
 
   it('shows both leg scores in hybrid mode', () => {
-    render(response('cart', 'hybrid', [result({ score: 0.75, vector_score: 0.61234, bm25_score: 7.5 })]));
-    const legs = [...host.querySelectorAll('.jp-AgentBrain-leg')].map(l => l.textContent);
+    render(
+      response('cart', 'hybrid', [
+        result({ score: 0.75, vector_score: 0.61234, bm25_score: 7.5 })
+      ])
+    );
+    const legs = [...host.querySelectorAll('.jp-AgentBrain-leg')].map(
+      l => l.textContent
+    );
     expect(legs).toEqual(['vector 0.612', 'bm25 7.50']);
-    expect(host.querySelector('.jp-AgentBrain-score')!.textContent).toBe('0.750');
+    expect(host.querySelector('.jp-AgentBrain-score')!.textContent).toBe(
+      '0.750'
+    );
   });
 
   it('shows the RRF ranks of each leg in multi mode', () => {
-    render(response('cart', 'multi', [result({ score: 0.032, ranks: { vector: 1, graph: 4 } })]));
-    const legs = [...host.querySelectorAll('.jp-AgentBrain-leg')].map(l => l.textContent);
+    render(
+      response('cart', 'multi', [
+        result({ score: 0.032, ranks: { vector: 1, graph: 4 } })
+      ])
+    );
+    const legs = [...host.querySelectorAll('.jp-AgentBrain-leg')].map(
+      l => l.textContent
+    );
     expect(legs).toEqual(['vector #1', 'graph #4']);
   });
 
@@ -72,15 +126,28 @@ describe('result rendering', () => {
       response(
         'Cart',
         'graph',
-        [result({ relationship_path: ['Cart', '-calls->', 'parse_header'], graph_score: 0.5 })],
+        [
+          result({
+            relationship_path: ['Cart', '-calls->', 'parse_header'],
+            graph_score: 0.5
+          })
+        ],
         { query_entities: ['Cart'] }
       )
     );
-    expect(host.querySelector('.jp-AgentBrain-relpath')!.textContent).toBe('Cart -calls-> parse_header');
-    expect(host.querySelector('.jp-AgentBrain-summary')!.textContent).toContain('entities: Cart');
+    expect(host.querySelector('.jp-AgentBrain-relpath')!.textContent).toBe(
+      'Cart -calls-> parse_header'
+    );
+    expect(host.querySelector('.jp-AgentBrain-summary')!.textContent).toContain(
+      'entities: Cart'
+    );
     expect(host.querySelector('.jp-AgentBrain-fallback')).toBeNull();
 
-    render(response('nothing known', 'graph', [result()], { fallback: 'vector: no known entity in the query' }));
+    render(
+      response('nothing known', 'graph', [result()], {
+        fallback: 'vector: no known entity in the query'
+      })
+    );
     expect(host.querySelector('.jp-AgentBrain-fallback')!.textContent).toBe(
       'Fell back to vector: no known entity in the query'
     );
@@ -89,18 +156,27 @@ describe('result rendering', () => {
   it('says so when there are no results', () => {
     render(response('zzz', 'vector', []));
     expect(host.querySelector('.jp-AgentBrain-resultList')).toBeNull();
-    expect(host.querySelector('.jp-AgentBrain-empty')!.textContent).toMatch(/No results/);
+    expect(host.querySelector('.jp-AgentBrain-empty')!.textContent).toMatch(
+      /No results/
+    );
   });
 
   it('moves the selection with the arrow keys and opens with Enter or a click', () => {
     const opened: string[] = [];
-    const results = ['a.py', 'b.py', 'c.py'].map((source, i) => result({ chunk_id: `c${i}`, source }));
+    const results = ['a.py', 'b.py', 'c.py'].map((source, i) =>
+      result({ chunk_id: `c${i}`, source })
+    );
     render(response('parse', 'bm25', results), r => opened.push(r.source));
     const list = host.querySelector('.jp-AgentBrain-resultList')!;
-    const selected = () => host.querySelector('.jp-AgentBrain-result.jp-mod-selected')!.getAttribute('data-path');
+    const selected = () =>
+      host
+        .querySelector('.jp-AgentBrain-result.jp-mod-selected')!
+        .getAttribute('data-path');
     const key = (k: string) =>
       act(() => {
-        list.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+        list.dispatchEvent(
+          new KeyboardEvent('keydown', { key: k, bubbles: true })
+        );
       });
 
     expect(selected()).toBe('a.py');
@@ -113,7 +189,9 @@ describe('result rendering', () => {
     key('Enter');
     expect(opened).toEqual(['b.py']);
 
-    act(() => (host.querySelectorAll('.jp-AgentBrain-result')[0] as HTMLElement).click());
+    act(() =>
+      (host.querySelectorAll('.jp-AgentBrain-result')[0] as HTMLElement).click()
+    );
     expect(opened).toEqual(['b.py', 'a.py']);
     expect(selected()).toBe('a.py');
   });
@@ -121,9 +199,18 @@ describe('result rendering', () => {
 
 describe('labels', () => {
   it('formats one-line chunks and notebook cells', () => {
-    expect(locationLabel(result({ start_line: 4, end_line: 4 }))).toBe('shop/http.py:4');
+    expect(locationLabel(result({ start_line: 4, end_line: 4 }))).toBe(
+      'shop/http.py:4'
+    );
     expect(
-      locationLabel(result({ source: 'nb/a.ipynb', start_line: 1, end_line: 3, cell_index: 2 }))
+      locationLabel(
+        result({
+          source: 'nb/a.ipynb',
+          start_line: 1,
+          end_line: 3,
+          cell_index: 2
+        })
+      )
     ).toBe('nb/a.ipynb:1-3 [cell 2]');
   });
 
@@ -137,7 +224,11 @@ describe('index section', () => {
     state: 'ready',
     root: '/home/me/shop',
     generation: 2,
-    files: { total: 5, by_source_type: { code: 4, doc: 1 }, by_language: { python: 4, markdown: 1 } },
+    files: {
+      total: 5,
+      by_source_type: { code: 4, doc: 1 },
+      by_language: { python: 4, markdown: 1 }
+    },
     chunks: { total: 17, by_source_type: {}, by_language: {} },
     skipped: [],
     graph: { entities: 9, relations: 12, by_relation: {} },
@@ -148,30 +239,75 @@ describe('index section', () => {
     job: null,
     ...fields
   });
-  const running = { id: 'j1', status: 'running', phase: 'embedding', files_done: 2, files_total: 5, chunks: 8, current_file: 'shop/cart.py', percent: 40 } as IJob;
+  const running = {
+    id: 'j1',
+    status: 'running',
+    phase: 'embedding',
+    files_done: 2,
+    files_total: 5,
+    chunks: 8,
+    current_file: 'shop/cart.py',
+    percent: 40
+  } as IJob;
 
-  function renderIndex(st: IStatus | null, job: IJob | null, calls: string[] = []) {
+  function renderIndex(
+    st: IStatus | null,
+    job: IJob | null,
+    calls: string[] = []
+  ) {
     act(() =>
       root.render(
-        <IndexSection status={st} job={job} onIndex={() => calls.push('index')} onCancel={() => calls.push('cancel')} />
+        <IndexSection
+          status={st}
+          job={job}
+          onIndex={() => calls.push('index')}
+          onCancel={() => calls.push('cancel')}
+        />
       )
     );
   }
 
   it('tells an empty workspace what to do', () => {
-    renderIndex(status({ state: 'empty', files: { total: 0, by_source_type: {}, by_language: {} } }), null);
-    expect(host.querySelector('.jp-AgentBrain-emptyState')!.textContent).toContain('Index workspace');
+    renderIndex(
+      status({
+        state: 'empty',
+        files: { total: 0, by_source_type: {}, by_language: {} }
+      }),
+      null
+    );
+    expect(
+      host.querySelector('.jp-AgentBrain-emptyState')!.textContent
+    ).toContain('Index workspace');
     expect(host.querySelector('.jp-AgentBrain-status')).toBeNull();
   });
 
   it('summarises a ready index, skipped files expandable', () => {
-    renderIndex(status({ skipped: [{ path: 'big.bin', reason: 'binary' }] }), null);
-    expect(host.querySelector('.jp-AgentBrain-statusDetails summary')!.textContent).toBe('5 files · 17 chunks');
+    renderIndex(
+      status({ skipped: [{ path: 'big.bin', reason: 'binary' }] }),
+      null
+    );
+    expect(
+      host.querySelector('.jp-AgentBrain-statusDetails summary')!.textContent
+    ).toBe('5 files · 17 chunks');
     const text = host.querySelector('.jp-AgentBrain-status')!.textContent;
     expect(text).toContain('python 4, markdown 1');
     expect(text).toContain('9 entities, 12 relations');
-    expect(host.querySelector('.jp-AgentBrain-skipped summary')!.textContent).toBe('1 skipped files');
-    expect(host.querySelector('.jp-AgentBrain-skipped li')!.textContent).toBe('big.bin — binary');
+    expect(
+      host.querySelector('.jp-AgentBrain-skipped summary')!.textContent
+    ).toBe('1 skipped files');
+    expect(host.querySelector('.jp-AgentBrain-skipped li')!.textContent).toBe(
+      'big.bin — binary'
+    );
+  });
+
+  it('shows the share of the workspace semantic search can see', () => {
+    renderIndex(status({ coverage: 0.43 }), null);
+    expect(
+      host.querySelector('.jp-AgentBrain-statusDetails summary')!.textContent
+    ).toBe('5 files · 17 chunks · semantic search: 43% of the workspace');
+    expect(host.querySelector('dd.jp-AgentBrain-coverage')!.textContent).toBe(
+      '43% of the workspace'
+    );
   });
 
   it('shows progress, the current file and Cancel while a job runs', () => {
@@ -179,16 +315,30 @@ describe('index section', () => {
     renderIndex(status({ state: 'indexing' }), running, calls);
     const bar = host.querySelector('progress')!;
     expect(bar.value).toBe(40);
-    expect(host.querySelector('.jp-AgentBrain-jobText')!.textContent).toBe('embedding: 2/5 files, 8 chunks');
-    expect(host.querySelector('.jp-AgentBrain-current')!.textContent).toBe('shop/cart.py');
-    const indexButton = host.querySelector<HTMLButtonElement>('.jp-AgentBrain-indexButton')!;
+    expect(host.querySelector('.jp-AgentBrain-jobText')!.textContent).toBe(
+      'embedding: 2/5 files, 8 chunks'
+    );
+    expect(host.querySelector('.jp-AgentBrain-current')!.textContent).toBe(
+      'shop/cart.py'
+    );
+    const indexButton = host.querySelector<HTMLButtonElement>(
+      '.jp-AgentBrain-indexButton'
+    )!;
     expect(indexButton.disabled).toBe(true);
-    act(() => host.querySelector<HTMLButtonElement>('.jp-AgentBrain-job button')!.click());
+    act(() =>
+      host
+        .querySelector<HTMLButtonElement>('.jp-AgentBrain-job button')!
+        .click()
+    );
     expect(calls).toEqual(['cancel']);
 
     renderIndex(status({}), { ...running, status: 'cancelled' }, calls);
     expect(host.querySelector('progress')).toBeNull();
-    act(() => host.querySelector<HTMLButtonElement>('.jp-AgentBrain-indexButton')!.click());
+    act(() =>
+      host
+        .querySelector<HTMLButtonElement>('.jp-AgentBrain-indexButton')!
+        .click()
+    );
     expect(calls).toEqual(['cancel', 'index']);
   });
 });

@@ -6,14 +6,29 @@ import { BrainModel } from '../model';
 import { followSaves } from '../saves';
 import { fakeSettings } from './fakeServer';
 
-const ready = { state: 'ready', files: { total: 1, by_source_type: {}, by_language: {} }, job: null };
+const ready = {
+  state: 'ready',
+  files: { total: 1, by_source_type: {}, by_language: {} },
+  job: null
+};
 
 function setup(enabled: () => boolean) {
-  const { settings, requests } = fakeSettings(() => ({ status: 200, body: ready }));
-  const model = new BrainModel(new BrainAPI(settings), { error: () => undefined, info: () => undefined });
+  const { settings, requests } = fakeSettings(() => ({
+    status: 200,
+    body: ready
+  }));
+  const model = new BrainModel(new BrainAPI(settings), {
+    error: () => undefined,
+    info: () => undefined
+  });
   const owner = {};
   const fileChanged = new Signal<object, Contents.IChangedArgs>(owner);
-  followSaves({ fileChanged } as unknown as Contents.IManager, model, enabled, 20);
+  followSaves(
+    { fileChanged } as unknown as Contents.IManager,
+    model,
+    enabled,
+    20
+  );
   const save = (path: string) =>
     fileChanged.emit({ type: 'save', oldValue: null, newValue: { path } });
   const statusCalls = () => requests.filter(r => r.path === 'status').length;
@@ -43,7 +58,11 @@ describe('followSaves', () => {
     save('a.py');
     await sleep(40);
     enabled = true;
-    fileChanged.emit({ type: 'rename', oldValue: { path: 'a.py' }, newValue: { path: 'b.py' } });
+    fileChanged.emit({
+      type: 'rename',
+      oldValue: { path: 'a.py' },
+      newValue: { path: 'b.py' }
+    });
     await sleep(80);
     expect(statusCalls()).toBe(1);
   });

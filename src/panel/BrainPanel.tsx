@@ -33,7 +33,9 @@ export class BrainPanel extends ReactWidget {
 
   /** Move the focus to the selected result (the first one after a search). */
   focusResult(): void {
-    this.node.querySelector<HTMLElement>('.jp-AgentBrain-result.jp-mod-selected')?.focus();
+    this.node
+      .querySelector<HTMLElement>('.jp-AgentBrain-result.jp-mod-selected')
+      ?.focus();
   }
 
   protected render(): JSX.Element {
@@ -50,7 +52,9 @@ export class BrainPanel extends ReactWidget {
             />
             <SearchForm
               options={model.options}
-              languages={Object.keys(model.status?.files.by_language ?? {}).sort()}
+              languages={Object.keys(
+                model.status?.files.by_language ?? {}
+              ).sort()}
               searching={model.searching}
               onChange={options => model.setOptions(options)}
               onSearch={() => void model.search()}

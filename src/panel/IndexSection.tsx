@@ -3,6 +3,7 @@
  */
 import * as React from 'react';
 
+import { coverageNote } from '../scores';
 import { IJob, IStatus, isTerminal } from '../types';
 
 export interface IIndexSectionProps {
@@ -19,7 +20,10 @@ function top(counts: Record<string, number>): string {
     .join(', ');
 }
 
-export function JobProgress(props: { job: IJob; onCancel: () => void }): JSX.Element {
+export function JobProgress(props: {
+  job: IJob;
+  onCancel: () => void;
+}): JSX.Element {
   const { job } = props;
   const percent = Math.round(job.percent ?? 0);
   return (
@@ -56,30 +60,42 @@ export function StatusSummary(props: { status: IStatus }): JSX.Element {
       </div>
     );
   }
+  const coverage = coverageNote(status.coverage);
   return (
     <details className="jp-AgentBrain-statusDetails">
       <summary>
         {status.files.total} files · {status.chunks.total} chunks
         {status.state === 'indexing' ? ' · indexing' : ''}
+        {coverage && <> · {coverage}</>}
       </summary>
-    <dl className="jp-AgentBrain-status">
-      <dt>Files</dt>
-      <dd>
-        {status.files.total} ({top(status.files.by_source_type)})
-      </dd>
-      <dt>Chunks</dt>
-      <dd>{status.chunks.total}</dd>
-      <dt>Languages</dt>
-      <dd>{top(status.files.by_language) || '–'}</dd>
-      <dt>Graph</dt>
-      <dd>
-        {status.graph.entities} entities, {status.graph.relations} relations
-      </dd>
-      <dt>Last indexed</dt>
-      <dd>
-        {status.last_indexed ? new Date(status.last_indexed).toLocaleString() : '–'}
-      </dd>
-    </dl>
+      <dl className="jp-AgentBrain-status">
+        <dt>Files</dt>
+        <dd>
+          {status.files.total} ({top(status.files.by_source_type)})
+        </dd>
+        <dt>Chunks</dt>
+        <dd>{status.chunks.total}</dd>
+        <dt>Languages</dt>
+        <dd>{top(status.files.by_language) || '–'}</dd>
+        <dt>Graph</dt>
+        <dd>
+          {status.graph.entities} entities, {status.graph.relations} relations
+        </dd>
+        {status.coverage !== undefined && (
+          <>
+            <dt>Semantic search</dt>
+            <dd className="jp-AgentBrain-coverage">
+              {Math.round(status.coverage * 100)}% of the workspace
+            </dd>
+          </>
+        )}
+        <dt>Last indexed</dt>
+        <dd>
+          {status.last_indexed
+            ? new Date(status.last_indexed).toLocaleString()
+            : '–'}
+        </dd>
+      </dl>
       {status.skipped.length > 0 && (
         <details className="jp-AgentBrain-skipped">
           <summary>{status.skipped.length} skipped files</summary>
@@ -114,7 +130,9 @@ export function IndexSection(props: IIndexSectionProps): JSX.Element {
           </span>
         )}
       </div>
-      {running && props.job && <JobProgress job={props.job} onCancel={props.onCancel} />}
+      {running && props.job && (
+        <JobProgress job={props.job} onCancel={props.onCancel} />
+      )}
       {props.status && <StatusSummary status={props.status} />}
     </section>
   );

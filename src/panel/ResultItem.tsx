@@ -3,27 +3,38 @@
  */
 import * as React from 'react';
 
-import { highlight, snippet } from '../highlight';
-import { anchorLabel, formatScore, legBreakdown, locationLabel } from '../scores';
+import { segments, snippet } from '../highlight';
+import {
+  anchorLabel,
+  formatScore,
+  legBreakdown,
+  locationLabel
+} from '../scores';
 import { IQueryResult, Mode } from '../types';
 
 export interface IResultItemProps {
   result: IQueryResult;
   mode: Mode;
-  terms: string[];
   selected: boolean;
   onOpen: (result: IQueryResult) => void;
   onSelect: () => void;
   itemRef?: (el: HTMLLIElement | null) => void;
 }
 
-/** The snippet, with query terms in <mark>; React escapes every text node. */
-export function Snippet(props: { text: string; terms: string[] }): JSX.Element {
-  const segments = highlight(snippet(props.text, props.terms), props.terms);
+/** The snippet, with the engine's highlights in <mark>; React escapes every text node. */
+export function Snippet(props: {
+  text: string;
+  highlights: number[][];
+}): JSX.Element {
+  const window = snippet(props.text, props.highlights);
   return (
     <pre className="jp-AgentBrain-snippet">
-      {segments.map((s, i) =>
-        s.match ? <mark key={i}>{s.text}</mark> : <React.Fragment key={i}>{s.text}</React.Fragment>
+      {segments(window.text, window.ranges).map((s, i) =>
+        s.match ? (
+          <mark key={i}>{s.text}</mark>
+        ) : (
+          <React.Fragment key={i}>{s.text}</React.Fragment>
+        )
       )}
     </pre>
   );
@@ -36,7 +47,9 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
   return (
     <li
       ref={props.itemRef}
-      className={'jp-AgentBrain-result' + (props.selected ? ' jp-mod-selected' : '')}
+      className={
+        'jp-AgentBrain-result' + (props.selected ? ' jp-mod-selected' : '')
+      }
       tabIndex={props.selected ? 0 : -1}
       role="option"
       aria-selected={props.selected}
@@ -74,7 +87,7 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
           {result.relationship_path.join(' ')}
         </div>
       )}
-      <Snippet text={result.text} terms={props.terms} />
+      <Snippet text={result.text} highlights={result.highlights ?? []} />
     </li>
   );
 }

@@ -3,7 +3,7 @@
  */
 import * as React from 'react';
 
-import { queryTerms } from '../highlight';
+import { coverageNote, fusionNote } from '../scores';
 import { IQueryResponse, IQueryResult } from '../types';
 import { ResultItem } from './ResultItem';
 
@@ -16,7 +16,8 @@ export function ResultList(props: IResultListProps): JSX.Element {
   const { response } = props;
   const [selected, setSelected] = React.useState(0);
   const items = React.useRef<(HTMLLIElement | null)[]>([]);
-  const terms = React.useMemo(() => queryTerms(response.query), [response.query]);
+  const fusion = fusionNote(response);
+  const coverage = coverageNote(response.coverage);
 
   React.useEffect(() => setSelected(0), [response]);
 
@@ -39,27 +40,43 @@ export function ResultList(props: IResultListProps): JSX.Element {
   return (
     <div className="jp-AgentBrain-results">
       <div className="jp-AgentBrain-summary">
-        {response.results.length} of {response.total_results} results ·{' '}
-        {response.mode} · {response.query_time_ms.toFixed(0)} ms
+        {response.results.length} result
+        {response.results.length === 1 ? '' : 's'} · {response.mode} ·{' '}
+        {response.query_time_ms.toFixed(0)} ms
         {response.query_entities.length > 0 && (
           <> · entities: {response.query_entities.join(', ')}</>
         )}
       </div>
+      {fusion && (
+        <div className="jp-AgentBrain-fusion" title="Why results rank here">
+          {fusion}
+        </div>
+      )}
+      {coverage && (
+        <div className="jp-AgentBrain-coverage" role="status">
+          {coverage}
+        </div>
+      )}
       {response.fallback && (
         <div className="jp-AgentBrain-fallback" role="status">
           Fell back to {response.fallback}
         </div>
       )}
       {response.results.length === 0 ? (
-        <div className="jp-AgentBrain-empty">No results. Try another mode or fewer filters.</div>
+        <div className="jp-AgentBrain-empty">
+          No results. Try another mode or fewer filters.
+        </div>
       ) : (
-        <ul className="jp-AgentBrain-resultList" role="listbox" onKeyDown={onKeyDown}>
+        <ul
+          className="jp-AgentBrain-resultList"
+          role="listbox"
+          onKeyDown={onKeyDown}
+        >
           {response.results.map((result, i) => (
             <ResultItem
               key={result.chunk_id}
               result={result}
               mode={response.mode}
-              terms={terms}
               selected={i === selected}
               onSelect={() => setSelected(i)}
               onOpen={props.onOpen}

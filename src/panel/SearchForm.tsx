@@ -73,7 +73,8 @@ export function SearchForm(props: ISearchFormProps): JSX.Element {
             key={mode}
             title={MODE_HINTS[mode]}
             className={
-              'jp-AgentBrain-mode' + (mode === options.mode ? ' jp-mod-active' : '')
+              'jp-AgentBrain-mode' +
+              (mode === options.mode ? ' jp-mod-active' : '')
             }
           >
             <input
@@ -106,7 +107,10 @@ export function SearchForm(props: ISearchFormProps): JSX.Element {
           />
         </label>
         {options.mode === 'hybrid' && (
-          <label className="jp-AgentBrain-alpha" title="1 = vector only, 0 = BM25 only">
+          <label
+            className="jp-AgentBrain-alpha"
+            title="1 = vector only, 0 = BM25 only"
+          >
             alpha{' '}
             <input
               type="range"
@@ -140,7 +144,9 @@ export function SearchForm(props: ISearchFormProps): JSX.Element {
         <fieldset>
           <legend>Languages</legend>
           {props.languages.length === 0 && (
-            <span className="jp-AgentBrain-muted">Index the workspace first.</span>
+            <span className="jp-AgentBrain-muted">
+              Index the workspace first.
+            </span>
           )}
           {props.languages.map(language => (
             <label key={language}>

@@ -1,5 +1,6 @@
 // Results widget: ranked hits of one query. State comes ready-made from widgets.py
-// (legs with bar fractions, highlight ranges, locations); this file only draws it.
+// (legs with bar fractions, locations) and the engine (highlight ranges, qualified symbols);
+// this file only draws it.
 
 const SNIPPET_LINES = 8;
 
@@ -9,114 +10,203 @@ function highlighted(text, ranges) {
   const parts = [];
   let at = 0;
   for (const [start, end] of ranges) {
-    if (start > at) parts.push(chars.slice(at, start).join(""));
-    parts.push(h("mark", {}, chars.slice(start, end).join("")));
+    if (start > at) parts.push(chars.slice(at, start).join(''));
+    parts.push(h('mark', {}, chars.slice(start, end).join('')));
     at = end;
   }
-  parts.push(chars.slice(at).join(""));
+  parts.push(chars.slice(at).join(''));
   return parts;
 }
 
 function legRow(leg) {
-  const bar = h("span", { class: "abl-bar-fill" });
+  const bar = h('span', { class: 'abl-bar-fill' });
   bar.style.width = `${Math.round((leg.fraction ?? 0) * 100)}%`;
   return h(
-    "div",
+    'div',
     { class: `abl-leg abl-leg-${leg.leg}` },
-    h("span", { class: "abl-leg-name" }, leg.leg),
-    h("span", { class: "abl-bar", title: leg.fraction === null ? "ranked, no score" : "" }, bar),
-    h("span", { class: "abl-leg-score" }, leg.score === null ? "–" : leg.score.toFixed(3)),
-    h("span", { class: "abl-leg-rank" }, leg.rank === null ? "" : `#${leg.rank}`),
+    h('span', { class: 'abl-leg-name' }, leg.leg),
+    h(
+      'span',
+      {
+        class: 'abl-bar',
+        title: leg.fraction === null ? 'ranked, no score' : ''
+      },
+      bar
+    ),
+    h(
+      'span',
+      { class: 'abl-leg-score' },
+      leg.score === null ? '–' : leg.score.toFixed(3)
+    ),
+    h(
+      'span',
+      { class: 'abl-leg-rank' },
+      leg.rank === null ? '' : `#${leg.rank}`
+    )
   );
 }
 
 function snippet(hit) {
-  const code = h("pre", { class: "abl-snippet abl-collapsed" }, h("code", {}, highlighted(hit.text, hit.highlights)));
-  const long = hit.text.split("\n").length > SNIPPET_LINES;
+  const code = h(
+    'pre',
+    { class: 'abl-snippet abl-collapsed' },
+    h('code', {}, highlighted(hit.text, hit.highlights))
+  );
+  const long = hit.text.split('\n').length > SNIPPET_LINES;
   if (!long) {
-    code.classList.remove("abl-collapsed");
+    code.classList.remove('abl-collapsed');
     return [code];
   }
-  const toggle = h("button", { class: "abl-toggle", type: "button" }, "Show more");
-  toggle.addEventListener("click", () => {
-    const collapsed = code.classList.toggle("abl-collapsed");
-    toggle.textContent = collapsed ? "Show more" : "Show less";
+  const toggle = h(
+    'button',
+    { class: 'abl-toggle', type: 'button' },
+    'Show more'
+  );
+  toggle.addEventListener('click', () => {
+    const collapsed = code.classList.toggle('abl-collapsed');
+    toggle.textContent = collapsed ? 'Show more' : 'Show less';
   });
   return [code, toggle];
 }
 
 /** One step of a relationship path: an entity, or a relation such as `-calls->` / `<-calls-`. */
 function pathStep(step) {
-  const relation = step.startsWith("-") || step.startsWith("<-");
-  return h("span", { class: relation ? "abl-relation" : "abl-entity" }, step);
+  const relation = step.startsWith('-') || step.startsWith('<-');
+  return h('span', { class: relation ? 'abl-relation' : 'abl-entity' }, step);
 }
 
 function hitCard(hit) {
   const cell = hit.cell_index === null ? null : `cell ${hit.cell_index}`;
   const head = h(
-    "div",
-    { class: "abl-hit-head" },
-    h("span", { class: "abl-rank" }, String(hit.rank)),
+    'div',
+    { class: 'abl-hit-head' },
+    h('span', { class: 'abl-rank' }, String(hit.rank)),
     openLink(hit.location, hit.source, hit.start_line, hit.cell_index),
-    hit.label ? h("span", { class: "abl-symbol" }, hit.label) : null,
-    badge(hit.source_type, "source_type"),
-    badge(hit.language, "language"),
-    badge(hit.symbol_type, "symbol_type"),
-    badge(cell, "cell"),
-    h("span", { class: "abl-score", title: "fused score" }, hit.score.toFixed(3)),
+    hit.label ? h('span', { class: 'abl-symbol' }, hit.label) : null,
+    badge(hit.source_type, 'source_type'),
+    badge(hit.language, 'language'),
+    badge(hit.symbol_type, 'symbol_type'),
+    badge(cell, 'cell'),
+    h(
+      'span',
+      { class: 'abl-score', title: 'fused score' },
+      hit.score.toFixed(3)
+    )
   );
   const path = hit.relationship_path.length
-    ? h("div", { class: "abl-relpath" }, h("span", { class: "abl-muted" }, "graph path:"), hit.relationship_path.map(pathStep))
+    ? h(
+        'div',
+        { class: 'abl-relpath' },
+        h('span', { class: 'abl-muted' }, 'graph path:'),
+        hit.relationship_path.map(pathStep)
+      )
     : null;
   const related = hit.related_entities.length
     ? h(
-        "div",
-        { class: "abl-related" },
-        h("span", { class: "abl-muted" }, "related: "),
-        hit.related_entities.map((name) => badge(name, "entity")),
+        'div',
+        { class: 'abl-related' },
+        h('span', { class: 'abl-muted' }, 'related: '),
+        hit.related_entities.map(name => badge(name, 'entity'))
       )
     : null;
-  return h("div", { class: "abl-hit" }, head, h("div", { class: "abl-legs" }, hit.legs.map(legRow)), path, related, snippet(hit));
+  return h(
+    'div',
+    { class: 'abl-hit' },
+    head,
+    h('div', { class: 'abl-legs' }, hit.legs.map(legRow)),
+    path,
+    related,
+    snippet(hit)
+  );
+}
+
+/** Why results rank where they do: multi's intent and each leg's weight in the fusion. */
+function fusion(model) {
+  const intent = model.get('intent');
+  const weights = Object.entries(model.get('weights') ?? {});
+  if (!intent && !weights.length) return null;
+  return h(
+    'div',
+    { class: 'abl-muted abl-fusion' },
+    intent ? h('span', { class: 'abl-intent' }, `intent: ${intent}`) : null,
+    weights.map(([leg, weight]) =>
+      h(
+        'span',
+        { class: 'abl-weight', 'data-leg': leg },
+        ` · ${leg} ${weight.toFixed(2)}`
+      )
+    )
+  );
+}
+
+/** How much of the workspace vector search saw, while embedding is unfinished. */
+function coverage(model) {
+  const share = model.get('coverage');
+  return share === undefined || share === null || share >= 1
+    ? null
+    : h(
+        'div',
+        { class: 'abl-notice abl-coverage' },
+        `semantic search: ${Math.round(share * 100)}% of the workspace`
+      );
 }
 
 function summary(model) {
-  const results = model.get("results");
-  const terms = model.get("terms");
+  const results = model.get('results');
   return h(
-    "div",
-    { class: "abl-summary" },
-    h("strong", {}, model.get("query")),
+    'div',
+    { class: 'abl-summary' },
+    h('strong', {}, model.get('query')),
     h(
-      "span",
-      { class: "abl-muted" },
-      ` · ${model.get("mode")} · ${results.length} of ${model.get("total_results")} results · ` +
-        `${model.get("query_time_ms").toFixed(1)} ms · generation ${model.get("generation")}`,
+      'span',
+      { class: 'abl-muted' },
+      ` · ${model.get('mode')} · ${results.length} result${results.length === 1 ? '' : 's'} · ` +
+        `${model.get('query_time_ms').toFixed(1)} ms · generation ${model.get('generation')}`
     ),
-    terms.length ? h("div", { class: "abl-muted abl-terms" }, `highlighting: ${terms.join(", ")}`) : null,
+    fusion(model)
   );
 }
 
 function draw(model) {
-  const fallback = model.get("fallback");
-  const results = model.get("results");
+  const fallback = model.get('fallback');
+  const results = model.get('results');
   return [
     summary(model),
-    fallback ? h("div", { class: "abl-notice abl-fallback" }, `Fell back to ${fallback}`) : null,
-    results.length ? results.map(hitCard) : h("div", { class: "abl-muted abl-empty" }, "No results."),
-  ].flat().filter(Boolean);
+    coverage(model),
+    fallback
+      ? h(
+          'div',
+          { class: 'abl-notice abl-fallback' },
+          `Fell back to ${fallback}`
+        )
+      : null,
+    results.length
+      ? results.map(hitCard)
+      : h('div', { class: 'abl-muted abl-empty' }, 'No results.')
+  ]
+    .flat()
+    .filter(Boolean);
 }
 
 export default {
   render({ model, el }) {
-    const root = h("div", { class: "abl-widget abl-results" });
+    const root = h('div', { class: 'abl-widget abl-results' });
     el.append(root);
     const redraw = () => root.replaceChildren(...draw(model));
     redraw();
-    const events = ["results", "fallback", "query", "mode", "terms", "total_results"].map((name) => `change:${name}`);
+    const events = [
+      'results',
+      'fallback',
+      'query',
+      'mode',
+      'intent',
+      'weights',
+      'coverage'
+    ].map(name => `change:${name}`);
     const unlisten = listen(model, events, redraw);
     return () => {
       unlisten();
       root.remove();
     };
-  },
+  }
 };

@@ -6,8 +6,8 @@ function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    if (key === 'class') node.className = value;
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, String(value));
   }
   for (const child of children.flat()) {
@@ -19,22 +19,23 @@ function h(tag, attrs = {}, ...children) {
 
 /** The Jupyter server's base URL from the page config, "/" outside JupyterLab. */
 function baseUrl() {
-  const config = document.getElementById("jupyter-config-data");
+  const config = document.getElementById('jupyter-config-data');
   if (config) {
     try {
       const url = JSON.parse(config.textContent).baseUrl;
-      if (url) return url.endsWith("/") ? url : `${url}/`;
+      if (url) return url.endsWith('/') ? url : `${url}/`;
     } catch {
       // unreadable page config: fall back to the server root
     }
   }
-  return "/";
+  return '/';
 }
 
 /** `lab/tree/<path>` under the base URL; each path segment is URL-encoded. */
 function fileHref(path) {
-  const encoded = String(path).split("/").map(encodeURIComponent).join("/");
-  return new URL(`${baseUrl()}lab/tree/${encoded}`, window.location.origin).href;
+  const encoded = String(path).split('/').map(encodeURIComponent).join('/');
+  return new URL(`${baseUrl()}lab/tree/${encoded}`, window.location.origin)
+    .href;
 }
 
 /**
@@ -44,21 +45,40 @@ function fileHref(path) {
  */
 function openLink(text, path, line = null, cellIndex = null) {
   const detail = { path, line, cell_index: cellIndex };
-  const onclick = (event) => {
-    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
-    const open = new CustomEvent("agent-brain:open", { detail, cancelable: true });
+  const onclick = event => {
+    if (
+      event.button !== 0 ||
+      event.ctrlKey ||
+      event.metaKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
+    const open = new CustomEvent('agent-brain:open', {
+      detail,
+      cancelable: true
+    });
     if (!window.dispatchEvent(open)) event.preventDefault();
   };
   return h(
-    "a",
-    { class: "abl-open", href: fileHref(path), target: "_blank", rel: "noopener", title: `Open ${path}`, onclick },
-    text,
+    'a',
+    {
+      class: 'abl-open',
+      href: fileHref(path),
+      target: '_blank',
+      rel: 'noopener',
+      title: `Open ${path}`,
+      onclick
+    },
+    text
   );
 }
 
 /** Small pill showing a value such as a language or source type. */
 function badge(text, kind) {
-  return text === null || text === undefined || text === "" ? null : h("span", { class: `abl-badge abl-badge-${kind}` }, text);
+  return text === null || text === undefined || text === ''
+    ? null
+    : h('span', { class: `abl-badge abl-badge-${kind}` }, text);
 }
 
 /** Subscribe to model events and return one function that unsubscribes them all. */

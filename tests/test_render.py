@@ -1,0 +1,79 @@
+"""Text and HTML output for people: file names never reach a terminal or a page raw."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_brain_lab import render
+from agent_brain_lab.engine.retrieval import Hit
+from agent_brain_lab.engine.types import Chunk, IndexProgress, IndexReport, QueryResponse, QueryResult, SkippedFile
+
+NASTY = "docs/a\nb\rc\x1b[31md\te\x7f.md"
+SHOWN = "docs/a\\nb\\rc\\x1b[31md\\te\\x7f.md"
+
+
+def nasty_response() -> QueryResponse:
+    chunk = Chunk(NASTY, "doc", "markdown", 1, 2, "Red \x1b[31malert\x1b[0m\tcolumn", section_path="Intro")
+    return QueryResponse("alert", "bm25", [QueryResult.of(chunk, Hit(0, 1.0, bm25_score=1.0))], 1, 0.5)
+
+
+def assert_no_controls(text: str) -> None:
+    for char in "\r\x1b\t\x7f":
+        assert char not in text, repr(char)
+
+
+@pytest.mark.parametrize("name", ["a\nb", "a\rb", "a\x1b[31mb", "a\tb", "a\x00b", "a\x9bb"])
+def test_printable_escapes_each_control_character_repr_style(name):
+    shown = render.printable(name)
+    assert shown == repr(name)[1:-1]
+    assert shown.isprintable()
+
+
+def test_query_text_and_html_escape_file_names_and_snippets():
+    resp = nasty_response()
+    text = render.response_text(resp)
+    assert f"{SHOWN}:1-2" in text
+    assert_no_controls(text)
+    assert len(text.splitlines()) == 4  # summary, the hit, its leg, one snippet line: no line break from the name
+    html = render.response_html(resp)
+    assert f"<code>{SHOWN}:1-2</code>" in html
+    assert_no_controls(html)
+
+
+def test_report_progress_status_and_graph_escape_file_names():
+    report = IndexReport(generation=1, skipped=[SkippedFile(NASTY, "binary")])
+    progress = IndexProgress(phase="embedding", files_done=1, files_total=2, current_file=NASTY)
+    status = {"state": "ready", "root": "/w/\x1b[2Jroot", "skipped": [{"path": NASTY, "reason": "binary"}]}
+    graph = {
+        "query": "x",
+        "matches": ["x"],
+        "nodes": [{"id": "x", "name": "x", "kind": "module", "source": NASTY, "start_line": 1, "hop": 0}],
+        "edges": [],
+        "chunks": [nasty_response().results[0].to_dict()],
+    }
+    for shown in (
+        render.report_text(report),
+        render.report_html(report),
+        render.progress_line(progress),
+        render.status_text(status),
+        render.status_html(status),
+        render.graph_text(graph),
+        render.graph_html(graph),
+    ):
+        assert SHOWN in shown or "\\x1b[2Jroot" in shown
+        assert_no_controls(shown)
+        assert "a\nb" not in shown  # the name's newline would start a line of its own
+
+
+def test_summary_counts_what_was_returned_and_explains_multi():
+    resp = nasty_response()
+    resp.mode, resp.intent, resp.weights, resp.coverage = "multi", "symbol", {"vector": 0.25, "bm25": 0.75}, 0.5
+    text = render.response_text(resp)
+    assert "· 1 result ·" in text and " of " not in text.splitlines()[0]
+    assert "intent: symbol" in text and "weights: vector 0.25 · bm25 0.75" in text
+    assert "semantic search: 50% of the workspace" in text
+
+
+def test_status_shows_coverage_when_the_engine_reports_it():
+    assert "semantic search" not in render.status_text({"state": "ready"})
+    assert "semantic search  43% of the workspace" in render.status_text({"state": "ready", "coverage": 0.43})
