@@ -83,6 +83,7 @@ def build_parser(prog: str = "agent-brain-lab") -> argparse.ArgumentParser:
     index.add_argument("--force", action="store_true", help="re-embed everything, even unchanged files")
     index.add_argument("--include", action="append", metavar="GLOB", help="only index files matching GLOB (repeatable)")
     index.add_argument("--exclude", action="append", metavar="GLOB", help="skip files matching GLOB (repeatable)")
+    index.add_argument("--dask-scheduler", metavar="ADDR", help="embed on this Dask cluster (e.g. tcp://host:8786)")
 
     query = sub.add_parser("query", parents=[common, as_json], help="search the index")
     query.add_argument("text", nargs="+", metavar="TEXT", help="the query (quote it, or put the flags after it)")
@@ -190,6 +191,7 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
             include=tuple(ns.include) if ns.include else None,
             exclude=tuple(ns.exclude) if ns.exclude else None,
             progress=progress,
+            dask_scheduler=ns.dask_scheduler,
         ),
         "query": lambda: brain.query(ns.request),
         "status": brain.status,

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import retrieval
 from .analysis import ChunkSettings
+from .embed_dask import embedder_for
 from .embedding import Embedder, resolve_model
 from .indexer import Indexer, IndexSettings, count_by_kind, model_changed
 from .snapshot import Snapshot
@@ -50,6 +51,7 @@ class BrainConfig:
     graph_enabled: bool = True
     bm25_k1: float = 1.2
     bm25_b: float = 0.75
+    dask_scheduler: str | None = None  # address of a Dask scheduler to embed on while indexing; None/"": locally
 
     def updated(self, **overrides: Any) -> BrainConfig:
         known = {f.name for f in fields(self)}
@@ -107,13 +109,19 @@ class Brain:
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
         wait: float = 0.0,
+        dask_scheduler: str | None = None,
     ) -> IndexReport:
         """Bring the index up to date with the files (incrementally unless ``force``).
 
         ``path``: a file or folder relative to the root, or several; "" (the default) is everything.
+        ``dask_scheduler``: embed on that Dask cluster for this run ("": locally); default: the config's.
         """
         config = self.config.updated(
-            include=include, exclude=exclude, chunk_size=chunk_size, chunk_overlap=chunk_overlap
+            include=include,
+            exclude=exclude,
+            chunk_size=chunk_size,
+            chunk_overlap=chunk_overlap,
+            dask_scheduler=dask_scheduler,
         )
         paths = [path] if isinstance(path, str) else list(path)
         scope = sorted({self.relative_path(p) for p in paths if p}) if paths and all(paths) else [""]
@@ -127,8 +135,9 @@ class Brain:
             bm25_b=config.bm25_b,
         )
         self._index_dir.ensure()
-        indexer = Indexer(self.root, self._index_dir, self._open_catalog(), self._embedder)
-        report = indexer.run(settings, force=force, scope=scope, progress=progress, cancel=cancel, wait=wait)
+        with embedder_for(self._embedder, config.dask_scheduler, cancel) as embedder:
+            indexer = Indexer(self.root, self._index_dir, self._open_catalog(), embedder)
+            report = indexer.run(settings, force=force, scope=scope, progress=progress, cancel=cancel, wait=wait)
         if indexer.published_graph is not None:
             self._adopt(report.generation, indexer.published_graph)
         return report

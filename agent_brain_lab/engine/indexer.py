@@ -33,7 +33,6 @@ from .types import Chunk, IndexCancelled, IndexProgress, IndexReport, ModelMisma
 from .workspace import ScanOptions, Unreadable, decode_text, read_bytes, scan
 
 EMBED_WAVE = 2048  # chunks gathered before embedding: sorted by length together, batches pad less
-EMBED_GROUP = 256  # chunks embedded (and cached) between progress reports and cancel checks
 PRUNE_EVERY = 16  # generations between embedding-cache clean-ups (it scans the cache)
 
 
@@ -145,9 +144,10 @@ class Indexer:
             vectors.update(self.catalog.cached_vectors(model, list(missing)))
             texts = {h: t for h, t in missing.items() if h not in vectors}
             hashes = sorted(texts, key=lambda h: len(texts[h]))
-            for start in range(0, len(hashes), EMBED_GROUP):
+            group = self.embedder.group_size  # chunks embedded (and cached) between progress and cancel checks
+            for start in range(0, len(hashes), group):
                 _check(cancel)
-                part = hashes[start : start + EMBED_GROUP]
+                part = hashes[start : start + group]
                 embedded = self.embedder.embed([texts[h] for h in part])
                 self.catalog.cache_vectors(model, zip(part, embedded))
                 vectors.update(zip(part, embedded))
