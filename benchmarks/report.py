@@ -7,6 +7,8 @@ import platform
 from datetime import datetime, timezone
 from importlib import metadata
 
+from .dask_bench import markdown as dask_markdown
+
 
 def machine() -> dict:
     cpu = platform.processor() or platform.machine()
@@ -67,7 +69,13 @@ def markdown(results: dict) -> str:
         f"Command: `{results['command']}`; wall time {results.get('wall_s', '?')} s.",
         "",
     ]
-    renderers = {"quality": _quality, "code_indexing": _code_indexing, "scale": _scale, "incremental": _incremental}
+    renderers = {
+        "quality": _quality,
+        "code_indexing": _code_indexing,
+        "scale": _scale,
+        "incremental": _incremental,
+        "dask": dask_markdown,
+    }
     for name, section in results["sections"].items():
         out += [*renderers[name](section), ""]
     return "\n".join(out)

@@ -59,9 +59,16 @@ def _incremental(sizes: Sizes, args, log) -> dict:
     return incremental(sizes, args.cache, log)
 
 
+def _dask(sizes: Sizes, args, log) -> dict:
+    from .dask_bench import run
+
+    return run(sizes.name, args.cache, log)
+
+
 SECTIONS = {
     "quality": _quality,
     "code_indexing": _code_indexing,
     "scale": _scale,
     "incremental": _incremental,
+    "dask": _dask,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -14,9 +15,10 @@ import pytest
 distributed = pytest.importorskip("distributed")
 import dask  # noqa: E402  (installed with distributed)
 
-from agent_brain_lab import Brain  # noqa: E402
+from agent_brain_lab import Brain, cli  # noqa: E402
 from agent_brain_lab.engine.embed_dask import ClusterError, ClusterModelMismatch, worker_stats  # noqa: E402
 from agent_brain_lab.engine.types import MODES, BrainError, IndexCancelled  # noqa: E402
+from agent_brain_lab.server.config import AgentBrain  # noqa: E402
 
 FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 REPO = Path(__file__).parents[1]
@@ -126,6 +128,18 @@ def test_reindexing_ships_only_texts_missing_from_the_cache(cluster, cluster_run
     assert report.chunks_embedded == 1
     assert sum(s["texts"] for s in after.values()) - sum(s["texts"] for s in before.values()) == 1
     assert all(s["model_loads"] == 1 for s in after.values())
+
+
+def test_the_cli_flag_and_the_server_option_reach_the_indexer(cluster, tmp_path_factory, capsys):
+    cluster, client = cluster
+    root = _workspace(tmp_path_factory, "cli")
+    before = sum(s["texts"] for s in client.run(worker_stats).values())
+    argv = ["--workspace", str(root), "index", "--include", "shop/**", "--dask-scheduler", cluster.scheduler_address]
+    assert cli.main([*argv, "--json"]) == 0
+    embedded = json.loads(capsys.readouterr().out)["chunks_embedded"]
+    assert embedded > 0
+    assert sum(s["texts"] for s in client.run(worker_stats).values()) - before == embedded
+    assert AgentBrain(dask_scheduler="tcp://10.0.0.5:8786").brain_config().dask_scheduler == "tcp://10.0.0.5:8786"
 
 
 def test_an_unreachable_scheduler_is_one_clear_error_and_nothing_is_committed(tmp_path_factory):
