@@ -93,6 +93,7 @@ def _summary(runs: dict, client_s: float, log: Log) -> dict:
         "two_worker_speedup": runs["dask_2"]["chunks_per_s"] / runs["dask_1"]["chunks_per_s"],
         "projected_hours": projection,
         "load_1min": os.getloadavg()[0],
+        "cores": os.cpu_count(),
     }
 
 
@@ -114,7 +115,15 @@ def markdown(section: dict) -> list[str]:
         "",
         f"Per worker core {section['per_worker_core_chunks_per_s']:.1f} chunks/s; client work "
         f"{section['client_chunks_per_s']:.0f} chunks/s; 2 workers vs 1: {section['two_worker_speedup']:.2f}x; "
-        f"load average {section['load_1min']:.1f}.",
+        f"load average {section['load_1min']:.1f} on {section['cores']} cores"
+        + (
+            " (the CPU was shared: the rates are lower bounds, and a second worker finds no free core)."
+            if section["load_1min"] > section["cores"]
+            else "."
+        ),
+        "",
+        "Projected, not measured: hours = chunks x (1 / client rate + 1 / (worker cores x rate per worker core)), "
+        "with this run's two rates (the client's share, measured on a few hundred chunks, includes fixed costs).",
         "",
         "| projected hours | " + " | ".join(f"{c} worker cores" for c in PROJECT_CORES) + " |",
         "|---|" + "---|" * len(PROJECT_CORES),
