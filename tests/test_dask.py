@@ -209,6 +209,6 @@ def test_a_lost_scheduler_is_one_clear_error_and_nothing_is_committed(tmp_path_f
         _wait_for_tasks_on_workers(client)
         cluster.close()
     thread.join(120)
-    assert isinstance(outcome.get("error"), BrainError)
-    assert "scheduler" in str(outcome["error"])
+    assert isinstance(outcome.get("error"), BrainError) and outcome["error"].code == "cluster_error"
+    assert str(outcome["error"]).startswith(f"lost the Dask scheduler at {cluster.scheduler_address}")
     assert not brain.is_indexed()

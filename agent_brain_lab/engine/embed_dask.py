@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .embedding import DEFAULT_IDENTITY, Embedder, ModelSpec, resolve_model
+from .embedding import DEFAULT_DIM, DEFAULT_IDENTITY, Embedder, ModelSpec, resolve_model
 from .types import BrainError, IndexCancelled
 
 TASK_TEXTS = 32  # texts per cluster task: one model batch, so a task pads to its own longest text
@@ -72,7 +72,7 @@ class DaskEmbedder(Embedder):
     def embed(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> np.ndarray:
         """Embed on the workers; rows come back L2-normalised, in the input order."""
         if not texts:
-            return np.zeros((0, self.dim or 384), dtype=np.float32)
+            return np.zeros((0, self.dim or DEFAULT_DIM), dtype=np.float32)
         client = self._connect()
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         batches = [order[s : s + TASK_TEXTS] for s in range(0, len(order), TASK_TEXTS)]
@@ -145,10 +145,10 @@ class DaskEmbedder(Embedder):
             return [f.result() for f in futures]
         except BrainError:
             raise
-        except Exception as err:
-            raise ClusterError(
-                f"embedding on the Dask cluster at {self.scheduler} failed: {type(err).__name__}: {err}"
-            ) from err
+        except Exception as err:  # whatever the cluster raised: one clear engine error
+            lost = client.status != "running"  # futures are cancelled when the scheduler goes away
+            what = "lost the Dask scheduler" if lost else "embedding failed on the Dask cluster"
+            raise ClusterError(f"{what} at {self.scheduler}: {type(err).__name__}: {err}") from err
 
 
 def _payload(spec: ModelSpec) -> tuple[str, str | None, str]:
