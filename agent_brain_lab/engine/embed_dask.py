@@ -27,6 +27,7 @@ from .types import BrainError, IndexCancelled
 
 TASK_TEXTS = 32  # texts per cluster task: one model batch, so a task pads to its own longest text
 GROUP = 1024  # texts the indexer hands over per call (and caches after): 32 tasks keep 32 worker threads busy
+WORKERS_WAIT_S = 120  # an adaptive cluster may start its first worker on demand
 
 
 class ClusterError(BrainError):
@@ -98,7 +99,7 @@ class DaskEmbedder(Embedder):
             client, self._client = self._client, None
             try:
                 client.close(timeout=5)
-            except Exception:
+            except Exception:  # a client whose scheduler is gone may fail to close: nothing is left to keep
                 pass
 
     # ---------------------------------------------------------------- internals
@@ -119,7 +120,7 @@ class DaskEmbedder(Embedder):
         self._client = client
         self._fingerprint = model_fingerprint(self.spec)
         try:
-            client.wait_for_workers(1, timeout=60)
+            client.wait_for_workers(1, timeout=WORKERS_WAIT_S)
             checks = client.run(prepare_worker, _payload(self.spec), self._fingerprint, on_error="return")
         except (OSError, TimeoutError) as err:
             raise ClusterError(f"the Dask cluster at {self.scheduler} has no worker ready: {err}") from err
