@@ -108,6 +108,7 @@ def build_parser(prog: str = "agent-brain-lab") -> _Parser:
     index.add_argument("--exclude", action="append", metavar="GLOB", help="skip files matching GLOB (repeatable)")
     index.add_argument("--chunk-size", metavar="N", help="characters per chunk for this run (default: configured)")
     index.add_argument("--chunk-overlap", metavar="N", help="characters chunks overlap by (default: configured)")
+    index.add_argument("--dask-scheduler", metavar="ADDR", help="embed on this Dask cluster (e.g. tcp://host:8786)")
 
     query = sub.add_parser("query", parents=[common, as_json], help="search the index")
     query.add_argument("text", nargs="+", metavar="TEXT", help="the query (quote it, or put the flags after it)")
@@ -231,6 +232,7 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
             path=list(ns.request.paths) or "",
             progress=progress,
             **ns.request.settings(),
+            dask_scheduler=ns.dask_scheduler,
         ),
         "query": lambda: brain.query(ns.request),
         "status": lambda: brain.status().to_dict(),

@@ -7,6 +7,8 @@ import platform
 from datetime import datetime, timezone
 from importlib import metadata
 
+from .dask_bench import markdown as dask_markdown
+
 
 def machine() -> dict:
     cpu = platform.processor() or platform.machine()
@@ -74,6 +76,7 @@ def markdown(results: dict) -> str:
         "incremental": _incremental,
         "load": _load,
         "watch": _watch,
+        "dask": dask_markdown,
     }
     for name, section in results["sections"].items():
         out += [*renderers[name](section), ""]

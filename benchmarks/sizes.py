@@ -71,6 +71,12 @@ def _load(sizes: Sizes, args, log) -> dict:
     return load(sizes, args, log)
 
 
+def _dask(sizes: Sizes, args, log) -> dict:
+    from .dask_bench import run
+
+    return run(sizes.name, args.cache, log)
+
+
 SECTIONS = {
     "quality": _quality,
     "code_indexing": _code_indexing,
@@ -78,4 +84,5 @@ SECTIONS = {
     "incremental": _incremental,
     "watch": _watch,
     "load": _load,
+    "dask": _dask,
 }

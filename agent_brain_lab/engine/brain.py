@@ -22,6 +22,7 @@ import numpy as np
 
 from . import retrieval
 from .analysis import ChunkSettings
+from .embed_dask import embedder_for
 from .embedding import Embedder, resolve_model
 from .highlight import highlight_ranges, query_terms
 from .indexer import Indexer, IndexSettings, Scope, count_by_kind, model_changed
@@ -61,6 +62,7 @@ class BrainConfig:
     graph_enabled: bool = True
     bm25_k1: float = 1.2
     bm25_b: float = 0.75
+    dask_scheduler: str | None = None  # address of a Dask scheduler to embed on while indexing; None/"": locally
 
     def updated(self, **overrides: Any) -> BrainConfig:
         known = {f.name for f in fields(self)}
@@ -129,6 +131,7 @@ class Brain:
         cancel: threading.Event | None = None,
         wait: float = 0.0,
         missing_ok: bool = False,
+        dask_scheduler: str | None = None,
     ) -> IndexReport:
         """Bring the index up to date with the files (incrementally unless ``force``).
 
@@ -137,6 +140,7 @@ class Brain:
         removed; every other indexed file stays as it is. ``exclude`` adds to the workspace rules.
         A path gone from disk that was indexed is removed from the index; one that was never indexed
         is an error, unless ``missing_ok`` (a watcher's batch: a file created and deleted again).
+        ``dask_scheduler``: embed on that Dask cluster for this run ("": locally); default: the config's.
         """
         request = IndexRequest.build(
             dict(
@@ -150,7 +154,8 @@ class Brain:
         )
         overrides = request.settings()
         include = overrides.pop("include", ())  # narrows this run's scope, not the workspace rules
-        config, force, paths = self.config.updated(**overrides), request.force, list(request.paths)
+        config = self.config.updated(**overrides, dask_scheduler=dask_scheduler)
+        force, paths = request.force, list(request.paths)
         subpaths = self._scope(paths, missing_ok) if paths and all(paths) else [""]
         scope = Scope(("",) if "" in subpaths else tuple(subpaths), tuple(include))
         settings = IndexSettings(
@@ -160,8 +165,9 @@ class Brain:
             bm25_k1=config.bm25_k1,
             bm25_b=config.bm25_b,
         )
-        indexer = Indexer(self.root, self._index_dir, self._embedder)
-        report = indexer.run(settings, force=force, scope=scope, progress=progress, cancel=cancel, wait=wait)
+        with embedder_for(self._embedder, config.dask_scheduler, cancel) as embedder:
+            indexer = Indexer(self.root, self._index_dir, embedder)
+            report = indexer.run(settings, force=force, scope=scope, progress=progress, cancel=cancel, wait=wait)
         if indexer.published_graph is not None:
             self._adopt(report.generation, indexer.published_graph)
         return report

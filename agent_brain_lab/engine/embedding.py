@@ -15,12 +15,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from .types import ModelUnavailable
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+DEFAULT_IDENTITY = f"{DEFAULT_MODEL}@int8"
 DEFAULT_DIM = 384
 MAX_TOKENS = 256
 _TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json")
@@ -46,7 +48,7 @@ def resolve_model(model: str | None = None, model_path: str | None = None) -> Mo
         name = model or DEFAULT_MODEL
         return ModelSpec(name, str(path), f"{name}@{path.name}")
     if model in (None, "", DEFAULT_MODEL, "default"):
-        return ModelSpec(DEFAULT_MODEL, str(_offline_default_dir()), f"{DEFAULT_MODEL}@int8")
+        return ModelSpec(DEFAULT_MODEL, str(_offline_default_dir()), DEFAULT_IDENTITY)
     return ModelSpec(model, None, model)
 
 
@@ -95,10 +97,12 @@ def _assembled(cache: Path, onnx: Path, shipped: Path) -> bool:
 class Embedder:
     """Lazily loaded fastembed model; thread-safe; embeds in length-sorted batches."""
 
+    group_size = 256  # texts the indexer embeds (and caches) per call, between progress reports and cancel checks
+
     def __init__(self, spec: ModelSpec, threads: int | None = None):
         self.spec = spec
         self._threads = threads
-        self._model = None
+        self._model: Any = None
         self._lock = threading.Lock()
         self.dim: int | None = DEFAULT_DIM if spec.name == DEFAULT_MODEL else None
 
@@ -108,7 +112,7 @@ class Embedder:
             if self._model is None:
                 from fastembed import TextEmbedding
 
-                kwargs = {"threads": self._threads}
+                kwargs: dict[str, Any] = {"threads": self._threads}
                 if self.spec.path:
                     kwargs["specific_model_path"] = self.spec.path
                 try:
@@ -138,6 +142,7 @@ class Embedder:
             out[idx] = vecs
             if progress:
                 progress(len(idx))
+        assert out is not None  # texts is not empty
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.maximum(norms, 1e-12)
 

@@ -50,7 +50,6 @@ from .types import (
 from .workspace import ScanOptions, Unreadable, WorkspaceFile, decode_text, read_bytes, scan
 
 EMBED_WAVE = 2048  # chunks gathered before embedding: sorted by length together, batches pad less
-EMBED_GROUP = 256  # chunks embedded (and cached) between progress reports and cancel checks
 PRUNE_EVERY = 16  # generations between embedding-cache clean-ups (it scans the cache)
 
 
@@ -254,9 +253,10 @@ class Indexer:
         run.vectors.update(catalog.cached_vectors(model, list(texts)))
         todo = {h: t for h, t in texts.items() if h not in run.vectors}
         hashes = sorted(todo, key=lambda h: len(todo[h]))
-        for start in range(0, len(hashes), EMBED_GROUP):
+        group = self.embedder.group_size  # chunks embedded (and cached) between progress reports and cancel checks
+        for start in range(0, len(hashes), group):
             _check(cancel)
-            part = hashes[start : start + EMBED_GROUP]
+            part = hashes[start : start + group]
             embedded = self.embedder.embed([todo[h] for h in part])
             catalog.cache_vectors(model, zip(part, embedded))
             run.vectors.update(zip(part, embedded))

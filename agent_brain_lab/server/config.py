@@ -40,6 +40,11 @@ class AgentBrain(Configurable):
         help="Local directory holding the embedding model files (nothing is downloaded).",
     ).tag(config=True)
 
+    dask_scheduler = Unicode(
+        "",
+        help="Address of a Dask scheduler to embed on while indexing (needs agent_brain_lab[dask]). Empty: locally.",
+    ).tag(config=True)
+
     graph_enabled = Bool(True, help="Build the knowledge graph used by the graph and multi modes.").tag(config=True)
 
     auto_reindex_on_save = Bool(
@@ -75,4 +80,5 @@ class AgentBrain(Configurable):
             model=self.model,
             model_path=self.model_path,
             graph_enabled=self.graph_enabled,
+            dask_scheduler=self.dask_scheduler,
         )
