@@ -199,6 +199,8 @@ class Brain:
             query_entities=outcome.entities,
             fallback=outcome.fallback,
             generation=snapshot.gen,
+            intent=outcome.intent,
+            weights=outcome.weights,
         )
 
     def graph_entity(self, name: str, depth: int = 1) -> dict:

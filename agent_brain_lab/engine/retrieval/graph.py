@@ -22,7 +22,7 @@ from collections import defaultdict
 import numpy as np
 
 from ..store.graph import CodeGraph
-from ..tokenizer import WORD, identifiers
+from ..tokenizer import identifiers
 from .context import Hit, QueryContext
 from .fusion import minmax
 
@@ -33,60 +33,6 @@ MAX_SEEDS = 24
 ASKED_BOOST = 2.0  # a neighbour reached over the relation the query asks about counts double
 WRITTEN_AT_SOURCE = {"calls", "imports", "extends", "implements", "mentions"}  # the edge's chunk is the source's
 SEED_IN_RELATION = 0.6  # in "what calls X", X itself ranks after its callers, before unrelated neighbours
-_RELATION_CUES = {
-    "calls": {
-        "call",
-        "calls",
-        "called",
-        "calling",
-        "caller",
-        "callers",
-        "callee",
-        "callees",
-        "invoke",
-        "invokes",
-        "invoked",
-        "use",
-        "uses",
-        "used",
-        "usages",
-    },
-    "imports": {"import", "imports", "imported", "importing", "depends", "dependency", "dependencies"},
-    "extends": {
-        "extend",
-        "extends",
-        "extended",
-        "inherit",
-        "inherits",
-        "subclass",
-        "subclasses",
-        "base",
-        "parent",
-        "derived",
-    },
-    "implements": {"implement", "implements", "implemented", "implementation", "implementations"},
-    "mentions": {"mention", "mentions", "mentioned", "documented", "docs", "documentation"},
-    "contains": {"contain", "contains", "methods", "members", "defines", "defined"},
-}
-_ALL_CUES = frozenset().union(*_RELATION_CUES.values())
-_TARGET_WORDS = {
-    "called",
-    "caller",
-    "callers",
-    "invoked",
-    "used",
-    "usages",
-    "imported",
-    "extended",
-    "inherited",
-    "subclasses",
-    "derived",
-    "implemented",
-    "implementations",
-    "mentioned",
-    "documented",
-}
-_SOURCE_NOUNS = {"callee", "callees", "dependencies", "base", "parent", "methods", "members"}
 _DOTTED = re.compile(r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_][\w]*)+")
 _CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
 _COMMON = frozenset(
@@ -187,42 +133,17 @@ def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], fl
     return sorted(found.values(), key=lambda e: -e[2])
 
 
-def asked_relations(query: str) -> set[str]:
-    """Relations the query asks about: "what calls X" wants the calls edges, "subclasses of Y" extends."""
-    words = {w.lower() for w in identifiers(query)}
-    return {relation for relation, cues in _RELATION_CUES.items() if words & cues}
-
-
-def asked_direction(query: str, entity: str) -> str | None:
-    """Whether the named entity is the target of the asked relation ("in": what calls X, where is X
-    used, callers of X) or its source ("out": what does X call, callees of X, called by X); None
-    when the question does not say."""
-    lowered = query.lower()
-    at = lowered.find(entity.lower())
-    if at < 0:
-        return None
-    for match in WORD.finditer(lowered):
-        word = match.group()
-        if word not in _ALL_CUES:
-            continue
-        if word in _SOURCE_NOUNS or re.match(r"\s+by\b", lowered[match.end() :]):
-            return "out"  # callees of X, functions called by X
-        if word in _TARGET_WORDS:
-            return "in"  # where is X used, callers of X, subclasses of X
-        return "out" if at < match.start() else "in"  # "X calls" vs "what calls X"
-    return None
-
-
 def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple[list[Hit], list[str]]:
     """Graph hits, best first, and the entities found; ``strong_only`` keeps identifier-like names."""
     graph = ctx.snapshot.graph
     if graph is None:
         return [], []
+    intent = ctx.intent
     entities = find_entities(ctx.request.query, graph)
-    asked = asked_relations(ctx.request.query)
+    asked = intent.asked
     if strong_only or not asked:  # a plain word naming an entity counts only in a question about relations
         entities = [e for e in entities if e[3]]
-    directions = {written: asked_direction(ctx.request.query, written) for written, *_ in entities}
+    directions = {written: intent.direction_of(written) for written, *_ in entities}
     seeds = [(n, w, directions[written]) for written, nodes, w, _ in entities for n in nodes][:MAX_SEEDS]
     node_score: dict[str, float] = defaultdict(float)
     node_path: dict[str, tuple[float, list[str]]] = {}
