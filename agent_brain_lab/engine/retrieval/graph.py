@@ -8,7 +8,9 @@ identifier — and only in a question about relations ("what calls cart"): in pr
 relevance to the query (BM25 and embedding similarity, normalised over the neighbourhood), so the
 graph picks the candidates and the query's content orders them.
 
-A question about a relation ("what calls X", "what does X call", "subclasses of X") is answered by
+Whether the query asks about a relation, which one and which way round comes from the one query
+analysis shared with multi (:mod:`.intent`). A question about a relation ("what calls X", "what
+does X call", "subclasses of X", "modules importing X") is answered by
 the neighbours over that relation, the way round it asks: they count double, X itself less, and
 each is shown at the chunk where the edge is written (the call, not the caller's first lines).
 """
@@ -16,7 +18,6 @@ each is shown at the chunk where the edge is written (the call, not the caller's
 from __future__ import annotations
 
 import itertools
-import re
 from collections import defaultdict
 
 import numpy as np
@@ -25,6 +26,7 @@ from ..store.graph import CodeGraph
 from ..tokenizer import identifiers
 from .context import Hit, QueryContext
 from .fusion import minmax
+from .intent import CODE_LIKE, DOTTED
 
 DECAY = 0.5
 RELEVANCE = 0.9  # how much relevance to the query's words and meaning orders chunks of equal proximity
@@ -33,8 +35,6 @@ MAX_SEEDS = 24
 ASKED_BOOST = 2.0  # a neighbour reached over the relation the query asks about counts double
 WRITTEN_AT_SOURCE = {"calls", "imports", "extends", "implements", "mentions"}  # the edge's chunk is the source's
 SEED_IN_RELATION = 0.6  # in "what calls X", X itself ranks after its callers, before unrelated neighbours
-_DOTTED = re.compile(r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_][\w]*)+")
-_CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
 _COMMON = frozenset(
     [
         "a",
@@ -114,10 +114,10 @@ def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], fl
     """
     words = identifiers(query)
     terse = len(words) <= 3  # a query that is little more than names: every match is meant
-    candidates = _DOTTED.findall(query) + words
+    candidates = DOTTED.findall(query) + words
     for a, b in itertools.pairwise(words):  # "compute total" may mean compute_total / computeTotal
         candidates += [f"{a}_{b}", f"{a}{b[:1].upper()}{b[1:]}", f"{a}{b}"]
-    found: dict[str, tuple[str, list[str], float]] = {}
+    found: dict[str, tuple[str, list[str], float, bool]] = {}
     for cand in candidates:
         key = cand.lower().replace("::", ".")
         if key in found or len(key) < 3 or key in _COMMON:
@@ -126,7 +126,7 @@ def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], fl
         if nodes:
             strong = (
                 terse
-                or bool(_CODE_LIKE.search(cand))
+                or bool(CODE_LIKE.search(cand))
                 or (cand[:1].isupper() and any(graph.g.nodes[n].get("name") == cand for n in nodes))
             )
             found[key] = (cand, nodes, (1.0 if strong else 0.5) / len(nodes) ** 0.5, strong)

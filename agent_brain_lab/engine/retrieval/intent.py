@@ -60,8 +60,8 @@ _SCAFFOLD = _words(
     "something that the there thing things this to types what where which who whom whose with"
 )
 MAX_PROSE = 1  # other words a relation question may hold ("what calls X directly", "callers of X in tests")
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+")
-_CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
+DOTTED = re.compile(r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+")
+CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
 LABELS = {
     ("calls", "in"): "callers",
     ("calls", "out"): "callees",
@@ -124,7 +124,7 @@ class Intent:
 def analyse(query: str) -> Intent:
     """The intent of a query; a relation is asked only when the query is made of a cue, names and scaffolding."""
     words = WORD.findall(query)
-    dotted = _DOTTED.findall(query)
+    dotted = DOTTED.findall(query)
     inside_dotted = {part for name in dotted for part in re.split(r"\.|::", name)}
     lowered = [w.lower() for w in words]
     cues = [w for w in lowered if w in ALL_CUES]
@@ -132,7 +132,7 @@ def analyse(query: str) -> Intent:
         w for w in words if w not in inside_dotted and w.lower() not in ALL_CUES and w.lower() not in _SCAFFOLD
     ]
     names = list(dict.fromkeys(names))
-    code_names = tuple(n for n in names if _CODE_LIKE.search(n))
+    code_names = tuple(n for n in names if CODE_LIKE.search(n))
     relation = None
     if cues and names:
         first = cues[0]
