@@ -23,7 +23,7 @@ from ..tokenizer import tokenize
 from .context import Hit, QueryContext
 
 MIN_PARTS = 2  # a one-word name ("render", "close") is spelled out by too many sentences
-MAX_POSTING = 500  # a part shared by more symbols than this (``get``, ``init``) selects nothing; bounds the walk
+MAX_POSTING = 200  # a part shared by more symbols than this (``get``, ``init``) selects nothing; bounds the walk
 _KINDS = {"function", "method", "class"}
 
 
