@@ -26,7 +26,7 @@ from ..store.graph import CodeGraph
 from ..tokenizer import identifiers
 from .context import Hit, QueryContext
 from .fusion import minmax
-from .intent import CODE_LIKE, DOTTED
+from .intent import CODE_LIKE, DOTTED, Intent
 
 DECAY = 0.5
 RELEVANCE = 0.9  # how much relevance to the query's words and meaning orders chunks of equal proximity
@@ -105,15 +105,16 @@ _COMMON = frozenset(
 )
 
 
-def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], float, bool]]:
+def find_entities(intent: Intent, graph: CodeGraph) -> list[tuple[str, list[str], float, bool]]:
     """(name as written, matching node ids, weight, strong) for every graph entity the query names.
 
     Strong: written as code (``compute_total``, ``Cart.add``, ``IOLoop``), a capitalised exact name
     (``Cart``), or any name in a query of three words or fewer. A plain word that happens to name an
     entity ("event", "string") is weak.
     """
+    query = intent.query
     words = identifiers(query)
-    terse = len(words) <= 3  # a query that is little more than names: every match is meant
+    terse = intent.terse  # a query that is little more than names: every match is meant
     candidates = DOTTED.findall(query) + words
     for a, b in itertools.pairwise(words):  # "compute total" may mean compute_total / computeTotal
         candidates += [f"{a}_{b}", f"{a}{b[:1].upper()}{b[1:]}", f"{a}{b}"]
@@ -139,7 +140,7 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     if graph is None:
         return [], []
     intent = ctx.intent
-    entities = find_entities(ctx.request.query, graph)
+    entities = find_entities(intent, graph)
     asked = intent.asked
     if strong_only or not asked:  # a plain word naming an entity counts only in a question about relations
         entities = [e for e in entities if e[3]]
@@ -168,7 +169,9 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     allowed = ctx.allowed_keys(keys)
     base = np.array([node_score[n] for _, n in pairs])
     keywords = minmax(ctx.bm25_scores[ctx.snapshot.columns.positions(keys)])
-    meaning = minmax(ctx.snapshot.vectors.similarities(ctx.query_vector, keys)) if ctx.snapshot.vectors else 0.0
+    meaning = (
+        minmax(ctx.snapshot.vectors.similarities(ctx.query_vector, keys.tolist())) if ctx.snapshot.vectors else 0.0
+    )
     weight = STRUCTURAL_RELEVANCE if asked else RELEVANCE  # "what calls X": the structure is the answer
     scores = base * (1 - weight + weight * (keywords + meaning) / 2)
     hits = []

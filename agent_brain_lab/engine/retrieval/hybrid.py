@@ -26,7 +26,11 @@ def blend(ctx: QueryContext, count: int) -> list[Hit]:
     keys = np.array(list(dict.fromkeys([h.key for h in vec_hits] + [h.key for h in kw_hits])), dtype=np.int64)
     if not len(keys):
         return []
-    sims = ctx.snapshot.vectors.similarities(ctx.query_vector, keys) if ctx.snapshot.vectors else np.zeros(len(keys))
+    sims = (
+        ctx.snapshot.vectors.similarities(ctx.query_vector, keys.tolist())
+        if ctx.snapshot.vectors
+        else np.zeros(len(keys))
+    )
     bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)]
     alpha = ctx.request.alpha
     blended = alpha * minmax(sims) + (1 - alpha) * minmax(bm25)
