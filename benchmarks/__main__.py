@@ -23,6 +23,10 @@ def main(argv: list[str] | None = None) -> int:
         "--only", default=",".join(SECTIONS), help=f"comma-separated sections to run, of: {', '.join(SECTIONS)}"
     )
     parser.add_argument("--packages", help="code-search sets: installed packages, comma-separated")
+    parser.add_argument(
+        "--held-out", help="code-search sets the tuning never saw: installed packages, comma-separated ('' for none)"
+    )
+    parser.add_argument("--no-peers", action="store_true", help="quality: engine modes only, no peer baselines")
     parser.add_argument("--limit", type=int, help="queries per code-search set (0: all)")
     parser.add_argument(
         "--scale-modules",
@@ -42,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown section {unknown[0]!r}; expected any of {', '.join(SECTIONS)}")
     if args.packages:
         sizes = sizes.with_packages([p.strip() for p in args.packages.split(",") if p.strip()])
+    if args.held_out is not None:
+        sizes = sizes.with_held_out([p.strip() for p in args.held_out.split(",") if p.strip()])
     if args.limit is not None:
         sizes = sizes.with_limit(args.limit or None)
     if args.scale_modules:

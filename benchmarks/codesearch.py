@@ -20,7 +20,7 @@ from typing import Any
 
 from .docstrip import Target, query_for, strip_docstrings
 
-CORPUS_VERSION = 1
+CORPUS_VERSION = 2  # 2: a distribution's every top-level package
 
 
 @dataclass
@@ -39,14 +39,13 @@ def sample(items: list, limit: int | None, seed: int = 0) -> list:
 
 
 def build_set(package: str, cache_dir: Path) -> CodeSearchSet:
-    """Build (or load from the cache) the set for an installed package."""
-    module = importlib.import_module(package)
-    src = Path(module.__file__).parent
+    """Build (or load from the cache) the set for an installed package (distribution or import name)."""
+    sources = import_roots(package)
     version = _version(package)
     home = cache_dir / "codesearch" / f"{package}-{version}-v{CORPUS_VERSION}"
     manifest = home / "targets.json"
     if not manifest.is_file():
-        _materialize(package, src, home)
+        _materialize(sources, home)
     data = json.loads(manifest.read_text())
     return CodeSearchSet(
         name=f"{package} {version}",
@@ -56,6 +55,35 @@ def build_set(package: str, cache_dir: Path) -> CodeSearchSet:
     )
 
 
+def import_roots(package: str) -> dict[str, Path]:
+    """The import packages an installed name stands for, each with its folder.
+
+    A distribution may ship its code under other names (``attrs`` lives in ``attr`` and ``attrs``),
+    so a distribution name means every top-level package it installs; otherwise it is an import name.
+    """
+    try:
+        dist = importlib.metadata.distribution(package)
+    except importlib.metadata.PackageNotFoundError:
+        dist = None
+    files = (dist.files or []) if dist else []
+    tops = sorted(
+        {
+            f.parts[0]
+            for f in files
+            if f.suffix == ".py" and len(f.parts) > 1 and not f.parts[0].endswith((".dist-info", ".egg-info"))
+        }
+        - {"..", "__pycache__"}
+    )
+    roots = {}
+    for name in tops or [package]:
+        module = importlib.import_module(name)
+        if module.__file__ and Path(module.__file__).name == "__init__.py":
+            roots[name] = Path(module.__file__).parent
+    if not roots:
+        raise ValueError(f"{package!r} installs no Python package with source files")
+    return roots
+
+
 def _version(package: str) -> str:
     try:
         return importlib.metadata.version(package)
@@ -63,30 +91,31 @@ def _version(package: str) -> str:
         return str(getattr(importlib.import_module(package), "__version__", "0"))
 
 
-def _materialize(package: str, src: Path, home: Path) -> None:
+def _materialize(sources: dict[str, Path], home: Path) -> None:
     """Write the stripped workspace and ``targets.json`` (last, so a half-built set is redone)."""
     shutil.rmtree(home, ignore_errors=True)
     workspace = home / "workspace"
     targets: list[Target] = []
     files = 0
-    for path in sorted(src.rglob("*.py")):
-        if "__pycache__" in path.parts:
-            continue
-        rel = (Path(package) / path.relative_to(src)).as_posix()
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # invalid escape sequences in old sources
-                stripped, functions = strip_docstrings(path.read_text(encoding="utf-8"))
-        except (SyntaxError, UnicodeDecodeError, ValueError):
-            continue  # cannot strip it reliably: leave it out rather than leak docstrings
-        out = workspace / rel
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(stripped, encoding="utf-8")
-        files += 1
-        for qualname, start, end, doc in functions:
-            query = query_for(doc)
-            if query:
-                targets.append(Target(query, rel, qualname, start, end))
+    for name, src in sources.items():
+        for path in sorted(src.rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            rel = (Path(name) / path.relative_to(src)).as_posix()
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # invalid escape sequences in old sources
+                    stripped, functions = strip_docstrings(path.read_text(encoding="utf-8"))
+            except (SyntaxError, UnicodeDecodeError, ValueError):
+                continue  # cannot strip it reliably: leave it out rather than leak docstrings
+            out = workspace / rel
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(stripped, encoding="utf-8")
+            files += 1
+            for qualname, start, end, doc in functions:
+                query = query_for(doc)
+                if query:
+                    targets.append(Target(query, rel, qualname, start, end))
     targets = _unique_queries(targets)
     home.mkdir(parents=True, exist_ok=True)
     (home / "targets.json").write_text(

@@ -1,8 +1,12 @@
-"""Retrieval quality: nDCG@10, MRR@10 and Recall@10 of every mode and of the peers, on two question sets.
+"""Retrieval quality: nDCG@10, MRR@10 and Recall@10 of every mode and of the peers, on several question sets.
 
 Docstring questions (a function's docstring summary, one function answers it) and relation
-questions ("what calls X", "subclasses of X", "which modules import X", answered by every caller,
-subclass or importing module), all on a package with its docstrings removed.
+questions ("what calls X", "subclasses of X", "which modules import X", "what does X call",
+answered by every caller, subclass, importing module or callee), all on a package with its
+docstrings removed. Relation questions are phrased from the tuned templates; the "held-out
+phrasings" set asks the same kinds in phrasings the tuning never saw. The mixed set is every
+question of the package (docstring and relation, both phrasing groups) as one set: its scores are
+the means over those questions' own scores.
 
 Peers run on the engine's own chunks and vectors (rank_bm25, bm25s as shipped, exact dense), plus
 a naive pipeline on 40-line windows (plain-token BM25 + dense, RRF k=60) as a whole-system peer.
@@ -30,32 +34,55 @@ Log = Callable[[str], None]
 
 
 def evaluate(
-    packages: list[str], cache_dir: Path, limit: int | None, seed: int = 0, fresh: bool = False, log: Log = print
+    packages: list[str],
+    cache_dir: Path,
+    limit: int | None,
+    seed: int = 0,
+    fresh: bool = False,
+    log: Log = print,
+    held_out: tuple[str, ...] = (),
+    peers: bool = True,
 ) -> dict:
-    """Run both question sets on each package's workspace; returns the JSON-able results."""
-    embedder = CachedEmbedder(cache_dir)
+    """Run every question set on each package's workspace; returns the JSON-able results.
+
+    ``held_out`` packages are run like the others and marked as never used for tuning."""
+    embedder = CachedEmbedder(cache_dir) if peers else None
     out = {"k": K, "limit": limit, "seed": seed, "sets": {}}
-    for package in packages:
+    for package in [*packages, *held_out]:
         cs = build_set(package, cache_dir)
         kinds = {"docstrings": [(t.query, (t,)) for t in sample(cs.targets, limit, seed)]}
         kinds |= {kind: sample(qs, limit, seed) for kind, qs in relation_questions(cs.root, seed).items()}
+        phrased = relation_questions(cs.root, seed, "held-out")
+        kinds["held-out phrasings"] = sample([q for qs in phrased.values() for q in qs], limit, seed)
         log(
             f"[quality] {cs.name}: {cs.files} files; questions: "
             + ", ".join(f"{len(qs)} {kind}" for kind, qs in kinds.items())
         )
         index = _index(cs, fresh, log)
-        peers = _Peers(cs, embedder, [q for qs in kinds.values() for q, _ in qs])
+        queries = [q for qs in kinds.values() for q, _ in qs]
+        peer_set = _Peers(cs, embedder, queries) if embedder else None
         details: dict[str, list[dict]] = {}
-        result = {"files": cs.files, "index": index}
+        result: dict = {"files": cs.files, "index": index, "held_out": package in held_out}
+        per_query: dict[str, list[tuple[dict, dict]]] = {}
         for kind, questions in kinds.items():
             log(f"[quality]  {kind}")
             details[kind] = [{"query": q, "relevant": [t.to_dict() for t in rel], "ranks": {}} for q, rel in questions]
-            engine = _engine_modes(cs, questions, details[kind], log)
+            if not questions:
+                result[kind] = {"queries": 0}
+                log("[quality]   no questions")
+                continue
+            engine = _engine_modes(cs, questions, details[kind], log, per_query)
             result[kind] = {
                 "queries": len(questions),
                 "engine": engine,
-                "peers": peers.evaluate(questions, details[kind], log),
+                "peers": peer_set.evaluate(questions, details[kind], log) if peer_set else {},
             }
+        log("[quality]  mixed")
+        result["mixed"] = {
+            "queries": len(next(iter(per_query.values()), [])),
+            "engine": {mode: _tally(mode, judged, log) for mode, judged in per_query.items()},
+            "peers": {},
+        }
         out["sets"][cs.name] = result
         details_path = cache_dir / f"details-{package}.json"
         details_path.write_text(json.dumps(details, indent=1))
@@ -90,7 +117,14 @@ def _tally(name: str, judged: list[tuple[dict, dict]], log: Log, **extra) -> dic
     return result
 
 
-def _engine_modes(cs: CodeSearchSet, questions: list[Question], details: list[dict], log: Log) -> dict:
+def _engine_modes(
+    cs: CodeSearchSet,
+    questions: list[Question],
+    details: list[dict],
+    log: Log,
+    per_query: dict[str, list[tuple[dict, dict]]],
+) -> dict:
+    """Every mode on one question set; each question's scores are also added to ``per_query`` (the mixed set)."""
     brain = Brain(cs.root)
     results = {}
     for mode in MODES:
@@ -99,8 +133,11 @@ def _engine_modes(cs: CodeSearchSet, questions: list[Question], details: list[di
             response = brain.query(query, mode=mode, top_k=K)
             fallbacks += response.fallback is not None
             lenient, strict, d["ranks"][mode] = _judge([r.to_dict() for r in response.results], relevant)
+            if response.intent:
+                d["intent"] = response.intent
             judged.append((lenient, strict))
         results[mode] = _tally(mode, judged, log, fallbacks=fallbacks)
+        per_query.setdefault(mode, []).extend(judged)
     return results
 
 

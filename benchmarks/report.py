@@ -103,36 +103,53 @@ def _table(header: list[str], rows: list[list]) -> list[str]:
     ]
 
 
+_TITLES = {
+    "docstrings": "docstring questions",
+    "callers": "what calls X",
+    "subclasses": "subclasses of X",
+    "importers": "which modules import X",
+    "callees": "what does X call",
+    "held-out phrasings": "relation questions in held-out phrasings",
+    "mixed": "mixed: every question above as one set",
+}
+
+
 def _quality(q: dict) -> list[str]:
     out = [
         "## Quality: code search on a package with its docstrings removed",
         "",
-        "Two question sets per package. Docstring questions: the query is a function's docstring summary, "
+        "Question sets per package. Docstring questions: the query is a function's docstring summary, "
         'the one answer is that function. Relation questions: "what calls X", "subclasses of X", '
-        '"which modules import X" and variants, X a function or class whose name is defined once in the '
-        "package, or one of its modules; the answers are every caller, subclass or importing module (any "
-        "part of it), found by Python's `ast`, not by the engine's graph. A result answers when it "
+        '"which modules import X", "what does X call", in the phrasings the query analysis was tuned on; '
+        "the held-out phrasings set asks the same kinds in phrasings it never saw. X is a function or class "
+        "whose name is defined once in the package, or one of its modules; the answers are every caller, "
+        "subclass, importing module or callee (any part of it), found by Python's `ast`, not by the engine's "
+        "graph. The mixed set is every question of the package as one set (its scores are the means of "
+        "the questions' own scores). A result answers when it "
         "is in the answer's file and overlaps its lines (strict: and spans at most max(3 × the function's "
         "lines, 60), so a whole-class outline does not count for each method); each answer counts once. "
         f"@{q['k']}; sample of {q['limit'] or 'all'} questions per set (seed {q['seed']}). Peers run on "
-        "the engine's own chunks and vectors; the naive pipeline on 40-line windows.",
+        "the engine's own chunks and vectors; the naive pipeline on 40-line windows. Packages marked "
+        "held out were never looked at while tuning.",
         "",
+        *_quality_summary(q),
     ]
-    titles = {
-        "docstrings": "docstring questions",
-        "callers": "what calls X",
-        "subclasses": "subclasses of X",
-        "importers": "which modules import X",
-    }
     for name, s in q["sets"].items():
-        for kind, title in titles.items():
-            part = s[kind]
+        label = f"{name} (held out)" if s.get("held_out") else name
+        for kind, title in _TITLES.items():
+            part = s.get(kind)
+            if part is None:
+                continue
+            if not part["queries"]:
+                out += [f"### {label}: {title}", "", "no questions", ""]
+                continue
             out += [
-                f"### {name}: {title} ({s['files']} files, {s['index']['chunks']} chunks, {part['queries']} questions)",
+                f"### {label}: {title} ({s['files']} files, {s['index']['chunks']} chunks, "
+                f"{part['queries']} questions)",
                 "",
             ]
             rows = [
-                [f"**{mode}**", r["ndcg"], r["mrr"], r["recall"], r["strict"]["ndcg"], r["fallbacks"]]
+                [f"**{mode}**", r["ndcg"], r["mrr"], r["recall"], r["strict"]["ndcg"], r.get("fallbacks", "–")]
                 for mode, r in part["engine"].items()
             ]
             rows += [
@@ -143,6 +160,34 @@ def _quality(q: dict) -> list[str]:
                 "",
             ]
     return out
+
+
+def _quality_summary(q: dict) -> list[str]:
+    """nDCG@10 of multi against the best other mode, one row per package and question set."""
+    rows = []
+    for name, s in q["sets"].items():
+        for kind, title in _TITLES.items():
+            part = s.get(kind)
+            if not part:
+                continue
+            if not part["queries"]:
+                rows.append([name, "yes" if s.get("held_out") else "no", title, "no questions", "", ""])
+                continue
+            engine = part["engine"]
+            best = max((m for m in engine if m != "multi"), key=lambda m: engine[m]["ndcg"])
+            multi = engine["multi"]["ndcg"]
+            rows.append(
+                [
+                    name,
+                    "yes" if s.get("held_out") else "no",
+                    title,
+                    multi,
+                    f"{best} {engine[best]['ndcg']:.3f}",
+                    f"{multi - engine[best]['ndcg']:+.3f}",
+                ]
+            )
+    header = ["package", "held out", "question set", "multi nDCG@10", "best other mode", "multi − best"]
+    return ["### Summary: multi against the best other mode", "", *_table(header, rows), ""]
 
 
 def _code_indexing(c: dict) -> list[str]:

@@ -15,9 +15,13 @@ class Sizes:
     incremental_files: int
     queries_per_mode: int  # in-process latency samples per mode and size
     rest_queries_per_mode: int
+    held_out: tuple[str, ...] = ()  # code-search sets the retrieval tuning never looked at
+
+    def with_held_out(self, packages: list[str]) -> Sizes:
+        return replace(self, held_out=tuple(packages))
 
     def with_packages(self, packages: list[str]) -> Sizes:
-        return replace(self, packages=tuple(packages))
+        return replace(self, packages=tuple(packages), held_out=())
 
     def with_limit(self, limit: int | None) -> Sizes:
         return replace(self, limit=limit)
@@ -31,14 +35,32 @@ class Sizes:
 
 SIZES = {
     "quick": Sizes("quick", ("tornado", "jinja2"), 300, "jinja2", (400,), 200, 60, 30),
-    "full": Sizes("full", ("tornado", "jinja2", "click"), None, "tornado", (800, 7700), 2000, 200, 100),
+    "full": Sizes(
+        "full",
+        ("tornado", "jinja2", "click"),
+        None,
+        "tornado",
+        (800, 7700),
+        2000,
+        200,
+        100,
+        held_out=("attrs", "requests", "packaging"),
+    ),
 }
 
 
 def _quality(sizes: Sizes, args, log) -> dict:
     from .quality import evaluate
 
-    return evaluate(list(sizes.packages), args.cache, sizes.limit, fresh=args.fresh, log=log)
+    return evaluate(
+        list(sizes.packages),
+        args.cache,
+        sizes.limit,
+        fresh=args.fresh,
+        log=log,
+        held_out=sizes.held_out,
+        peers=not args.no_peers,
+    )
 
 
 def _code_indexing(sizes: Sizes, args, log) -> dict:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from agent_brain_lab import Brain
+from agent_brain_lab.engine.retrieval.multi import PROSE_WEIGHTS, RELATION_WEIGHTS
 from agent_brain_lab.engine.tokenizer import tokenize
 from agent_brain_lab.engine.types import (
     MODES,
@@ -176,12 +177,31 @@ def test_graph_without_entity_falls_back_to_vector_and_says_so(brain):
     assert response.results and all(r.vector_score is not None for r in response.results)
 
 
-def test_multi_fuses_legs_with_reported_ranks(brain):
-    response = brain.query("OrderService place_order reserves stock", mode="multi", top_k=5, rrf_k=60)
-    top = response.results[0]
-    assert len(top.ranks) >= 2 and all(leg in ("vector", "bm25", "graph") for leg in top.ranks)
-    expected = sum(1 / (60 + r) for r in top.ranks.values())
-    assert top.score == pytest.approx(expected, rel=1e-4)
+def test_multi_ranks_prose_by_the_blend_and_reports_intent_and_weights(brain):
+    response = brain.query("OrderService place_order reserves stock", mode="multi", top_k=5)
+    assert response.intent == "prose" and response.weights == PROSE_WEIGHTS  # the graph is silent on prose
+    # hybrid with top_k=10 blends the same 50-candidate pool multi does at top_k=5
+    blend = {r.chunk_id: r.score for r in brain.query(response.query, mode="hybrid", top_k=10).results}
+    for result in response.results:
+        assert {"vector", "bm25"} & set(result.ranks) and "graph" not in result.ranks
+        boost = PROSE_WEIGHTS["names"] if "names" in result.ranks else 0.0
+        assert blend[result.chunk_id] <= result.score <= blend[result.chunk_id] + boost + 1e-6
+
+
+def test_multi_lets_the_graph_lead_a_relation_question_it_resolved(brain):
+    question = "who calls compute_total?"
+    response = brain.query(question, mode="multi", top_k=5)
+    assert response.intent == "callers" and response.weights == RELATION_WEIGHTS
+    graph = brain.query(question, mode="graph", top_k=5)
+    callers = [r.chunk_id for r in graph.results if r.relationship_path[1:2] == ["<-calls-"]]
+    assert callers and [r.chunk_id for r in response.results[: len(callers)]] == callers
+    assert response.to_dict()["weights"] == RELATION_WEIGHTS and response.to_dict()["intent"] == "callers"
+
+
+def test_multi_silences_a_graph_leg_that_found_nothing(brain):
+    response = brain.query("who calls zebra_migration_pattern", mode="multi", top_k=5)
+    assert response.intent == "callers" and response.weights["graph"] == 0.0
+    assert response.results and all("graph" not in r.ranks for r in response.results)
 
 
 @pytest.mark.parametrize("mode", MODES)

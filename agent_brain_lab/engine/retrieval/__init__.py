@@ -17,6 +17,8 @@ class Outcome:
     hits: list[Hit]
     entities: list[str] = field(default_factory=list)
     fallback: str | None = None
+    intent: str | None = None  # multi: what the query analysis saw (``callers``, ``prose``, ...)
+    weights: dict[str, float] = field(default_factory=dict)  # multi: each leg's weight in the fusion
 
 
 def search(ctx: QueryContext) -> Outcome:
@@ -28,9 +30,14 @@ def search(ctx: QueryContext) -> Outcome:
     if mode == "hybrid":
         return Outcome(hybrid.run(ctx))
     if mode == "multi":
-        return Outcome(*multi.run(ctx))
+        return multi_outcome(ctx)
     hits, entities = graph.run(ctx)
     if hits:
         return Outcome(hits, entities)
     reason = NO_ENTITY if not entities else "vector: no chunk linked to " + ", ".join(entities) + " passes the filters"
     return Outcome(vector.run(ctx), entities, reason)
+
+
+def multi_outcome(ctx: QueryContext) -> Outcome:
+    fused = multi.run(ctx)
+    return Outcome(fused.hits, fused.entities, intent=fused.intent, weights=fused.weights)

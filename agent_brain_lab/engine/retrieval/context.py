@@ -11,6 +11,7 @@ import numpy as np
 from ..snapshot import Snapshot
 from ..tokenizer import tokenize
 from ..types import QueryRequest
+from .intent import Intent, analyse
 
 
 @dataclass
@@ -42,6 +43,10 @@ class QueryContext:
     @cached_property
     def query_vector(self) -> np.ndarray:
         return self._embed_query(self.request.query)
+
+    @cached_property
+    def intent(self) -> Intent:
+        return analyse(self.request.query)
 
     @cached_property
     def query_tokens(self) -> list[str]:

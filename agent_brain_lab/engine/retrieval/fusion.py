@@ -7,14 +7,18 @@ import numpy as np
 from .context import Hit
 
 
-def rrf(legs: dict[str, list[Hit]], k: int) -> list[Hit]:
-    """``score = sum over legs of 1 / (k + rank)``; each hit keeps every leg's rank and score."""
+def rrf(legs: dict[str, list[Hit]], k: int, weights: dict[str, float] | None = None) -> list[Hit]:
+    """``score = sum over legs of weight / (k + rank)`` (weight 1 unless given; a leg of weight 0 is not
+    heard); each hit keeps every leg's rank and score, and the ranks its legs had from their own legs."""
     merged: dict[int, Hit] = {}
     for leg, hits in legs.items():
+        weight = 1.0 if weights is None else weights.get(leg, 0.0)
+        if weight <= 0:
+            continue
         for rank, hit in enumerate(hits, 1):
             into = merged.setdefault(hit.key, Hit(hit.key, 0.0))
-            into.score += 1.0 / (k + rank)
-            into.ranks[leg] = rank
+            into.score += weight / (k + rank)
+            into.ranks.update({**hit.ranks, leg: rank})
             for name in ("vector_score", "bm25_score", "graph_score"):
                 if getattr(hit, name) is not None:
                     setattr(into, name, getattr(hit, name))

@@ -8,7 +8,9 @@ identifier — and only in a question about relations ("what calls cart"): in pr
 relevance to the query (BM25 and embedding similarity, normalised over the neighbourhood), so the
 graph picks the candidates and the query's content orders them.
 
-A question about a relation ("what calls X", "what does X call", "subclasses of X") is answered by
+Whether the query asks about a relation, which one and which way round comes from the one query
+analysis shared with multi (:mod:`.intent`). A question about a relation ("what calls X", "what
+does X call", "subclasses of X", "modules importing X") is answered by
 the neighbours over that relation, the way round it asks: they count double, X itself less, and
 each is shown at the chunk where the edge is written (the call, not the caller's first lines).
 """
@@ -16,15 +18,15 @@ each is shown at the chunk where the edge is written (the call, not the caller's
 from __future__ import annotations
 
 import itertools
-import re
 from collections import defaultdict
 
 import numpy as np
 
 from ..store.graph import CodeGraph
-from ..tokenizer import WORD, identifiers
+from ..tokenizer import identifiers
 from .context import Hit, QueryContext
 from .fusion import minmax
+from .intent import CODE_LIKE, DOTTED, Intent
 
 DECAY = 0.5
 RELEVANCE = 0.9  # how much relevance to the query's words and meaning orders chunks of equal proximity
@@ -33,62 +35,6 @@ MAX_SEEDS = 24
 ASKED_BOOST = 2.0  # a neighbour reached over the relation the query asks about counts double
 WRITTEN_AT_SOURCE = {"calls", "imports", "extends", "implements", "mentions"}  # the edge's chunk is the source's
 SEED_IN_RELATION = 0.6  # in "what calls X", X itself ranks after its callers, before unrelated neighbours
-_RELATION_CUES = {
-    "calls": {
-        "call",
-        "calls",
-        "called",
-        "calling",
-        "caller",
-        "callers",
-        "callee",
-        "callees",
-        "invoke",
-        "invokes",
-        "invoked",
-        "use",
-        "uses",
-        "used",
-        "usages",
-    },
-    "imports": {"import", "imports", "imported", "importing", "depends", "dependency", "dependencies"},
-    "extends": {
-        "extend",
-        "extends",
-        "extended",
-        "inherit",
-        "inherits",
-        "subclass",
-        "subclasses",
-        "base",
-        "parent",
-        "derived",
-    },
-    "implements": {"implement", "implements", "implemented", "implementation", "implementations"},
-    "mentions": {"mention", "mentions", "mentioned", "documented", "docs", "documentation"},
-    "contains": {"contain", "contains", "methods", "members", "defines", "defined"},
-}
-_ALL_CUES = frozenset().union(*_RELATION_CUES.values())
-_TARGET_WORDS = {
-    "called",
-    "caller",
-    "callers",
-    "invoked",
-    "used",
-    "usages",
-    "imported",
-    "extended",
-    "inherited",
-    "subclasses",
-    "derived",
-    "implemented",
-    "implementations",
-    "mentioned",
-    "documented",
-}
-_SOURCE_NOUNS = {"callee", "callees", "dependencies", "base", "parent", "methods", "members"}
-_DOTTED = re.compile(r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_][\w]*)+")
-_CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
 _COMMON = frozenset(
     [
         "a",
@@ -159,19 +105,20 @@ _COMMON = frozenset(
 )
 
 
-def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], float, bool]]:
+def find_entities(intent: Intent, graph: CodeGraph) -> list[tuple[str, list[str], float, bool]]:
     """(name as written, matching node ids, weight, strong) for every graph entity the query names.
 
     Strong: written as code (``compute_total``, ``Cart.add``, ``IOLoop``), a capitalised exact name
     (``Cart``), or any name in a query of three words or fewer. A plain word that happens to name an
     entity ("event", "string") is weak.
     """
+    query = intent.query
     words = identifiers(query)
-    terse = len(words) <= 3  # a query that is little more than names: every match is meant
-    candidates = _DOTTED.findall(query) + words
+    terse = intent.terse  # a query that is little more than names: every match is meant
+    candidates = DOTTED.findall(query) + words
     for a, b in itertools.pairwise(words):  # "compute total" may mean compute_total / computeTotal
         candidates += [f"{a}_{b}", f"{a}{b[:1].upper()}{b[1:]}", f"{a}{b}"]
-    found: dict[str, tuple[str, list[str], float]] = {}
+    found: dict[str, tuple[str, list[str], float, bool]] = {}
     for cand in candidates:
         key = cand.lower().replace("::", ".")
         if key in found or len(key) < 3 or key in _COMMON:
@@ -180,37 +127,11 @@ def find_entities(query: str, graph: CodeGraph) -> list[tuple[str, list[str], fl
         if nodes:
             strong = (
                 terse
-                or bool(_CODE_LIKE.search(cand))
+                or bool(CODE_LIKE.search(cand))
                 or (cand[:1].isupper() and any(graph.g.nodes[n].get("name") == cand for n in nodes))
             )
             found[key] = (cand, nodes, (1.0 if strong else 0.5) / len(nodes) ** 0.5, strong)
     return sorted(found.values(), key=lambda e: -e[2])
-
-
-def asked_relations(query: str) -> set[str]:
-    """Relations the query asks about: "what calls X" wants the calls edges, "subclasses of Y" extends."""
-    words = {w.lower() for w in identifiers(query)}
-    return {relation for relation, cues in _RELATION_CUES.items() if words & cues}
-
-
-def asked_direction(query: str, entity: str) -> str | None:
-    """Whether the named entity is the target of the asked relation ("in": what calls X, where is X
-    used, callers of X) or its source ("out": what does X call, callees of X, called by X); None
-    when the question does not say."""
-    lowered = query.lower()
-    at = lowered.find(entity.lower())
-    if at < 0:
-        return None
-    for match in WORD.finditer(lowered):
-        word = match.group()
-        if word not in _ALL_CUES:
-            continue
-        if word in _SOURCE_NOUNS or re.match(r"\s+by\b", lowered[match.end() :]):
-            return "out"  # callees of X, functions called by X
-        if word in _TARGET_WORDS:
-            return "in"  # where is X used, callers of X, subclasses of X
-        return "out" if at < match.start() else "in"  # "X calls" vs "what calls X"
-    return None
 
 
 def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple[list[Hit], list[str]]:
@@ -218,11 +139,12 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     graph = ctx.snapshot.graph
     if graph is None:
         return [], []
-    entities = find_entities(ctx.request.query, graph)
-    asked = asked_relations(ctx.request.query)
+    intent = ctx.intent
+    entities = find_entities(intent, graph)
+    asked = intent.asked
     if strong_only or not asked:  # a plain word naming an entity counts only in a question about relations
         entities = [e for e in entities if e[3]]
-    directions = {written: asked_direction(ctx.request.query, written) for written, *_ in entities}
+    directions = {written: intent.direction_of(written) for written, *_ in entities}
     seeds = [(n, w, directions[written]) for written, nodes, w, _ in entities for n in nodes][:MAX_SEEDS]
     node_score: dict[str, float] = defaultdict(float)
     node_path: dict[str, tuple[float, list[str]]] = {}
@@ -247,7 +169,9 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     allowed = ctx.allowed_keys(keys)
     base = np.array([node_score[n] for _, n in pairs])
     keywords = minmax(ctx.bm25_scores[ctx.snapshot.columns.positions(keys)])
-    meaning = minmax(ctx.snapshot.vectors.similarities(ctx.query_vector, keys)) if ctx.snapshot.vectors else 0.0
+    meaning = (
+        minmax(ctx.snapshot.vectors.similarities(ctx.query_vector, keys.tolist())) if ctx.snapshot.vectors else 0.0
+    )
     weight = STRUCTURAL_RELEVANCE if asked else RELEVANCE  # "what calls X": the structure is the answer
     scores = base * (1 - weight + weight * (keywords + meaning) / 2)
     hits = []

@@ -15,13 +15,22 @@ from .vector import vector_leg
 
 
 def run(ctx: QueryContext) -> list[Hit]:
-    pool = ctx.pool
+    return blend(ctx, ctx.request.top_k)
+
+
+def blend(ctx: QueryContext, count: int) -> list[Hit]:
+    """The ``count`` best candidates of the blend, each with its vector and bm25 rank."""
+    pool = max(ctx.pool, count)
     vec_hits = vector_leg(ctx, pool)
     kw_hits = bm25_leg(ctx, pool)
     keys = np.array(list(dict.fromkeys([h.key for h in vec_hits] + [h.key for h in kw_hits])), dtype=np.int64)
     if not len(keys):
         return []
-    sims = ctx.snapshot.vectors.similarities(ctx.query_vector, keys) if ctx.snapshot.vectors else np.zeros(len(keys))
+    sims = (
+        ctx.snapshot.vectors.similarities(ctx.query_vector, keys.tolist())
+        if ctx.snapshot.vectors
+        else np.zeros(len(keys))
+    )
     bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)]
     alpha = ctx.request.alpha
     blended = alpha * minmax(sims) + (1 - alpha) * minmax(bm25)
@@ -35,4 +44,4 @@ def run(ctx: QueryContext) -> list[Hit]:
         hit = Hit(key, float(blended[i]), vector_score=float(sims[i]), bm25_score=float(bm25[i]))
         hit.ranks = {leg: r[key] for leg, r in ranks.items() if key in r}
         hits.append(hit)
-    return hits[: ctx.request.top_k]
+    return hits[:count]

@@ -1,0 +1,144 @@
+"""What a query asks, worked out once and used by graph mode and multi alike.
+
+A query is a question about a relation when it holds a relation cue ("calls", "subclasses",
+"importing", ...) and little else besides the names it asks about and question scaffolding
+("which functions", "find the code that"): "where is parse_header called", "X's subclasses",
+"modules importing tornado.web". A docstring-like sentence that happens to say "used" or "called"
+keeps more words of its own and stays prose. The direction says which end of the relation the named
+entity is: "in" when the answers point at it (what calls X, subclasses of X, who imports X), "out"
+when it points at the answers (what does X call, base classes of X, modules imported by X).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..tokenizer import WORD
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_CUES = {
+    "calls": (
+        "call calls called calling caller callers callee callees invoke invokes invoked invoking invocation "
+        "invocations use uses used using usage usages user users reference references referenced referencing"
+    ),
+    "imports": (
+        "import imports imported importing importer importers depend depends dependency dependencies "
+        "dependent dependents"
+    ),
+    "extends": (
+        "extend extends extended extending inherit inherits inherited inheriting inheritor inheritors subclass "
+        "subclasses subclassed subclassing derive derives derived deriving superclass superclasses base bases "
+        "parent parents ancestor ancestors descendant descendants"
+    ),
+    "implements": "implement implements implemented implementing implementation implementations implementor",
+    "mentions": "mention mentions mentioned mentioning documented",
+    "contains": "contain contains members defines",
+}
+RELATION_CUES: dict[str, frozenset[str]] = {rel: _words(words) for rel, words in _CUES.items()}
+ALL_CUES = frozenset().union(*RELATION_CUES.values())
+# cue words that name the answers as the ones pointing at X: "callers of X", "X's subclasses", "where is X used"
+_TARGET_WORDS = _words(
+    "called caller callers invoked usage usages used user users referenced importer importers imported dependent "
+    "dependents extended inherited inheritor inheritors subclass subclasses subclassed derived descendant "
+    "descendants implemented implementations implementor mentioned documented"
+)
+# cue words that name the answers as the ones X points at: "callees of X", "base classes of X"
+_SOURCE_WORDS = _words(
+    "callee callees dependency dependencies superclass superclasses base bases parent parents ancestor ancestors "
+    "members"
+)
+# words that frame a relation question without being about anything: "which functions", "find the code that"
+_SCAFFOLD = _words(
+    "a all an and any anything are as at by can class classes code directly do does did every everything file "
+    "files find for from function functions get give i in indirectly is it its list lines me method methods "
+    "module modules of on or other package packages part parts place places please s show site sites some "
+    "something that the there thing things this to types what where which who whom whose with"
+)
+MAX_PROSE = 1  # other words a relation question may hold ("what calls X directly", "callers of X in tests")
+DOTTED = re.compile(r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+")
+CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
+LABELS = {
+    ("calls", "in"): "callers",
+    ("calls", "out"): "callees",
+    ("imports", "in"): "importers",
+    ("imports", "out"): "imports",
+    ("extends", "in"): "subclasses",
+    ("extends", "out"): "bases",
+    ("implements", "in"): "implementations",
+    ("contains", "out"): "members",
+}
+
+
+@dataclass(frozen=True)
+class Intent:
+    """The analysis of one query."""
+
+    query: str
+    relation: str | None = None  # "calls", "imports", "extends", ... when the query asks about a relation
+    names: tuple[str, ...] = ()  # what the query names, as written: identifiers, dotted names, other words
+    code_names: tuple[str, ...] = field(default=())  # the names written as code (IOLoop, parse_header, a.b)
+    terse: bool = False  # little more than names: every name is meant
+
+    @property
+    def asked(self) -> set[str]:
+        return {self.relation} if self.relation else set()
+
+    @property
+    def label(self) -> str:
+        """``callers``, ``subclasses``, ... for a relation question, else ``lookup`` (3 words or fewer), ``prose``."""
+        if self.relation:
+            direction = self.direction_of(self.names[0]) if self.names else None
+            return LABELS.get((self.relation, direction or "in"), self.relation)
+        return "lookup" if self.terse and self.names else "prose"
+
+    def direction_of(self, entity: str) -> str | None:
+        """ "in" when the entity is the target of the asked relation, "out" when it is the source, None
+        when the query does not say (or asks no relation)."""
+        if not self.relation:
+            return None
+        lowered = self.query.lower()
+        at = lowered.find(entity.lower())
+        if at < 0:
+            return None
+        for match in WORD.finditer(lowered):
+            word = match.group()
+            if word not in RELATION_CUES[self.relation]:
+                continue
+            after = lowered[match.end() :]
+            by = re.match(r"\s+by\b", after)
+            if by:  # "functions called by X" (X after: its callees), "X is used by" (X before: its callers)
+                return "out" if at > match.start() else "in"
+            if word in _SOURCE_WORDS:
+                return "out"  # callees of X, base classes of X
+            if word in _TARGET_WORDS:
+                return "in"  # where is X used, callers of X, X's subclasses
+            return "out" if at < match.start() else "in"  # "X calls" / "what does X call" vs "what calls X"
+        return None
+
+
+def analyse(query: str) -> Intent:
+    """The intent of a query; a relation is asked only when the query is made of a cue, names and scaffolding."""
+    words = WORD.findall(query)
+    dotted = DOTTED.findall(query)
+    inside_dotted = {part for name in dotted for part in re.split(r"\.|::", name)}
+    lowered = [w.lower() for w in words]
+    cues = [w for w in lowered if w in ALL_CUES]
+    names = [n for n in dotted] + [
+        w for w in words if w not in inside_dotted and w.lower() not in ALL_CUES and w.lower() not in _SCAFFOLD
+    ]
+    names = list(dict.fromkeys(names))
+    code_names = tuple(n for n in names if CODE_LIKE.search(n))
+    relation = None
+    if cues and names:
+        first = cues[0]
+        relation = next(rel for rel, cue_words in RELATION_CUES.items() if first in cue_words)
+        plain = [n for n in names if n not in code_names]
+        # a relation question names one thing (or two: "Class method"), the rest is scaffolding
+        if len(plain) - (0 if code_names else 1) > MAX_PROSE:
+            relation = None
+    return Intent(query, relation, tuple(names), code_names, terse=len(words) <= 3)
