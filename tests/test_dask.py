@@ -102,7 +102,7 @@ def cluster_run(cluster, tmp_path_factory):
 
 def test_cluster_index_answers_exactly_like_local(local_brain, cluster_run):
     brain, report, _, _ = cluster_run
-    assert report.chunks_total == local_brain.status()["chunks"]["total"] == 47
+    assert report.chunks_total == local_brain.status().chunks["total"] == 47
     assert _answers(brain) == _answers(local_brain)
     for q in QUERIES:  # and the similarities themselves agree
         remote = [r.vector_score for r in brain.query(q, mode="vector").results]

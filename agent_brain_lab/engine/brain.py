@@ -26,6 +26,7 @@ from .embed_dask import embedder_for
 from .embedding import Embedder, resolve_model
 from .highlight import highlight_ranges, query_terms
 from .indexer import Indexer, IndexSettings, Scope, count_by_kind, model_changed
+from .retrieval.names import name_index
 from .snapshot import Snapshot
 from .store.catalog import Catalog, CatalogChanged, catalog_errors
 from .store.generations import FIX_RESET, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
@@ -254,7 +255,7 @@ class Brain:
             try:
                 graph = self._current_view().snapshot.graph
                 if graph is not None:
-                    retrieval.names.name_index(graph)  # multi's names leg: built once per graph
+                    name_index(graph)  # multi's names leg: built once per graph
             except (IndexCorrupt, NotIndexed):
                 pass  # status says what is wrong; queries raise it
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import bm25, graph, hybrid, multi, names, vector
+from . import bm25, graph, hybrid, multi, vector
 from .context import Hit, QueryContext
 
 __all__ = ["Hit", "Outcome", "QueryContext", "search"]
