@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from test_server_support import on_server_loop
-from tornado.httpclient import HTTPClientError
+from test_server_support import call_api, on_server_loop
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
 tomllib = pytest.importorskip("tomllib")  # Python 3.11+
@@ -56,12 +55,7 @@ def published_entry_points(tmp_path, monkeypatch):
     return declared
 
 
-async def rest(jp_fetch, method, *path, body=None):
-    try:
-        response = await jp_fetch("agent-brain", *path, method=method, body=None if body is None else json.dumps(body))
-    except HTTPClientError as err:
-        response = err.response
-    return response.code, json.loads(response.body)
+rest = call_api
 
 
 async def call(session: ClientSession, tool: str, **arguments) -> dict:

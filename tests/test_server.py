@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import shutil
 import time
 from pathlib import Path
 
 import pytest
-from test_server_support import on_server_loop
-from tornado.httpclient import HTTPClientError
+from test_server_support import call_api, on_server_loop
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.store.generations import IndexDir
@@ -74,19 +74,7 @@ def big_root(jp_root_dir):
 def api(jp_fetch):
     """call(method, *path, body=None, params=None) -> (status, json body), errors included."""
 
-    async def call(method, *path, body=None, params=None):
-        kwargs = {"method": method, "params": params}
-        if body is not None:
-            kwargs["body"] = body if isinstance(body, str) else json.dumps(body)
-        elif method == "POST":
-            kwargs["body"] = "{}"
-        try:
-            response = await jp_fetch("agent-brain", *path, **kwargs)
-        except HTTPClientError as err:
-            response = err.response
-        return response.code, json.loads(response.body)
-
-    return call
+    return functools.partial(call_api, jp_fetch)
 
 
 async def wait_for_job(api, job_id, statuses=("done", "failed", "cancelled"), timeout=300):

@@ -3,12 +3,12 @@ RBAC would configure) can query and watch, and gets a JSON 403 on every write.""
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
 from jupyter_server.auth.authorizer import Authorizer
-from test_server_support import on_server_loop
-from tornado.httpclient import HTTPClientError
+from test_server_support import call_api, on_server_loop
 
 from agent_brain_lab import Brain
 from agent_brain_lab.server.handlers import AUTH_RESOURCE
@@ -50,12 +50,7 @@ def jp_root_dir(tmp_path):
 
 @on_server_loop
 async def test_read_only_user_reads_but_never_writes(jp_fetch, jp_root_dir):
-    async def call(method, *path, body=None, params=None):
-        try:
-            response = await jp_fetch("agent-brain", *path, method=method, body=body, params=params)
-        except HTTPClientError as err:
-            response = err.response
-        return response.code, json.loads(response.body)
+    call = functools.partial(call_api, jp_fetch)
 
     ASKED.clear()
     reads = [

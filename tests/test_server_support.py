@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import functools
+import json
+from typing import Any
 
 from jupyter_core.utils import ensure_event_loop
+from tornado.httpclient import HTTPClientError
 
 
 def on_server_loop(test):
@@ -19,3 +22,20 @@ def on_server_loop(test):
         ensure_event_loop(prefer_selector_loop=True).run_until_complete(test(**fixtures))
 
     return run
+
+
+async def call_api(jp_fetch, method: str, *path: str, body: Any = None, params: Any = None) -> tuple[int, Any]:
+    """One request to the extension's routes: (status, parsed JSON body), error responses included.
+
+    ``body`` is a JSON value, or str/bytes sent as they are; a POST without one sends ``{}``.
+    """
+    kwargs: dict[str, Any] = {"method": method, "params": params}
+    if body is not None:
+        kwargs["body"] = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    elif method == "POST":
+        kwargs["body"] = "{}"
+    try:
+        response = await jp_fetch("agent-brain", *path, **kwargs)
+    except HTTPClientError as err:
+        response = err.response
+    return response.code, json.loads(response.body)

@@ -4,12 +4,12 @@ keeps answering while every query thread is busy."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import time
 
 import pytest
-from test_server_support import on_server_loop
-from tornado.httpclient import HTTPClientError
+from test_server_support import call_api, on_server_loop
 
 from agent_brain_lab.server.handlers import MAX_BODY_BYTES, ROUTES, SETTINGS_KEY
 
@@ -36,17 +36,7 @@ def jp_root_dir(tmp_path):
 def raw(jp_fetch):
     """call(method, *path, body=None, params=None) -> (status, parsed JSON body) for any body bytes."""
 
-    async def call(method, *path, body=None, params=None):
-        kwargs = {"method": method, "params": params}
-        if body is not None or method == "POST":
-            kwargs["body"] = body if isinstance(body, (str, bytes)) else json.dumps(body or {})
-        try:
-            response = await jp_fetch("agent-brain", *path, **kwargs)
-        except HTTPClientError as err:
-            response = err.response
-        return response.code, json.loads(response.body)
-
-    return call
+    return functools.partial(call_api, jp_fetch)
 
 
 def _deep(levels: int) -> str:

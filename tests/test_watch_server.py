@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import time
 
 import pytest
-from test_server_support import on_server_loop
-from tornado.httpclient import HTTPClientError
+from test_server_support import call_api, on_server_loop
 
 from agent_brain_lab.server.extension import FOLLOWER_KEY
 
@@ -38,17 +38,7 @@ def jp_root_dir(tmp_path):
 
 @pytest.fixture
 def api(jp_fetch):
-    async def call(method, *path, body=None):
-        kwargs = {"method": method}
-        if body is not None or method == "POST":
-            kwargs["body"] = json.dumps(body or {})
-        try:
-            response = await jp_fetch("agent-brain", *path, **kwargs)
-        except HTTPClientError as err:
-            response = err.response
-        return response.code, json.loads(response.body)
-
-    return call
+    return functools.partial(call_api, jp_fetch)
 
 
 @pytest.fixture
