@@ -23,10 +23,10 @@ from .analysis import ChunkSettings, analyze_file
 from .embedding import Embedder
 from .retrieval.filters import FilterColumns
 from .snapshot import MANIFEST, read_manifest
+from .store import keywords
 from .store.catalog import Catalog, FileState
 from .store.generations import IndexDir
 from .store.graph import CodeGraph, GraphBuilder
-from .store.keywords import KeywordIndex
 from .store.vectors import VectorIndex
 from .tokenizer import tokenize
 from .types import Chunk, IndexCancelled, IndexProgress, IndexReport, ModelMismatch, ProgressCallback, SkippedFile
@@ -98,6 +98,7 @@ class Indexer:
                 rebuild=force and scope == [""],
                 retired=retired,
                 added=added,
+                tokens=[t for _, _, t in chunks],
                 new_vectors=new_vectors,
                 scope=scope,
                 skipped=skipped,
@@ -186,14 +187,24 @@ class Indexer:
         flush(total, None)
         return staged, chunks, vectors
 
-    def _publish(self, gen, settings, *, rebuild, retired, added, new_vectors, scope, skipped) -> int:
+    def _publish(self, gen, settings, *, rebuild, retired, added, tokens, new_vectors, scope, skipped) -> int:
         """Build generation ``gen + 1`` beside ``gen``, make it current; returns its chunk count."""
         new = gen + 1
         staging = self.index_dir.staging(new)
-        rows = self.catalog.live_chunk_columns(new, "key, source, source_type, language, tokens")
-        columns = FilterColumns.build([r[:4] for r in rows])
+        rows = self.catalog.live_chunk_columns(new, "key, source, source_type, language")
+        columns = FilterColumns.build(rows)
         columns.save(staging)
-        KeywordIndex.build([r[4].split() for r in rows], settings.bm25_k1, settings.bm25_b).save(staging)
+        previous = None if rebuild or not gen else self.index_dir.gen_path(gen)
+        keywords.next_generation(
+            previous,
+            columns.keys,
+            retired,
+            added,
+            tokens,
+            lambda: self.catalog.live_chunk_columns(new, "key, tokens"),
+            settings.bm25_k1,
+            settings.bm25_b,
+        ).save(staging)
         vectors = None if rebuild or not gen else VectorIndex.open(self.index_dir.gen_path(gen), writable=True)
         if vectors is None:
             dim = new_vectors.shape[1] if new_vectors is not None else (self.embedder.dim or 384)
