@@ -23,10 +23,11 @@ from .analysis import ChunkSettings, analyze_file
 from .embedding import Embedder
 from .retrieval.filters import FilterColumns
 from .snapshot import MANIFEST, read_manifest
+from .store import graph as graph_store
 from .store import keywords
 from .store.catalog import Catalog, FileState
 from .store.generations import IndexDir
-from .store.graph import CodeGraph, GraphBuilder
+from .store.graph import CodeGraph
 from .store.vectors import VectorIndex
 from .tokenizer import tokenize
 from .types import Chunk, IndexCancelled, IndexProgress, IndexReport, ModelMismatch, ProgressCallback, SkippedFile
@@ -99,6 +100,7 @@ class Indexer:
                 retired=retired,
                 added=added,
                 tokens=[t for _, _, t in chunks],
+                changes=(removed_paths, {s.path: facts for s, facts in staged if facts is not None}),
                 new_vectors=new_vectors,
                 scope=scope,
                 skipped=skipped,
@@ -187,7 +189,7 @@ class Indexer:
         flush(total, None)
         return staged, chunks, vectors
 
-    def _publish(self, gen, settings, *, rebuild, retired, added, tokens, new_vectors, scope, skipped) -> int:
+    def _publish(self, gen, settings, *, rebuild, retired, added, tokens, changes, new_vectors, scope, skipped) -> int:
         """Build generation ``gen + 1`` beside ``gen``, make it current; returns its chunk count."""
         new = gen + 1
         staging = self.index_dir.staging(new)
@@ -214,10 +216,10 @@ class Indexer:
         vectors.save(staging)
         graph_stats = {"entities": 0, "relations": 0, "by_relation": {}}
         if settings.graph_enabled:
-            builder = GraphBuilder()
-            for path, facts in self.catalog.live_facts(new):
-                builder.add_file(path, facts)
-            graph = builder.build()
+            removed_paths, added_facts = changes
+            graph = graph_store.next_generation(
+                previous, removed_paths, added_facts, lambda: self.catalog.live_facts(new)
+            )
             graph.save(staging)
             graph_stats = graph.stats()
             self.published_graph = graph

@@ -154,7 +154,7 @@ class KeywordIndex:
         self.keys = live_keys[order]  # output row -> chunk key
         self._size = len(order)
         total = sum(int(s.arrays["doc_len"][m].sum(dtype=np.int64)) for s, m in zip(segments, live))
-        avgdl = total / self._size if self._size else 1.0
+        avgdl = total / self._size if total else 1.0
         self._pos: list[np.ndarray] = []  # per segment: row -> output row, -1 for a tombstone
         self._norm: list[np.ndarray] = []  # per segment: k1 * (1 - b + b * dl / avgdl)
         start = 0
