@@ -17,6 +17,7 @@ from agent_brain_lab.engine.store import keywords as kw
 from agent_brain_lab.engine.store.datafiles import CorruptIndexFile
 from agent_brain_lab.engine.store.graph import CodeGraph, GraphFiles
 from agent_brain_lab.engine.store.keywords import KeywordIndex
+from agent_brain_lab.engine.store.vectors import VectorIndex
 
 WORDS = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "éta", "θ", "a_b", "x"]
 QUERIES = [["alpha"], ["beta", "gamma", "gamma"], ["éta", "x", "missing"], WORDS]
@@ -304,3 +305,14 @@ def test_the_next_generation_is_built_afresh_when_the_previous_is_damaged(tmp_pa
     assert list(index.keys) == [2, 3] and index.scores(["gamma"])[1] > 0
     graph = graph_store.next_generation(gen, [], {}, lambda: [("lib.py", {"symbols": [_sym("load")]})])
     assert graph.lookup("load") == ["lib.py::load"]
+
+
+@pytest.mark.parametrize("damage", [lambda b: b[: len(b) // 2], lambda b: b"not an index", lambda b: b""])
+def test_a_damaged_vector_file_raises_one_clear_error(tmp_path, damage):
+    index = VectorIndex.empty(8)
+    index.update([], list(range(1, 40)), np.random.default_rng(0).random((39, 8), dtype=np.float32))
+    index.save(tmp_path)
+    path = tmp_path / "vectors.usearch"
+    path.write_bytes(damage(path.read_bytes()))
+    with pytest.raises(CorruptIndexFile, match="vectors.usearch"):
+        VectorIndex.open(tmp_path)

@@ -440,9 +440,12 @@ class GraphFiles:
         meta = load_json(folder / META)
         base, dead, next_id = meta.get("base"), meta.get("dead"), meta.get("next")
         require(meta.get("format") == FORMAT, f"graph: format {meta.get('format')!r}, expected {FORMAT}")
-        require(base is None or (isinstance(base, str) and bool(_BASE.fullmatch(base))), "graph: bad base name")
-        require(isinstance(dead, list) and all(isinstance(p, str) for p in dead), "graph: bad list of removed files")
-        require(isinstance(next_id, int), "graph: bad counter")
+        if not (base is None or (isinstance(base, str) and _BASE.fullmatch(base))):
+            raise CorruptIndexFile("graph: bad base name")
+        if not (isinstance(dead, list) and all(isinstance(p, str) for p in dead)):
+            raise CorruptIndexFile("graph: bad list of removed files")
+        if not isinstance(next_id, int):
+            raise CorruptIndexFile("graph: bad counter")
         base_fragments = _fragments(folder / base) if base else {}
         delta = _fragments(folder / DELTA)
         base_paths = set(base_fragments) - set(dead)

@@ -55,7 +55,7 @@ class _Terms(Sequence):
     def __len__(self) -> int:
         return len(self.ptr) - 1
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         return self.blob[self.ptr[i] : self.ptr[i + 1]].tobytes()
 
 
@@ -186,14 +186,12 @@ class KeywordIndex:
             if len(seg) and len(retired_keys):
                 at = np.minimum(np.searchsorted(seg.keys, retired_keys), len(seg) - 1)
                 m[at[seg.keys[at] == retired_keys]] = False
-        base, base_live = (self.segments[0], live[0]) if self.segments else (None, None)
+        name = f"s{self._next}"
         rest = list(zip(self.segments[1:], live[1:]))
         delta_rows = sum(int(m.sum()) for _, m in rest) + len(added_keys)
-        merge = base is None or (
-            delta_rows > max(DELTA_MIN, len(base) // 16) or (len(base) and 1 - base_live.mean() > DEAD_SHARE)
-        )
-        name = f"s{self._next}"
-        if merge:
+        base, base_live = (self.segments[0], live[0]) if self.segments else (None, np.ones(0, dtype=bool))
+        dead = 1 - base_live.mean() if len(base_live) else 0.0
+        if base is None or delta_rows > max(DELTA_MIN, len(base) // 16) or dead > DEAD_SHARE:
             merged = _segment_of(name, list(zip(self.segments, live)), added_keys, added_docs)
             return KeywordIndex([merged], [np.ones(len(merged), dtype=bool)], self.k1, self.b, self._next + 1)
         delta = _segment_of(name, rest, added_keys, added_docs)
@@ -201,7 +199,7 @@ class KeywordIndex:
         if len(delta):
             segments.append(delta)
             masks.append(np.ones(len(delta), dtype=bool))
-        return KeywordIndex(segments, masks, self.k1, self.b, self._next + 1)  # type: ignore[arg-type]
+        return KeywordIndex(segments, masks, self.k1, self.b, self._next + 1)
 
     # ---------------------------------------------------------------- persistence
 
@@ -228,21 +226,20 @@ class KeywordIndex:
         if not folder.exists():
             return None
         meta = load_json(folder / META)
-        names = meta.get("segments")
+        names, k1, b, next_id = meta.get("segments"), meta.get("k1"), meta.get("b"), meta.get("next")
         require(meta.get("format") == FORMAT, f"keywords: format {meta.get('format')!r}, expected {FORMAT}")
-        require(
-            isinstance(names, list) and all(isinstance(n, str) and _NAME.fullmatch(n) for n in names),
-            "keywords: bad segment list",
-        )
-        k1, b, next_id = meta.get("k1"), meta.get("b"), meta.get("next")
-        require(all(isinstance(v, (int, float)) and math.isfinite(v) for v in (k1, b)), "keywords: bad parameters")
-        require(isinstance(next_id, int), "keywords: bad segment counter")
+        if not (isinstance(names, list) and all(isinstance(n, str) and _NAME.fullmatch(n) for n in names)):
+            raise CorruptIndexFile("keywords: bad segment list")
+        if not (isinstance(k1, (int, float)) and isinstance(b, (int, float)) and math.isfinite(k1 + b)):
+            raise CorruptIndexFile("keywords: bad parameters")
+        if not isinstance(next_id, int):
+            raise CorruptIndexFile("keywords: bad segment counter")
         segments = [Segment.load(folder, n) for n in names]
         live = [load_array(folder / f"{n}.live.npy", "bool", mmap=False) for n in names]
         require(
             all(len(m) == len(s) for s, m in zip(segments, live)), "keywords: tombstones do not match their segment"
         )
-        index = cls(segments, live, float(k1), float(b), next_id)  # type: ignore[arg-type]
+        index = cls(segments, live, float(k1), float(b), next_id)
         require(size is None or len(index) == size, f"keywords: {len(index)} rows, the generation has {size}")
         return index
 
