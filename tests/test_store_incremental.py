@@ -282,8 +282,10 @@ def test_pickled_arrays_and_json_are_refused(tmp_path):
         ("keywords/keywords.json", lambda b: b'{"format": 1, "segments": ["../x"]}'),
         ("keywords/keywords.json", lambda b: b"\xff\xfe"),
         ("graph/graph.json", lambda b: b[:10]),
-        ("graph/b1.json", lambda b: b'{"app.py": [1, 2, 3]}'),
-        ("graph/b1.json", lambda b: b'{"app.py": [{"symbols": [{"qualname": 1}]}, [], []]}'),
+        ("graph/b1.sqlite", lambda b: b"garbage" * 100),
+        ("graph/b1.sqlite", lambda b: b[: len(b) // 2]),
+        ("graph/delta.json", lambda b: b'{"app.py": [1, 2, 3]}'),
+        ("graph/delta.json", lambda b: b'{"app.py": [{"symbols": [{"qualname": 1}]}, [], []]}'),
         ("graph/delta.json", lambda b: b"[]"),
     ],
 )
@@ -298,7 +300,7 @@ def test_damaged_files_raise_one_clear_error(tmp_path, name, damage):
 def test_the_next_generation_is_built_afresh_when_the_previous_is_damaged(tmp_path):
     gen = _saved(tmp_path)
     (gen / "keywords/s1.rows.npy").write_bytes(b"x")
-    (gen / "graph/b1.json").write_bytes(b"x")
+    (gen / "graph/b1.sqlite").write_bytes(b"x")
     index = kw.next_generation(
         gen, np.array([2, 3]), [1], [3], ["gamma"], lambda: [(2, "beta"), (3, "gamma")], 1.5, 0.75
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+import sqlite3
 from bisect import insort
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -60,7 +61,7 @@ CODE_SUFFIXES = (
     ".R",
     ".sh",
 )
-_BASE = re.compile(r"b\d{1,12}\.json")
+_BASE = re.compile(r"b\d{1,12}\.sqlite")
 
 Edge = tuple[str, str, str, list[str]]  # source, target, relation, chunk ids
 
@@ -99,19 +100,7 @@ class CodeGraph:
     # ---------------------------------------------------------------- reading
 
     def stats(self) -> dict:
-        """Entity and relation counts, from the fragments (the writer never needs the networkx graph)."""
-        by_relation: dict[str, int] = defaultdict(int)
-        nodes: set[str] = set()
-        for path, (facts, edges, external) in self.files.fragments.items():
-            nodes.update(file_nodes(path, facts))
-            nodes.update(f"ext:{n}" for n in external)
-            for edge in edges:
-                by_relation[edge[2]] += 1
-        return {
-            "entities": len(nodes),
-            "relations": sum(by_relation.values()),
-            "by_relation": dict(sorted(by_relation.items())),
-        }
+        return self.files.stats()
 
     def lookup(self, name: str) -> list[str]:
         return list(self.names.get(name.lower(), ()))
@@ -249,7 +238,7 @@ def _module_candidates(path: str, raw: str) -> list[str]:
 
 
 class _Names:
-    """Workspace-wide tables for resolving names, and who looks up what (to know whom a change affects)."""
+    """Name tables of a set of files: who defines a name, who looks one up, who imports a path."""
 
     def __init__(self) -> None:
         self.by_name: dict[str, list[str]] = defaultdict(list)  # sorted entity ids
@@ -279,157 +268,295 @@ class _Names:
         for module in modules:
             self.module_users[module].discard(path)
 
-    def fragment(self, path: str, facts: Mapping) -> tuple[list[Edge], list[str]]:
-        """The file's edges, resolved against the workspace, and the external names they point at."""
-        nodes = file_nodes(path, facts)
-        edges: dict[tuple[str, str, str], list[str]] = {}
-        external: dict[str, None] = {}
 
-        def edge(u: str, v: str, relation: str, chunk_id: str) -> None:
-            ids = edges.setdefault((u, v, relation), [])
-            if chunk_id not in ids:
-                ids.append(chunk_id)
+def _fragment(path: str, facts: Mapping, candidates, has_file) -> tuple[list[Edge], list[str]]:
+    """The file's edges, resolved against the workspace (``candidates(name)``: sorted entity ids of
+    that name; ``has_file(path)``), and the external names they point at."""
+    nodes = file_nodes(path, facts)
+    edges: dict[tuple[str, str, str], list[str]] = {}
+    external: dict[str, None] = {}
 
-        def outside(name: str) -> str:
-            external[name] = None
-            return f"ext:{name}"
+    def edge(u: str, v: str, relation: str, chunk_id: str) -> None:
+        ids = edges.setdefault((u, v, relation), [])
+        if chunk_id not in ids:
+            ids.append(chunk_id)
 
-        symbols, sections = facts.get("symbols", ()), facts.get("sections", ())
-        for sym in symbols:
-            edge(f"{path}::{sym['qualname']}", path, "defined_in", sym["chunk_id"])
-        for section in sections:
-            edge(path, f"{path}#{section['section_path'] or ''}", "contains", section["chunk_id"])
-        for sym in symbols:
-            parent_q = sym["qualname"].rpartition(".")[0]
-            parent = f"{path}::{parent_q}" if parent_q else path
-            edge(parent if parent in nodes else path, f"{path}::{sym['qualname']}", "contains", sym["chunk_id"])
-        for section in sections:
-            for name in section["mentions"]:
-                for target in self.by_name.get(name, ())[:3]:
-                    edge(f"{path}#{section['section_path'] or ''}", target, "mentions", section["chunk_id"])
-        for rel in facts.get("relations", ()):
-            source = rel["source_id"] if rel["source_id"] in nodes else path
-            kind, target, chunk = rel["relation"], rel["target"], rel["chunk_id"]
-            if kind == "imports":
-                resolved = next((c for c in _module_candidates(path, target) if c in self.files), None)
-                edge(source, resolved or outside(target), kind, chunk)
-            elif kind == "calls":
-                resolved = self._resolve_symbol(path, source, target)
-                if resolved and resolved != source:
-                    edge(source, resolved, kind, chunk)
-            else:  # extends / implements
-                edge(source, self._resolve_symbol(path, source, target) or outside(target), kind, chunk)
-        return [(u, v, rel, ids) for (u, v, rel), ids in edges.items()], list(external)
+    def outside(name: str) -> str:
+        external[name] = None
+        return f"ext:{name}"
 
-    def _resolve_symbol(self, path: str, source: str, raw: str) -> str | None:
-        candidates = self.by_name.get(_symbol_key(raw), ())
-        if not candidates:
-            return None
-        if len(candidates) == 1:
-            return candidates[0]
+    def resolve(source: str, raw: str) -> str | None:
+        found = candidates(_symbol_key(raw))
+        if len(found) <= 1:
+            return found[0] if found else None
         owner = source.rpartition(".")[0] if "::" in source else None
         for preferred in (lambda c: owner and c.startswith(owner + "."), lambda c: c.startswith(path + "::")):
-            hits = [c for c in candidates if preferred(c)]
+            hits = [c for c in found if preferred(c)]
             if hits:
                 return hits[0]
         return None  # ambiguous across files: better no edge than a wrong one
 
+    symbols, sections = facts.get("symbols", ()), facts.get("sections", ())
+    for sym in symbols:
+        edge(f"{path}::{sym['qualname']}", path, "defined_in", sym["chunk_id"])
+    for section in sections:
+        edge(path, f"{path}#{section['section_path'] or ''}", "contains", section["chunk_id"])
+    for sym in symbols:
+        parent_q = sym["qualname"].rpartition(".")[0]
+        parent = f"{path}::{parent_q}" if parent_q else path
+        edge(parent if parent in nodes else path, f"{path}::{sym['qualname']}", "contains", sym["chunk_id"])
+    for section in sections:
+        for name in section["mentions"]:
+            for target in candidates(name)[:3]:
+                edge(f"{path}#{section['section_path'] or ''}", target, "mentions", section["chunk_id"])
+    for rel in facts.get("relations", ()):
+        source = rel["source_id"] if rel["source_id"] in nodes else path
+        kind, target, chunk = rel["relation"], rel["target"], rel["chunk_id"]
+        if kind == "imports":
+            resolved = next((c for c in _module_candidates(path, target) if has_file(c)), None)
+            edge(source, resolved or outside(target), kind, chunk)
+        elif kind == "calls":
+            resolved = resolve(source, target)
+            if resolved and resolved != source:
+                edge(source, resolved, kind, chunk)
+        else:  # extends / implements
+            edge(source, resolve(source, target) or outside(target), kind, chunk)
+    return [(u, v, rel, ids) for (u, v, rel), ids in edges.items()], list(external)
+
+
+def _counts(path: str, fragment: tuple) -> tuple[int, dict[str, int]]:
+    """(entities, relations by kind) a fragment adds, external entities aside."""
+    by_relation: dict[str, int] = defaultdict(int)
+    for edge in fragment[1]:
+        by_relation[edge[2]] += 1
+    return len(file_nodes(path, fragment[0])), by_relation
+
 
 # -------------------------------------------------------------------- the whole graph, as data
 
+_BASE_SCHEMA = """
+CREATE TABLE fragments (path TEXT PRIMARY KEY, facts TEXT, edges TEXT, ext TEXT, nodes INTEGER, relations TEXT);
+CREATE TABLE defines (name TEXT, node TEXT, path TEXT);
+CREATE TABLE uses (name TEXT, path TEXT);
+CREATE TABLE imports (module TEXT, path TEXT);
+CREATE TABLE external (name TEXT, path TEXT);
+CREATE TABLE totals (nodes INTEGER, relations TEXT, external INTEGER);
+"""
+_BASE_INDEXES = """
+CREATE INDEX defines_name ON defines (name);
+CREATE INDEX uses_name ON uses (name);
+CREATE INDEX imports_module ON imports (module);
+CREATE INDEX external_name ON external (name);
+"""
+
+
+class _Base:
+    """An immutable SQLite file of fragments and their name tables, shared by generations through hard links."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        try:
+            self.db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+            nodes, relations, external = self.db.execute("SELECT nodes, relations, external FROM totals").fetchone()
+            self.size = self.db.execute("SELECT COUNT(*) FROM fragments").fetchone()[0]
+        except (sqlite3.Error, TypeError, ValueError) as err:
+            raise CorruptIndexFile(f"graph: {path.name} unreadable ({err})") from None
+        self.totals = (nodes, _relation_counts(relations), external)
+
+    def rows(self, sql: str, *args) -> list[tuple]:
+        try:
+            return self.db.execute(sql, args).fetchall()
+        except sqlite3.Error as err:
+            raise CorruptIndexFile(f"graph: {self.path.name} unreadable ({err})") from None
+
+    def fragment(self, path: str) -> tuple | None:
+        rows = self.rows("SELECT facts, edges, ext FROM fragments WHERE path=?", path)
+        return _decoded(path, *rows[0]) if rows else None
+
+    @staticmethod
+    def write(target: Path, fragments: Iterable[tuple[str, tuple]]) -> None:
+        db = sqlite3.connect(target)
+        try:
+            db.executescript(_BASE_SCHEMA)
+            nodes, relations, external = 0, defaultdict(int), set()
+            for path, fragment in fragments:
+                facts, edges, ext = fragment
+                n, rel = _counts(path, fragment)
+                nodes += n
+                external.update(ext)
+                for kind, count in rel.items():
+                    relations[kind] += count
+                db.execute(
+                    "INSERT INTO fragments VALUES (?, ?, ?, ?, ?, ?)",
+                    (path, _dumps(facts), _dumps(edges), _dumps(ext), n, _dumps(rel)),
+                )
+                defined = _defined(path, facts)
+                db.executemany(
+                    "INSERT INTO defines VALUES (?, ?, ?)", ((k, v, path) for k in defined for v in defined[k])
+                )
+                names, modules = _references(path, facts)
+                db.executemany("INSERT INTO uses VALUES (?, ?)", ((n, path) for n in names))
+                db.executemany("INSERT INTO imports VALUES (?, ?)", ((m, path) for m in modules))
+                db.executemany("INSERT INTO external VALUES (?, ?)", ((e, path) for e in ext))
+            db.execute("INSERT INTO totals VALUES (?, ?, ?)", (nodes, _dumps(relations), len(external)))
+            db.executescript(_BASE_INDEXES)
+            db.commit()
+        finally:
+            db.close()
+
 
 class GraphFiles:
-    """Every file's fragment ``(facts, edges, external names)``: what a generation stores and patches."""
+    """Every file's fragment ``(facts, edges, external names)``: a base (SQLite, shared between
+    generations) overlaid by a delta of the files changed or re-resolved since, and the base files
+    that are gone. What a generation stores and patches."""
 
-    def __init__(
-        self, fragments: dict[str, tuple], base: str | None, base_paths: set[str], base_all: set[str], next_id: int
-    ):
-        self.fragments = fragments
-        self._base, self._base_paths, self._base_all, self._next = base, base_paths, base_all, next_id
-        self._origin: Path | None = None  # folder holding the base file, when it was read from disk
-        self._names: _Names | None = None
+    def __init__(self, base: _Base | None, delta: dict[str, tuple], dead: set[str], next_id: int):
+        self.base, self.delta, self.dead, self._next = base, delta, dead, next_id
+        self._names = _Names()
+        for path, fragment in delta.items():
+            self._names.add(path, fragment[0])
 
     @classmethod
     def build(cls, facts: Iterable[tuple[str, Mapping]]) -> GraphFiles:
-        """From scratch: every (path, facts) pair."""
-        files = cls({}, None, set(), set(), 1)
-        files._names = names = _Names()
-        all_facts = dict(facts)
-        for path, f in all_facts.items():
-            names.add(path, f)
-        for path, f in all_facts.items():
-            files.fragments[path] = (f, *names.fragment(path, f))
-        files._rebase()
+        """From scratch: every (path, facts) pair (written as a new base on save)."""
+        files = cls(None, {p: (f,) for p, f in facts}, set(), 1)
+        for path, fragment in files.delta.items():
+            files.delta[path] = (fragment[0], *_fragment(path, fragment[0], files.candidates, files.has_file))
         return files
+
+    # ---------------------------------------------------------------- the overlaid view
+
+    def _in_base(self, path: str) -> bool:
+        return self.base is not None and path not in self.dead and path not in self.delta
+
+    def has_file(self, path: str) -> bool:
+        return path in self.delta or (
+            self._in_base(path) and bool(self.base and self.base.rows("SELECT 1 FROM fragments WHERE path=?", path))
+        )
+
+    def facts(self, path: str) -> Mapping | None:
+        if path in self.delta:
+            return self.delta[path][0]
+        fragment = self.base.fragment(path) if self._in_base(path) and self.base else None
+        return fragment[0] if fragment else None
+
+    def candidates(self, name: str) -> list[str]:
+        found = list(self._names.by_name.get(name, ()))
+        if self.base is not None:
+            found += [
+                n for n, p in self.base.rows("SELECT node, path FROM defines WHERE name=?", name) if self._in_base(p)
+            ]
+        return sorted(found)
+
+    def _users(self, table: str, column: str, key: str, mine: dict[str, set[str]]) -> set[str]:
+        found = set(mine.get(key, ()))
+        if self.base is not None:
+            found |= {
+                p for (p,) in self.base.rows(f"SELECT path FROM {table} WHERE {column}=?", key) if self._in_base(p)
+            }
+        return found
+
+    @property
+    def fragments(self) -> dict[str, tuple]:
+        """Every live fragment (reads the whole base: for the query side and tests)."""
+        out: dict[str, tuple] = {}
+        if self.base is not None:
+            for path, facts, edges, ext in self.base.rows("SELECT path, facts, edges, ext FROM fragments"):
+                if self._in_base(path):
+                    out[path] = _decoded(path, facts, edges, ext)
+        return out | self.delta
+
+    # ---------------------------------------------------------------- patching
 
     def patched(self, removed: Iterable[str], added: Mapping[str, Mapping]) -> GraphFiles:
         """The next generation: ``removed`` paths gone (or replaced), ``added`` paths' facts in, and
-        re-resolved every fragment whose resolution the change may alter. This object is spent."""
-        names = self._names or self._index()
-        self._names = None
-        fragments = dict(self.fragments)
-        changed = (set(removed) & set(fragments)) | set(added)
-        watched = {n for p in changed if p in fragments for n in _defined(p, fragments[p][0])}
+        every fragment whose resolution the change may alter re-resolved. Updates this object in place."""
+        changed = {p for p in removed if self.has_file(p)} | set(added)
+        old = {p: self.facts(p) for p in changed}
+        watched = {n for p, f in old.items() if f is not None for n in _defined(p, f)}
         watched |= {n for p, f in added.items() for n in _defined(p, f)}
-        before = {n: list(names.by_name.get(n, ())) for n in watched}
-        moved = {p for p in changed if (p in fragments) != (p in added)}  # files that appear or disappear
+        before = {n: self.candidates(n) for n in watched}
+        moved = {p for p in changed if (old[p] is not None) != (p in added)}  # files that appear or disappear
         for path in changed:
-            if path in fragments:
-                names.remove(path, fragments.pop(path)[0])
+            self._drop(path)
         for path, f in added.items():
-            names.add(path, f)
-            fragments[path] = (f,)
+            self._put(path, f)
         affected = set(added)
         for name in watched:
-            if names.by_name.get(name, []) != before[name]:
-                affected |= names.name_users.get(name, set())
+            if self.candidates(name) != before[name]:
+                affected |= self._users("uses", "name", name, self._names.name_users)
         for path in moved:
-            affected |= names.module_users.get(path, set())
+            affected |= self._users("imports", "module", path, self._names.module_users)
+        for path in affected - set(added):
+            facts = self.facts(path)
+            assert facts is not None
+            self._drop(path)
+            self._put(path, facts)
         for path in affected:
-            f = fragments[path][0]
-            fragments[path] = (f, *names.fragment(path, f))
-        out = GraphFiles(fragments, self._base, self._base_paths - changed - affected, self._base_all, self._next)
-        out._origin, out._names = self._origin, names
-        if (
-            self._origin is None
-            or len(out._delta()) > max(MERGE_MIN, len(self._base_all) // 8)
-            or len(out._base_all - out._base_paths) > max(MERGE_MIN, len(self._base_all) // 4)
-        ):
-            out._rebase()
-        return out
+            facts = self.delta[path][0]
+            self.delta[path] = (facts, *_fragment(path, facts, self.candidates, self.has_file))
+        return self
 
-    def _index(self) -> _Names:
-        names = _Names()
-        for path, fragment in self.fragments.items():
-            names.add(path, fragment[0])
-        return names
+    def _drop(self, path: str) -> None:
+        if path in self.delta:
+            self._names.remove(path, self.delta.pop(path)[0])
+        if self.base is not None:
+            self.dead.add(path)
 
-    def _rebase(self) -> None:
-        """Everything goes into a new base, written on the next save."""
-        self._base, self._next = f"b{self._next}.json", self._next + 1
-        self._base_paths = self._base_all = set(self.fragments)
-        self._origin = None
+    def _put(self, path: str, facts: Mapping) -> None:
+        self.delta[path] = (facts,)
+        self._names.add(path, facts)
 
-    def _delta(self) -> dict[str, tuple]:
-        return {p: f for p, f in self.fragments.items() if p not in self._base_paths}
+    # ---------------------------------------------------------------- counts
+
+    def stats(self) -> dict:
+        """Entity and relation counts of the overlaid graph, reading only what the delta touches."""
+        nodes, by_relation, external = 0, defaultdict(int), 0
+        ext_touched: set[str] = set()
+        if self.base is not None:
+            nodes, relations, external = self.base.totals
+            by_relation.update(relations)
+            gone = [p for p in self.dead if p not in self.delta] + [p for p in self.delta if p in self.dead]
+            for path in gone:
+                for n, rel, ext in self.base.rows("SELECT nodes, relations, ext FROM fragments WHERE path=?", path):
+                    nodes -= n
+                    for kind, count in _relation_counts(rel).items():
+                        by_relation[kind] -= count
+                    ext_touched.update(_loads(ext))
+        mine = {e for fragment in self.delta.values() for e in fragment[2]}
+        for path, fragment in self.delta.items():
+            n, rel = _counts(path, fragment)
+            nodes += n
+            for kind, count in rel.items():
+                by_relation[kind] += count
+        for name in ext_touched | mine:
+            in_base = self.base is not None and any(
+                p not in self.dead for (p,) in self.base.rows("SELECT path FROM external WHERE name=?", name)
+            )
+            was_counted = self.base is not None and bool(self.base.rows("SELECT 1 FROM external WHERE name=?", name))
+            external += int(in_base or name in mine) - int(was_counted)
+        relations = {k: v for k, v in sorted(by_relation.items()) if v}
+        return {"entities": nodes + external, "relations": sum(relations.values()), "by_relation": relations}
 
     # ---------------------------------------------------------------- persistence
 
     def save(self, gen_dir: Path) -> None:
         folder = gen_dir / FOLDER
         folder.mkdir()
-        if self._base is not None:
-            if self._origin is not None:
-                link_or_copy(self._origin / self._base, folder / self._base)
-            else:
-                _write(folder / self._base, {p: self.fragments[p] for p in sorted(self._base_all)})
-        _write(folder / DELTA, dict(sorted(self._delta().items())))
-        meta = {
-            "format": FORMAT,
-            "base": self._base,
-            "next": self._next,
-            "dead": sorted(self._base_all - self._base_paths),
-        }
+        size = self.base.size if self.base is not None else 0
+        if (
+            self.base is None
+            or len(self.delta) > max(MERGE_MIN, size // 8)
+            or len(self.dead) > max(MERGE_MIN, size // 4)
+        ):
+            name = f"b{self._next}.sqlite"
+            _Base.write(folder / name, sorted(self.fragments.items()))
+            base, self._next = _Base(folder / name), self._next + 1
+            self.base, self.delta, self.dead, self._names = base, {}, set(), _Names()
+        else:
+            link_or_copy(self.base.path, folder / self.base.path.name)
+        _write(folder / DELTA, {p: list(f) for p, f in sorted(self.delta.items())})
+        meta = {"format": FORMAT, "base": self.base.path.name, "next": self._next, "dead": sorted(self.dead)}
         _write(folder / META, meta)
 
     @classmethod
@@ -440,30 +567,28 @@ class GraphFiles:
         meta = load_json(folder / META)
         base, dead, next_id = meta.get("base"), meta.get("dead"), meta.get("next")
         require(meta.get("format") == FORMAT, f"graph: format {meta.get('format')!r}, expected {FORMAT}")
-        if not (base is None or (isinstance(base, str) and _BASE.fullmatch(base))):
+        if not (isinstance(base, str) and _BASE.fullmatch(base)):
             raise CorruptIndexFile("graph: bad base name")
         if not (isinstance(dead, list) and all(isinstance(p, str) for p in dead)):
             raise CorruptIndexFile("graph: bad list of removed files")
         if not isinstance(next_id, int):
             raise CorruptIndexFile("graph: bad counter")
-        base_fragments = _fragments(folder / base) if base else {}
-        delta = _fragments(folder / DELTA)
-        base_paths = set(base_fragments) - set(dead)
-        fragments = {p: base_fragments[p] for p in base_paths} | delta
-        files = cls(fragments, base, base_paths - set(delta), set(base_fragments), next_id)
-        files._origin = folder
-        return files
+        require((folder / base).is_file(), f"graph: {base} is missing")
+        delta = load_json(folder / DELTA)
+        fragments = {p: _decoded(p, *f) if isinstance(f, list) and len(f) == 3 else _bad(p) for p, f in delta.items()}
+        return cls(_Base(folder / base), fragments, set(dead), next_id)
 
     # ---------------------------------------------------------------- the graph
 
     def assemble(self) -> nx.MultiDiGraph:
         """The networkx graph of every fragment, in path order."""
         g = nx.MultiDiGraph()
+        fragments = self.fragments
         try:
-            for path in sorted(self.fragments):
-                g.add_nodes_from(file_nodes(path, self.fragments[path][0]).items())
-            for path in sorted(self.fragments):
-                _, edges, external = self.fragments[path]
+            for path in sorted(fragments):
+                g.add_nodes_from(file_nodes(path, fragments[path][0]).items())
+            for path in sorted(fragments):
+                _, edges, external = fragments[path]
                 g.add_nodes_from((f"ext:{n}", {"kind": "external", "name": n, "source": None}) for n in external)
                 g.add_edges_from((u, v, rel, {"chunk_ids": list(ids)}) for u, v, rel, ids in edges)
         except (KeyError, TypeError, ValueError, AttributeError) as err:
@@ -471,26 +596,46 @@ class GraphFiles:
         return g
 
 
+def _dumps(data) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _loads(text: str):
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as err:
+        raise CorruptIndexFile(f"graph: a fragment is unreadable ({err})") from None
+
+
+def _relation_counts(text: str) -> dict[str, int]:
+    counts = _loads(text)
+    require(isinstance(counts, dict) and all(isinstance(v, int) for v in counts.values()), "graph: bad counts")
+    return counts
+
+
 def _write(path: Path, data: dict) -> None:
-    path.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+    path.write_text(_dumps(data), encoding="utf-8")
 
 
-def _fragments(path: Path) -> dict[str, tuple]:
-    data = load_json(path)
-    out: dict[str, tuple] = {}
-    for p, fragment in data.items():
-        require(
-            isinstance(fragment, list)
-            and len(fragment) == 3
-            and isinstance(fragment[0], dict)
-            and isinstance(fragment[1], list)
-            and isinstance(fragment[2], list),
-            f"graph: bad fragment for {p!r} in {path.name}",
-        )
-        for e in fragment[1]:
-            require(isinstance(e, list) and len(e) == 4 and isinstance(e[3], list), f"graph: bad edge in {path.name}")
-        out[p] = (fragment[0], [tuple(e) for e in fragment[1]], fragment[2])
-    return out
+def _bad(path: str):
+    raise CorruptIndexFile(f"graph: bad fragment for {path!r}")
+
+
+def _decoded(path: str, facts, edges, ext) -> tuple:
+    """A fragment checked for shape: a facts object, edges of four fields, external names."""
+    facts, edges, ext = (_loads(x) if isinstance(x, str) else x for x in (facts, edges, ext))
+    require(
+        isinstance(facts, dict) and isinstance(edges, list) and isinstance(ext, list),
+        f"graph: bad fragment for {path!r}",
+    )
+    for e in edges:
+        require(isinstance(e, list) and len(e) == 4 and isinstance(e[3], list), f"graph: bad edge in {path!r}")
+    try:
+        file_nodes(path, facts)
+        _references(path, facts)
+    except (KeyError, TypeError, AttributeError) as err:
+        raise CorruptIndexFile(f"graph: bad facts for {path!r} ({err!r})") from None
+    return facts, [tuple(e) for e in edges], ext
 
 
 def next_generation(
@@ -500,10 +645,11 @@ def next_generation(
     (path, facts) when there is none or it cannot be read."""
     try:
         prev = GraphFiles.open(previous) if previous is not None else None
+        if prev is not None:
+            return CodeGraph(prev.patched(removed, added))
     except CorruptIndexFile:
-        prev = None
-    files = prev.patched(removed, added) if prev is not None else GraphFiles.build(all_facts())
-    return CodeGraph(files)
+        pass
+    return CodeGraph(GraphFiles.build(all_facts()))
 
 
 __all__ = ["CodeGraph", "CorruptIndexFile", "GraphFiles", "next_generation"]
