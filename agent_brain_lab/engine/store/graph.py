@@ -378,7 +378,8 @@ class _Base:
         db = sqlite3.connect(target)
         try:
             db.executescript(_BASE_SCHEMA)
-            nodes, relations, external = 0, defaultdict(int), set()
+            nodes, external = 0, set()
+            relations: dict[str, int] = defaultdict(int)
             for path, fragment in fragments:
                 facts, edges, ext = fragment
                 n, rel = _counts(path, fragment)
@@ -511,7 +512,8 @@ class GraphFiles:
 
     def stats(self) -> dict:
         """Entity and relation counts of the overlaid graph, reading only what the delta touches."""
-        nodes, by_relation, external = 0, defaultdict(int), 0
+        nodes, external = 0, 0
+        by_relation: dict[str, int] = defaultdict(int)
         ext_touched: set[str] = set()
         if self.base is not None:
             nodes, relations, external = self.base.totals
