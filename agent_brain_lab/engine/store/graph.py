@@ -335,7 +335,8 @@ def _counts(path: str, fragment: tuple) -> tuple[int, dict[str, int]]:
 # -------------------------------------------------------------------- the whole graph, as data
 
 _BASE_SCHEMA = """
-CREATE TABLE fragments (path TEXT PRIMARY KEY, facts TEXT, edges TEXT, ext TEXT, nodes INTEGER, relations TEXT);
+CREATE TABLE fragments (
+    path TEXT PRIMARY KEY, facts TEXT, nodes TEXT, edges TEXT, ext TEXT, node_count INTEGER, relations TEXT);
 CREATE TABLE defines (name TEXT, node TEXT, path TEXT);
 CREATE TABLE uses (name TEXT, path TEXT);
 CREATE TABLE imports (module TEXT, path TEXT);
@@ -388,8 +389,16 @@ class _Base:
                 for kind, count in rel.items():
                     relations[kind] += count
                 db.execute(
-                    "INSERT INTO fragments VALUES (?, ?, ?, ?, ?, ?)",
-                    (path, _dumps(facts), _dumps(edges), _dumps(ext), n, _dumps(rel)),
+                    "INSERT INTO fragments VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        path,
+                        _dumps(facts),
+                        _dumps(list(file_nodes(path, facts).items())),
+                        _dumps(edges),
+                        _dumps(ext),
+                        n,
+                        _dumps(rel),
+                    ),
                 )
                 defined = _defined(path, facts)
                 db.executemany(
@@ -520,7 +529,9 @@ class GraphFiles:
             by_relation.update(relations)
             gone = [p for p in self.dead if p not in self.delta] + [p for p in self.delta if p in self.dead]
             for path in gone:
-                for n, rel, ext in self.base.rows("SELECT nodes, relations, ext FROM fragments WHERE path=?", path):
+                for n, rel, ext in self.base.rows(
+                    "SELECT node_count, relations, ext FROM fragments WHERE path=?", path
+                ):
                     nodes -= n
                     for kind, count in _relation_counts(rel).items():
                         by_relation[kind] -= count
@@ -583,14 +594,19 @@ class GraphFiles:
     # ---------------------------------------------------------------- the graph
 
     def assemble(self) -> nx.MultiDiGraph:
-        """The networkx graph of every fragment, in path order."""
+        """The networkx graph of every fragment, in path order (the base's nodes are stored resolved:
+        building the graph parses no facts)."""
+        parts: dict[str, tuple] = {p: (file_nodes(p, f[0]).items(), f[1], f[2]) for p, f in self.delta.items()}
+        if self.base is not None:
+            for path, nodes, edges, ext in self.base.rows("SELECT path, nodes, edges, ext FROM fragments"):
+                if self._in_base(path):
+                    parts[path] = (_loads(nodes), _loads(edges), _loads(ext))
         g = nx.MultiDiGraph()
-        fragments = self.fragments
         try:
-            for path in sorted(fragments):
-                g.add_nodes_from(file_nodes(path, fragments[path][0]).items())
-            for path in sorted(fragments):
-                _, edges, external = fragments[path]
+            for path in sorted(parts):
+                g.add_nodes_from((node, dict(attrs)) for node, attrs in parts[path][0])
+            for path in sorted(parts):
+                _, edges, external = parts[path]
                 g.add_nodes_from((f"ext:{n}", {"kind": "external", "name": n, "source": None}) for n in external)
                 g.add_edges_from((u, v, rel, {"chunk_ids": list(ids)}) for u, v, rel, ids in edges)
         except (KeyError, TypeError, ValueError, AttributeError) as err:
