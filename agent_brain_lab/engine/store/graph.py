@@ -17,6 +17,7 @@ import json
 import posixpath
 import re
 import sqlite3
+import uuid
 from bisect import insort
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -26,6 +27,7 @@ from pathlib import Path
 import networkx as nx
 
 from .datafiles import CorruptIndexFile, link_or_copy, load_json, require
+from .graph_view import OverlayGraph
 
 FOLDER = "graph"
 META = "graph.json"
@@ -73,16 +75,8 @@ class CodeGraph:
         self.files = files
 
     @cached_property
-    def g(self) -> nx.MultiDiGraph:
+    def g(self) -> nx.MultiDiGraph | OverlayGraph:
         return self.files.assemble()
-
-    @cached_property
-    def names(self) -> dict[str, list[str]]:
-        names: dict[str, list[str]] = defaultdict(list)
-        for node, data in self.g.nodes(data=True):
-            for key in _lookup_keys(node, data):
-                names[key].append(node)
-        return {k: sorted(v) for k, v in names.items()}
 
     @classmethod
     def open(cls, gen_dir: Path) -> CodeGraph | None:
@@ -91,7 +85,7 @@ class CodeGraph:
         if files is None:
             return None
         graph = cls(files)
-        graph.names  # noqa: B018  building it now checks every fragment
+        graph.lookup("")  # building the graph and its name index now checks every fragment
         return graph
 
     def save(self, gen_dir: Path) -> None:
@@ -103,7 +97,11 @@ class CodeGraph:
         return self.files.stats()
 
     def lookup(self, name: str) -> list[str]:
-        return list(self.names.get(name.lower(), ()))
+        key, g = name.lower(), self.g
+        if not isinstance(g, OverlayGraph):
+            return list(_names_of(g).get(key, ()))
+        found = [n for n in _names_of(g.base).get(key, ()) if g._in_base(n) and not g._in_delta(n)]
+        return sorted(found + _names_of(g.delta).get(key, []))
 
     def node(self, node_id: str) -> dict:
         return {"id": node_id, **self.g.nodes[node_id]}
@@ -142,6 +140,17 @@ class CodeGraph:
     def label(self, node_id: str) -> str:
         data = self.g.nodes.get(node_id, {})
         return data.get("qualname") or data.get("name") or node_id
+
+
+def _names_of(graph: nx.MultiDiGraph) -> dict[str, list[str]]:
+    """Lowercased name -> sorted node ids, kept with the graph (a base graph serves many generations)."""
+    if "names" not in graph.graph:
+        names: dict[str, list[str]] = defaultdict(list)
+        for node, data in graph.nodes(data=True):
+            for key in _lookup_keys(node, data) if data else ():
+                names[key].append(node)
+        graph.graph["names"] = {k: sorted(v) for k, v in names.items()}
+    return graph.graph["names"]
 
 
 def _lookup_keys(node: str, data: dict) -> set[str]:
@@ -341,7 +350,7 @@ CREATE TABLE defines (name TEXT, node TEXT, path TEXT);
 CREATE TABLE uses (name TEXT, path TEXT);
 CREATE TABLE imports (module TEXT, path TEXT);
 CREATE TABLE external (name TEXT, path TEXT);
-CREATE TABLE totals (nodes INTEGER, relations TEXT, external INTEGER);
+CREATE TABLE totals (nodes INTEGER, relations TEXT, external INTEGER, id TEXT);
 """
 _BASE_INDEXES = """
 CREATE INDEX defines_name ON defines (name);
@@ -358,10 +367,13 @@ class _Base:
         self.path = path
         try:
             self.db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
-            nodes, relations, external = self.db.execute("SELECT nodes, relations, external FROM totals").fetchone()
+            nodes, relations, external, self.id = self.db.execute(
+                "SELECT nodes, relations, external, id FROM totals"
+            ).fetchone()
             self.size = self.db.execute("SELECT COUNT(*) FROM fragments").fetchone()[0]
         except (sqlite3.Error, TypeError, ValueError) as err:
             raise CorruptIndexFile(f"graph: {path.name} unreadable ({err})") from None
+        require(isinstance(self.id, str) and isinstance(nodes, int) and isinstance(external, int), "graph: bad totals")
         self.totals = (nodes, _relation_counts(relations), external)
 
     def rows(self, sql: str, *args) -> list[tuple]:
@@ -408,7 +420,9 @@ class _Base:
                 db.executemany("INSERT INTO uses VALUES (?, ?)", ((n, path) for n in names))
                 db.executemany("INSERT INTO imports VALUES (?, ?)", ((m, path) for m in modules))
                 db.executemany("INSERT INTO external VALUES (?, ?)", ((e, path) for e in ext))
-            db.execute("INSERT INTO totals VALUES (?, ?, ?)", (nodes, _dumps(relations), len(external)))
+            db.execute(
+                "INSERT INTO totals VALUES (?, ?, ?, ?)", (nodes, _dumps(relations), len(external), uuid.uuid4().hex)
+            )
             db.executescript(_BASE_INDEXES)
             db.commit()
         finally:
@@ -593,25 +607,45 @@ class GraphFiles:
 
     # ---------------------------------------------------------------- the graph
 
-    def assemble(self) -> nx.MultiDiGraph:
-        """The networkx graph of every fragment, in path order (the base's nodes are stored resolved:
-        building the graph parses no facts)."""
-        parts: dict[str, tuple] = {p: (file_nodes(p, f[0]).items(), f[1], f[2]) for p, f in self.delta.items()}
-        if self.base is not None:
-            for path, nodes, edges, ext in self.base.rows("SELECT path, nodes, edges, ext FROM fragments"):
-                if self._in_base(path):
-                    parts[path] = (_loads(nodes), _loads(edges), _loads(ext))
-        g = nx.MultiDiGraph()
-        try:
-            for path in sorted(parts):
-                g.add_nodes_from((node, dict(attrs)) for node, attrs in parts[path][0])
-            for path in sorted(parts):
-                _, edges, external = parts[path]
-                g.add_nodes_from((f"ext:{n}", {"kind": "external", "name": n, "source": None}) for n in external)
-                g.add_edges_from((u, v, rel, {"chunk_ids": list(ids)}) for u, v, rel, ids in edges)
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise CorruptIndexFile(f"graph: a fragment is malformed ({err!r})") from None
-        return g
+    def assemble(self) -> nx.MultiDiGraph | OverlayGraph:
+        """The query graph: the delta alone, or the base's (loaded once per process, see
+        :func:`_base_graph`) overlaid by the delta's, hiding the base files that left."""
+        delta = _graph_of({p: (file_nodes(p, f[0]).items(), f[1], f[2]) for p, f in self.delta.items()})
+        if self.base is None:
+            return delta
+        return OverlayGraph(_base_graph(self.base), delta, self.dead | set(self.delta))
+
+
+_BASE_GRAPHS: dict[str, nx.MultiDiGraph] = {}  # id of a base file (random, written with it) -> its graph
+KEEP_BASE_GRAPHS = 2
+
+
+def _base_graph(base: _Base) -> nx.MultiDiGraph:
+    """The graph of every fragment in a base file. Base files never change and generations share
+    them by hard links, so one load serves every generation built on the same base."""
+    key = base.id
+    if key not in _BASE_GRAPHS:
+        rows = base.rows("SELECT path, nodes, edges, ext FROM fragments")
+        graph = _graph_of({path: (_loads(n), _loads(e), _loads(x)) for path, n, e, x in rows})
+        while len(_BASE_GRAPHS) >= KEEP_BASE_GRAPHS:
+            _BASE_GRAPHS.pop(next(iter(_BASE_GRAPHS)))
+        _BASE_GRAPHS[key] = graph
+    return _BASE_GRAPHS[key]
+
+
+def _graph_of(parts: Mapping[str, tuple]) -> nx.MultiDiGraph:
+    """A networkx graph of (nodes, edges, external names) per path, in path order."""
+    g = nx.MultiDiGraph()
+    try:
+        for path in sorted(parts):
+            g.add_nodes_from((node, dict(attrs)) for node, attrs in parts[path][0])
+        for path in sorted(parts):
+            _, edges, external = parts[path]
+            g.add_nodes_from((f"ext:{n}", {"kind": "external", "name": n, "source": None}) for n in external)
+            g.add_edges_from((u, v, rel, {"chunk_ids": list(ids)}) for u, v, rel, ids in edges)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise CorruptIndexFile(f"graph: a fragment is malformed ({err!r})") from None
+    return g
 
 
 def _dumps(data) -> str:
