@@ -318,3 +318,21 @@ def test_a_damaged_vector_file_raises_one_clear_error(tmp_path, damage):
     path.write_bytes(damage(path.read_bytes()))
     with pytest.raises(CorruptIndexFile, match="vectors.usearch"):
         VectorIndex.open(tmp_path)
+
+
+def test_a_planted_pickle_never_runs_through_the_brain(tmp_path):
+    from agent_brain_lab.engine.brain import Brain
+
+    (tmp_path / "shop.py").write_text(
+        "def total(items):\n    return sum(items)\n\n\ndef report(r):\n    return total(r)\n"
+    )
+    Brain(tmp_path).index()
+    gen = next((tmp_path / ".agent-brain").glob("gen-*"))
+    marker = tmp_path / "pwned"
+    for name in ("graph.pickle", "graph/graph.pickle", "keywords/params.index.pkl"):
+        (gen / name).write_bytes(pickle.dumps(Payload(marker)))
+    brain = Brain(tmp_path)  # a new process's view
+    brain.warm()
+    assert brain.query("what calls total", mode="graph").results[0].symbol_name == "report"
+    assert brain.query("total", mode="bm25").results
+    assert not marker.exists()
