@@ -31,10 +31,11 @@ from .analysis import ChunkSettings, analyze_file
 from .embedding import Embedder
 from .retrieval.filters import FilterColumns
 from .snapshot import MANIFEST, Snapshot, describe_contents, read_manifest
+from .store import graph as graph_store
+from .store import keywords
 from .store.catalog import Catalog, ChunkRow, FileState, catalog_errors
 from .store.generations import FIX_FORCE, FORMAT_VERSION, IndexDir
-from .store.graph import CodeGraph, GraphBuilder
-from .store.keywords import KeywordIndex
+from .store.graph import CodeGraph
 from .store.vectors import VectorIndex
 from .tokenizer import tokenize
 from .types import (
@@ -164,8 +165,9 @@ class Indexer:
         notify(IndexProgress("writing", len(files), len(files), len(run.chunks)))
         removed_paths = sorted(set(deleted) | ({s.path for s, _ in run.staged} & set(previous)))
         retired, added = catalog.stage(gen + 1, removed_paths, run.staged, run.chunks)
+        rebuild = (force and scope.everything) or damaged
         total = self._publish(
-            catalog, gen, settings, run, rebuild=(force and scope.everything) or damaged, retired=retired, added=added
+            catalog, gen, settings, run, rebuild=rebuild, retired=retired, added=added, removed_paths=removed_paths
         )
         run.report.generation = gen + 1
         run.report.chunks_added = len(added)
@@ -263,26 +265,36 @@ class Indexer:
             run.report.chunks_embedded += len(part)
             reported(start + len(part))
 
-    def _publish(self, catalog: Catalog, gen: int, settings, run: _Run, *, rebuild: bool, retired, added) -> int:
+    def _publish(
+        self, catalog: Catalog, gen: int, settings, run: _Run, *, rebuild: bool, retired, added, removed_paths
+    ) -> int:
         """Build generation ``gen + 1`` beside ``gen``, make it current; returns its chunk count.
 
-        ``rebuild``: every derived index is built from the catalog's live rows instead of updating
-        the previous generation's."""
+        ``rebuild``: every derived index is built from the catalog's live rows instead of patching
+        the previous generation's (keywords and graph are patched by what changed: ``retired`` and
+        ``added`` chunk keys, ``removed_paths`` and this run's staged files)."""
         new = gen + 1
         staging = self.index_dir.staging(new)
         rows = catalog.live_chunk_rows(new)
-        FilterColumns.build([(r.key, r.source, r.source_type, r.language) for r in rows]).save(staging)
-        docs = [r.tokens.split() for r in rows]
-        if any(docs):  # bm25s cannot index a corpus without a single word: no keyword index then
-            KeywordIndex.build(docs, settings.bm25_k1, settings.bm25_b).save(staging)
+        columns = FilterColumns.build([(r.key, r.source, r.source_type, r.language) for r in rows])
+        columns.save(staging)
+        previous = None if rebuild or not gen else self.index_dir.gen_path(gen)  # None: build from every row
+        keywords.next_generation(
+            previous,
+            columns.keys,
+            retired,
+            added,
+            [tokens for _, _, tokens in run.chunks],
+            lambda: [(r.key, r.tokens) for r in rows],
+            settings.bm25_k1,
+            settings.bm25_b,
+        ).save(staging)
         vectors = self._vectors(catalog, gen, rows, run, rebuild, retired, added)
         vectors.save(staging)
         graph_stats = {"entities": 0, "relations": 0, "by_relation": {}}
         if settings.graph_enabled:
-            builder = GraphBuilder()
-            for path, facts in catalog.live_facts(new):
-                builder.add_file(path, facts)
-            graph = builder.build()
+            added_facts = {state.path: facts for state, facts in run.staged if facts is not None}
+            graph = graph_store.next_generation(previous, removed_paths, added_facts, lambda: catalog.live_facts(new))
             graph.save(staging)
             graph_stats = graph.stats()
             self.published_graph = graph

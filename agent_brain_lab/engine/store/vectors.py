@@ -1,4 +1,4 @@
-"""Dense vectors in a usearch index (cosine, f16 storage), keyed by chunk key."""
+"""Dense vectors in a usearch index (cosine, f16 storage, usearch's own file format), keyed by chunk key."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import onnxruntime  # noqa: F401  must load before usearch: the reverse order segfaults (usearch 2.26, ort 1.31)
 from usearch.index import Index
+
+from .datafiles import CorruptIndexFile
 
 FILE = "vectors.usearch"
 EXACT_BELOW = 20_000  # brute force is exact and as fast as HNSW on small indexes
@@ -26,7 +28,13 @@ class VectorIndex:
         path = gen_dir / FILE
         if not path.exists():
             return None
-        return cls(Index.restore(str(path), view=not writable))
+        try:
+            index = Index.restore(str(path), view=not writable)
+        except (RuntimeError, ValueError, OSError) as err:
+            raise CorruptIndexFile(f"{FILE}: unreadable ({err})") from None
+        if index is None:
+            raise CorruptIndexFile(f"{FILE}: not a usearch index")
+        return cls(index)
 
     def __len__(self) -> int:
         return len(self._index)
@@ -57,5 +65,7 @@ class VectorIndex:
         if not len(keys):
             return np.zeros(0, dtype=np.float32)
         vectors = self._index.get(np.asarray(keys, dtype=np.uint64))
+        if vectors is None:
+            raise CorruptIndexFile(f"{FILE}: vectors missing")
         matrix = np.stack([np.asarray(v, dtype=np.float32) for v in vectors])
         return matrix @ np.asarray(query, dtype=np.float32)

@@ -1,0 +1,57 @@
+"""Reading and writing derived index files as plain data: ``.npy`` arrays (never pickled) and JSON.
+
+Everything under ``.agent-brain/`` may come from someone else (a repository that ships its index),
+so nothing read here can run code, and every array is checked for the type and shape its reader
+expects: a truncated or garbage file raises :class:`CorruptIndexFile`, never a crash further on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+
+class CorruptIndexFile(ValueError):
+    """A derived index file is missing a part, truncated, or not what its reader expects."""
+
+
+def load_array(path: Path, dtype: str, *, mmap: bool = True) -> np.ndarray:
+    """A one-dimensional array of ``dtype`` from ``path`` (memory-mapped unless told otherwise)."""
+    try:
+        array = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as err:
+        raise CorruptIndexFile(f"{path.name}: unreadable ({err})") from None
+    if not isinstance(array, np.ndarray) or array.dtype != np.dtype(dtype) or array.ndim != 1:
+        raise CorruptIndexFile(f"{path.name}: expected a 1-d {dtype} array")
+    return array
+
+
+def save_array(path: Path, array: np.ndarray) -> None:
+    np.save(path, np.ascontiguousarray(array), allow_pickle=False)
+
+
+def load_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise CorruptIndexFile(f"{path.name}: unreadable ({err})") from None
+    if not isinstance(data, dict):
+        raise CorruptIndexFile(f"{path.name}: expected a JSON object")
+    return data
+
+
+def link_or_copy(source: Path, target: Path) -> None:
+    """Reuse an immutable file of an older generation: a hard link costs nothing, a copy is the fallback."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
+def require(condition: bool, what: str) -> None:
+    if not condition:
+        raise CorruptIndexFile(what)
