@@ -50,7 +50,7 @@ def callee(node: Node, spec: LanguageSpec) -> str | None:
     else:
         args = _arguments(node)
         end = args.start_byte if args is not None else node.end_byte
-        raw = node.text[: end - node.start_byte].decode("utf-8", "replace")
+        raw = (node.text or b"")[: end - node.start_byte].decode("utf-8", "replace")
     raw = "".join(re.sub(r"^\s*new\s+", "", raw).split())  # `new Foo` (PHP, Scala) -> Foo
     if "(" in raw or ")" in raw:  # a chained call `a.b().c`: keep the trailing name
         raw = raw.rsplit(")", 1)[-1].lstrip(".:->")
@@ -91,7 +91,9 @@ def _unquote(text: str) -> str:
 
 def _split_top(text: str) -> list[str]:
     """Split on commas that are not inside braces."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for ch in text:
         depth += ch == "{"
         depth -= ch == "}"
