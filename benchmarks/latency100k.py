@@ -338,7 +338,9 @@ def markdown(r: dict) -> str:
         lines.append(row)
     lines += [
         "",
-        "searchable = index(path) + the slowest first query. Graph asks `what calls <new word>`, the others the word.",
+        "searchable = index(path) + the slowest first query. Graph asks `what calls <new word>` (a call to a name",
+        "defined nowhere), the others the word itself. With pseudo-random chunk vectors, whether vector mode ranks",
+        "the edited chunk in its top 10 says nothing about freshness; bm25, hybrid and multi do.",
         "",
         f"## Where one edit's time goes at {ed['chunks']:,} chunks (cProfile of one more edit, cumulative)",
         "",
