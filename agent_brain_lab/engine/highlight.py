@@ -7,6 +7,7 @@ result has the same words marked everywhere.
 from __future__ import annotations
 
 from collections.abc import Set
+from functools import lru_cache
 
 from .tokenizer import PARTS, WORD, tokenize
 
@@ -26,17 +27,25 @@ def highlight_ranges(text: str, terms: Set[str]) -> list[list[int]]:
     if not terms:
         return ranges
     for word in WORD.finditer(text):
-        if word.group().lower().strip("_") in terms:
-            spans = [(word.start(), word.end())]
+        whole, tokens, parts = _word_pieces(word.group())
+        if tokens.isdisjoint(terms) and whole not in terms:  # most words: one set test
+            continue
+        at = word.start()
+        if whole in terms:
+            spans = [(at, word.end())]
         else:
-            spans = [
-                (word.start() + p.start(), word.start() + p.end())
-                for p in PARTS.finditer(word.group())
-                if any(token in terms for token in tokenize(p.group()))
-            ]
+            spans = [(at + start, at + end) for start, end, part in parts if not part.isdisjoint(terms)]
         for start, end in spans:
             if ranges and ranges[-1][1] == start:
                 ranges[-1][1] = end
             else:
                 ranges.append([start, end])
     return ranges
+
+
+@lru_cache(maxsize=100_000)
+def _word_pieces(word: str) -> tuple[str, frozenset[str], tuple[tuple[int, int, frozenset[str]], ...]]:
+    """A word as highlighting sees it: its whole form, every token it yields, and each identifier
+    part with the tokens that part yields (computed once per distinct word, not per result)."""
+    parts = tuple((p.start(), p.end(), frozenset(tokenize(p.group()))) for p in PARTS.finditer(word))
+    return word.lower().strip("_"), frozenset(tokenize(word)), parts
