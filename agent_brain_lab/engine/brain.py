@@ -294,6 +294,7 @@ class Brain:
             generation=snapshot.gen,
             intent=outcome.intent,
             weights=outcome.weights,
+            coverage=snapshot.coverage,
         )
 
     def graph_entity(self, name: str, depth: int = 1) -> GraphNeighbourhood:
@@ -332,6 +333,7 @@ class Brain:
             status.files, status.chunks, status.graph = manifest["files"], manifest["chunks"], manifest["graph"]
             status.skipped, status.model = manifest["skipped"], manifest["model"]
             status.last_indexed = manifest["created"]
+            status.coverage = view.snapshot.coverage
         if self._index_dir.exists() and self._index_dir.writer_active():
             status.state = "indexing"
         return status

@@ -57,6 +57,13 @@ class Snapshot:
     def __len__(self) -> int:
         return len(self.columns)
 
+    @property
+    def coverage(self) -> float:
+        """Share of the chunks that have a vector (below 1 while a large run is still embedding)."""
+        if not len(self):
+            return 1.0
+        return min(1.0, (len(self.vectors) if self.vectors is not None else 0) / len(self))
+
     def _verify(self) -> None:
         recorded = self.manifest.get("contents")
         if not isinstance(recorded, dict):
@@ -85,11 +92,12 @@ def read_manifest(gen_dir: Path) -> dict:
     return manifest
 
 
-def describe_contents(gen_dir: Path) -> dict[str, dict[str, Any]]:
-    """Size and digest of every file of a generation folder (recorded in its manifest)."""
+def describe_contents(gen_dir: Path, names: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Size and digest of every file of a generation folder (recorded in its manifest), or of ``names``."""
+    paths = sorted(gen_dir.rglob("*")) if names is None else [gen_dir / n for n in names]
     return {
         path.relative_to(gen_dir).as_posix(): {"bytes": path.stat().st_size, "sha1": _digest(path)}
-        for path in sorted(gen_dir.rglob("*"))
+        for path in paths
         if path.is_file() and path.name != MANIFEST
     }
 
