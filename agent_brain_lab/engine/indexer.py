@@ -306,10 +306,10 @@ class Indexer:
             nonlocal gen, last, unpublished
             keys = [k for h in part for k in lacking[h]]
             vectors.update([], keys, np.stack([run.vectors[h] for h in part for _ in lacking[h]]))
-            notify(IndexProgress("embedding", files, files, len(rows), embedded=len(vectors)))
             unpublished = True
             if time.monotonic() - last >= PUBLISH_EVERY:
                 gen, last, unpublished = self._publish_vectors(gen, vectors), time.monotonic(), False
+            notify(IndexProgress("embedding", files, files, len(rows), embedded=len(vectors)))
 
         if ready:
             add(ready)
