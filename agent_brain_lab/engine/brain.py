@@ -371,6 +371,8 @@ class Brain:
                         if self._view.catalog.same_index():
                             return self._view
                     self._view.catalog.close()  # another catalog was copied over the file: reopen
+                # a later generation of the same index: what it shares with this one is not loaded twice
+                before = self._view.snapshot if self._view is not None and self._view.identity[0] == index_id else None
                 self._view = None
                 self._index_dir.check_format()
                 catalog = Catalog(self._index_dir.catalog_path)
@@ -378,7 +380,9 @@ class Brain:
                     if catalog.index_id != index_id or self._index_dir.identity() != identity:
                         continue  # replaced while we opened it: look again
                     graph = written[1] if written and written[0] == gen else None
-                    snapshot = Snapshot(gen, self._index_dir.gen_path(gen), graph, verify=graph is None)
+                    snapshot = Snapshot(
+                        gen, self._index_dir.gen_path(gen), graph, verify=graph is None, previous=before
+                    )
                     self._view = _View(identity, catalog, snapshot)
                     return self._view
                 finally:
