@@ -198,3 +198,27 @@ def test_kill_9_while_embedding_then_a_plain_index_resumes_to_full_coverage(tmp_
         subprocess.run([*command, "status", "--json"], cwd=root, env=env, capture_output=True, text=True).stdout
     )
     assert after["coverage"] == 1.0 and after["generation"] == report["generation"]
+
+
+def test_a_large_incremental_run_patches_then_streams_its_vectors(tmp_path, monkeypatch):
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "README.md").write_text("# Books\n\nLedgers reconciled against bank statements.\n")
+    writer = brain(root)
+    assert writer.index().generation == 1
+    workspace(root)
+    monkeypatch.setattr(indexer, "EARLY_PUBLISH_MIN", 5)
+    monkeypatch.setattr(indexer, "PUBLISH_EVERY", 0.0)
+    coverages = []
+    reader = Brain(root)
+
+    def progress(p):
+        if p.phase == "embedding":
+            coverages.append(reader.status().coverage)
+
+    report = writer.index(progress=progress)
+    assert report.files_indexed == FILES and report.generation > 3
+    assert coverages[0] < coverages[-1] == 1.0 and coverages == sorted(coverages)
+    assert all_files_found_by_keyword(reader)
+    hit = reader.query("ledger 4 batch 2 reconcile", mode="vector", file_paths=["books/ledger04.py"]).results[0]
+    assert hit.symbol_name == "ledger_4_2" and reader.status().coverage == 1.0

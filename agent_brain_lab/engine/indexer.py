@@ -177,6 +177,7 @@ class Indexer:
                 catalog, gen, settings, run, rebuild=rebuild, retired=retired, added=added, removed_paths=removed_paths
             )
             gen = gen + 1
+            run.chunks.clear()  # staged: _complete reads what it still needs from the catalog
             run.report.chunks_added = len(added)
             run.report.chunks_removed = len(retired)
             if early:
@@ -306,6 +307,8 @@ class Indexer:
             nonlocal gen, last, unpublished
             keys = [k for h in part for k in lacking[h]]
             vectors.update([], keys, np.stack([run.vectors[h] for h in part for _ in lacking[h]]))
+            for h in part:  # in the index now: a 100k-chunk run holds each vector once
+                del run.vectors[h]
             unpublished = True
             if time.monotonic() - last >= PUBLISH_EVERY:
                 gen, last, unpublished = self._publish_vectors(gen, vectors), time.monotonic(), False
