@@ -294,6 +294,7 @@ class Brain:
             generation=snapshot.gen,
             intent=outcome.intent,
             weights=outcome.weights,
+            coverage=snapshot.coverage,
         )
 
     def graph_entity(self, name: str, depth: int = 1) -> GraphNeighbourhood:
@@ -332,6 +333,7 @@ class Brain:
             status.files, status.chunks, status.graph = manifest["files"], manifest["chunks"], manifest["graph"]
             status.skipped, status.model = manifest["skipped"], manifest["model"]
             status.last_indexed = manifest["created"]
+            status.coverage = view.snapshot.coverage
         if self._index_dir.exists() and self._index_dir.writer_active():
             status.state = "indexing"
         return status
@@ -369,6 +371,8 @@ class Brain:
                         if self._view.catalog.same_index():
                             return self._view
                     self._view.catalog.close()  # another catalog was copied over the file: reopen
+                # a later generation of the same index: what it shares with this one is not loaded twice
+                before = self._view.snapshot if self._view is not None and self._view.identity[0] == index_id else None
                 self._view = None
                 self._index_dir.check_format()
                 catalog = Catalog(self._index_dir.catalog_path)
@@ -376,7 +380,9 @@ class Brain:
                     if catalog.index_id != index_id or self._index_dir.identity() != identity:
                         continue  # replaced while we opened it: look again
                     graph = written[1] if written and written[0] == gen else None
-                    snapshot = Snapshot(gen, self._index_dir.gen_path(gen), graph, verify=graph is None)
+                    snapshot = Snapshot(
+                        gen, self._index_dir.gen_path(gen), graph, verify=graph is None, previous=before
+                    )
                     self._view = _View(identity, catalog, snapshot)
                     return self._view
                 finally:

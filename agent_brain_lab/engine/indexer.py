@@ -2,7 +2,13 @@
 
 Only new or changed files are re-chunked and only chunk texts never seen by this model are
 embedded (vectors are cached by text hash and persisted batch by batch, so an indexer killed
-mid-way loses nothing it already paid for). The new generation becomes visible in one atomic step.
+mid-way loses nothing it already paid for). A run with at most ``EARLY_PUBLISH_MIN`` texts to embed
+becomes visible in one atomic step. A larger one (a first index, a forced one) publishes early: once
+every file is analysed, a generation with keywords, graph and filter columns over all files and the
+vectors the cache already holds; then the missing texts are embedded and a generation that only
+adds vectors is published every ``PUBLISH_EVERY`` seconds. ``coverage`` (embedded / total chunks)
+says how far it got. Any run first completes the vectors its generation lacks (a run killed or
+cancelled while embedding is resumed by the next one).
 
 A run may be scoped (a few paths, include globs): it scans and updates only what its scope covers
 and leaves every other indexed file as it is. The content of one file is untrusted input: whatever
@@ -34,8 +40,10 @@ from .snapshot import MANIFEST, Snapshot, describe_contents, read_manifest
 from .store import graph as graph_store
 from .store import keywords
 from .store.catalog import Catalog, ChunkRow, FileState, catalog_errors
+from .store.datafiles import link_or_copy
 from .store.generations import FIX_FORCE, FORMAT_VERSION, IndexDir
 from .store.graph import CodeGraph
+from .store.vectors import FILE as VECTOR_FILE
 from .store.vectors import VectorIndex
 from .tokenizer import tokenize
 from .types import (
@@ -50,7 +58,8 @@ from .types import (
 )
 from .workspace import ScanOptions, Unreadable, WorkspaceFile, decode_text, read_bytes, scan
 
-EMBED_WAVE = 2048  # chunks gathered before embedding: sorted by length together, batches pad less
+EARLY_PUBLISH_MIN = 2000  # more texts to embed than this: publish keyword/graph search first, vectors as they come
+PUBLISH_EVERY = 5.0  # seconds between the generations that only add vectors
 PRUNE_EVERY = 16  # generations between embedding-cache clean-ups (it scans the cache)
 
 
@@ -97,10 +106,8 @@ class _Run:
     scope: Scope
     skipped: list[SkippedFile]
     staged: list[tuple[FileState, dict | None]] = field(default_factory=list)
-    chunks: list[tuple[Chunk, str, str]] = field(default_factory=list)  # (chunk, text hash, tokens), embedded
-    pending: list[tuple[Chunk, str, str]] = field(default_factory=list)  # analysed, not embedded yet
+    chunks: list[tuple[Chunk, str, str]] = field(default_factory=list)  # (chunk, text hash, tokens), analysed
     vectors: dict[str, np.ndarray] = field(default_factory=dict)  # text hash -> vector
-    settled: int = 0  # files whose chunks are all embedded
 
 
 class _Skip(Exception):
@@ -156,23 +163,27 @@ class Indexer:
         run.report.files_total = len(files)
         run.report.files_deleted = len(deleted)
 
-        self._analyze_and_embed(catalog, run, files, previous, force, settings, notify, cancel)
+        self._analyze(run, files, previous, force, settings, notify, cancel)
+        early = self._embed_before_publish(catalog, run, notify, cancel)
         deleted += [s.path for s in run.skipped if s.path in previous]  # indexed before, unreadable now
         if gen and not (run.staged or deleted or force or damaged):  # nothing to commit: the count stands
             current = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"]
-            return self._finish(run, current, started, notify)
-
-        notify(IndexProgress("writing", len(files), len(files), len(run.chunks)))
-        removed_paths = sorted(set(deleted) | ({s.path for s, _ in run.staged} & set(previous)))
-        retired, added = catalog.stage(gen + 1, removed_paths, run.staged, run.chunks)
-        rebuild = (force and scope.everything) or damaged
-        total = self._publish(
-            catalog, gen, settings, run, rebuild=rebuild, retired=retired, added=added, removed_paths=removed_paths
-        )
-        run.report.generation = gen + 1
-        run.report.chunks_added = len(added)
-        run.report.chunks_removed = len(retired)
-        return self._finish(run, total, started, notify)
+        else:
+            notify(IndexProgress("writing", len(files), len(files), len(run.chunks)))
+            removed_paths = sorted(set(deleted) | ({s.path for s, _ in run.staged} & set(previous)))
+            retired, added = catalog.stage(gen + 1, removed_paths, run.staged, run.chunks)
+            rebuild = (force and scope.everything) or damaged
+            current = self._publish(
+                catalog, gen, settings, run, rebuild=rebuild, retired=retired, added=added, removed_paths=removed_paths
+            )
+            gen = gen + 1
+            run.chunks.clear()  # staged: _complete reads what it still needs from the catalog
+            run.report.chunks_added = len(added)
+            run.report.chunks_removed = len(retired)
+            if early:
+                notify(IndexProgress("embedding", len(files), len(files), current, embedded=self._embedded(gen)))
+        run.report.generation = self._complete(catalog, gen, run, notify, cancel)
+        return self._finish(run, current, started, notify)
 
     def _finish(self, run: _Run, chunks_total: int, started: float, notify) -> IndexReport:
         report = run.report
@@ -208,15 +219,15 @@ class Indexer:
             return True
         return catalog.get_meta("chunking") != _chunking_key(settings)
 
-    def _analyze_and_embed(self, catalog, run: _Run, files, previous, force, settings, notify, cancel) -> None:
-        """Chunk new and changed files and embed their new chunk texts, a wave at a time."""
-        for done, f in enumerate(files, 1):
+    def _analyze(self, run: _Run, files, previous, force, settings, notify, cancel) -> None:
+        """Chunk new and changed files (phase 1: no embedding yet)."""
+        for done, f in enumerate(files):
             _check(cancel)
             old = previous.get(f.path)
             if not force and old and old.size == f.size and old.mtime == f.mtime:
                 run.report.files_unchanged += 1
                 continue
-            notify(IndexProgress("indexing", run.settled, len(files), len(run.chunks) + len(run.pending), f.path))
+            notify(IndexProgress("indexing", done, len(files), len(run.chunks), f.path))
             try:
                 data = read_bytes(f)
                 digest = hashlib.blake2b(data, digest_size=16).hexdigest()
@@ -230,40 +241,101 @@ class Indexer:
             state = FileState(f.path, digest, f.size, f.mtime, f.source_type, f.language)
             run.staged.append((state, facts if settings.graph_enabled else None))
             run.report.files_indexed += 1
-            run.pending += file_chunks
-            if len(run.pending) >= EMBED_WAVE:
-                self._flush(catalog, run, done, len(files), f.path, notify, cancel)
-        self._flush(catalog, run, len(files), len(files), None, notify, cancel)
+            run.chunks += file_chunks
 
-    def _flush(self, catalog, run: _Run, done: int, total: int, current: str | None, notify, cancel) -> None:
-        """Embed what the pending chunks need, in length order across the whole wave (the model pads
-        every batch to its longest text); cache and report every group."""
-        missing = {h: c.indexed_text() for c, h, _ in run.pending if h not in run.vectors}
+    def _embed_before_publish(self, catalog: Catalog, run: _Run, notify, cancel) -> bool:
+        """Take the analysed chunks' vectors from the cache and embed the rest now, unless there are
+        more than ``EARLY_PUBLISH_MIN`` of them: then they are left to :meth:`_complete` (True)."""
+        uses = Counter(h for _, h, _ in run.chunks)
+        run.vectors.update(catalog.cached_vectors(self.embedder.spec.identity, list(uses)))
+        texts = {h: c.indexed_text() for c, h, _ in run.chunks if h not in run.vectors}
+        if len(texts) > EARLY_PUBLISH_MIN:
+            return True
+        files = run.report.files_total
+        embedded = sum(n for h, n in uses.items() if h in run.vectors)
 
-        def reported(chunks: int) -> None:
-            notify(IndexProgress("embedding", run.settled, total, len(run.chunks) + chunks, current))
+        def reported(part: list[str]) -> None:
+            nonlocal embedded
+            embedded += sum(uses[h] for h in part)
+            notify(IndexProgress("embedding", files, files, len(run.chunks), embedded=embedded))
 
-        self._embed(catalog, missing, run, reported, cancel)
-        run.chunks.extend(run.pending)
-        run.pending.clear()
-        run.settled = done
+        self._embed(catalog, texts, run, reported, cancel)
+        return False
 
-    def _embed(self, catalog: Catalog, texts: dict[str, str], run: _Run, reported, cancel=None) -> None:
-        """Vectors of ``texts`` (hash -> text) into ``run.vectors``: from the cache, else embedded
-        and cached a group at a time (``reported`` gets the count embedded so far)."""
+    def _embed(self, catalog: Catalog, texts: dict[str, str], run: _Run, reported, cancel) -> None:
+        """Embed ``texts`` (hash -> text, none of them cached) into ``run.vectors``, shortest first
+        (the model pads every batch to its longest text), caching each group; ``reported`` gets the
+        hashes of every group done."""
         model = self.embedder.spec.identity
-        run.vectors.update(catalog.cached_vectors(model, list(texts)))
-        todo = {h: t for h, t in texts.items() if h not in run.vectors}
-        hashes = sorted(todo, key=lambda h: len(todo[h]))
+        hashes = sorted(texts, key=lambda h: len(texts[h]))
         group = self.embedder.group_size  # chunks embedded (and cached) between progress reports and cancel checks
         for start in range(0, len(hashes), group):
             _check(cancel)
             part = hashes[start : start + group]
-            embedded = self.embedder.embed([todo[h] for h in part])
+            embedded = self.embedder.embed([texts[h] for h in part])
             catalog.cache_vectors(model, zip(part, embedded))
             run.vectors.update(zip(part, embedded))
             run.report.chunks_embedded += len(part)
-            reported(start + len(part))
+            reported(part)
+
+    def _embedded(self, gen: int) -> int:
+        vectors = VectorIndex.open(self.index_dir.gen_path(gen))
+        return len(vectors) if vectors is not None else 0
+
+    def _complete(self, catalog: Catalog, gen: int, run: _Run, notify, cancel) -> int:
+        """Give every live chunk of generation ``gen`` its vector (phase 2): from the cache, else
+        embedded, publishing a generation that only adds vectors every ``PUBLISH_EVERY`` seconds
+        and at the end. Returns the last generation published."""
+        if not gen or self._embedded(gen) >= read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"]:
+            return gen
+        vectors = VectorIndex.open(self.index_dir.gen_path(gen), writable=True)
+        if vectors is None:
+            return gen
+        rows = catalog.live_chunk_rows(gen)
+        lacking: dict[str, list[int]] = {}
+        for row, has in zip(rows, vectors.contains([r.key for r in rows])):
+            if not has:
+                lacking.setdefault(row.text_hash, []).append(row.key)
+        run.vectors.update(catalog.cached_vectors(self.embedder.spec.identity, list(lacking)))
+        ready = [h for h in lacking if h in run.vectors]
+        firsts = [keys[0] for h, keys in lacking.items() if h not in run.vectors]
+        texts = {_text_hash(c): c.indexed_text() for c in catalog.chunks_by_key(firsts).values()}
+        files = run.report.files_total
+        last, unpublished = time.monotonic(), False
+
+        def add(part: list[str]) -> None:
+            nonlocal gen, last, unpublished
+            keys = [k for h in part for k in lacking[h]]
+            vectors.update([], keys, np.stack([run.vectors[h] for h in part for _ in lacking[h]]))
+            for h in part:  # in the index now: a 100k-chunk run holds each vector once
+                del run.vectors[h]
+            unpublished = True
+            if time.monotonic() - last >= PUBLISH_EVERY:
+                gen, last, unpublished = self._publish_vectors(gen, vectors), time.monotonic(), False
+            notify(IndexProgress("embedding", files, files, len(rows), embedded=len(vectors)))
+
+        if ready:
+            add(ready)
+        self._embed(catalog, texts, run, add, cancel)
+        return self._publish_vectors(gen, vectors) if unpublished else gen
+
+    def _publish_vectors(self, gen: int, vectors: VectorIndex) -> int:
+        """Publish generation ``gen + 1``: ``gen`` with another vector index (every other file is
+        hard-linked, its recorded digest kept). Returns the new generation."""
+        old, new = self.index_dir.gen_path(gen), gen + 1
+        manifest = read_manifest(old)
+        staging = self.index_dir.staging(new)
+        for name in manifest["contents"]:
+            if name != VECTOR_FILE:
+                (staging / name).parent.mkdir(parents=True, exist_ok=True)
+                link_or_copy(old / name, staging / name)
+        vectors.save(staging)
+        manifest["contents"][VECTOR_FILE] = describe_contents(staging, [VECTOR_FILE])[VECTOR_FILE]
+        manifest.update(generation=new, created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        (staging / MANIFEST).write_text(json.dumps(manifest, indent=1))
+        self.index_dir.publish(new, staging)
+        self.index_dir.collect_garbage({gen, new})
+        return new
 
     def _publish(
         self, catalog: Catalog, gen: int, settings, run: _Run, *, rebuild: bool, retired, added, removed_paths
@@ -323,17 +395,16 @@ class Indexer:
         built from every live chunk's vector, taken from the embedding cache."""
         previous = None if rebuild or not gen else VectorIndex.open(self.index_dir.gen_path(gen), writable=True)
         if previous is None:
-            missing = {r.text_hash: r.key for r in rows if r.text_hash not in run.vectors}
-            run.vectors.update(catalog.cached_vectors(self.embedder.spec.identity, list(missing)))
-            keys = [k for h, k in missing.items() if h not in run.vectors]  # cached vectors pruned: embed again
-            texts = {h: c.indexed_text() for c in catalog.chunks_by_key(keys).values() for h in [_text_hash(c)]}
-            self._embed(catalog, texts, run, _ignore)
+            missing = [r.text_hash for r in rows if r.text_hash not in run.vectors]
+            run.vectors.update(catalog.cached_vectors(self.embedder.spec.identity, missing))
             index = VectorIndex.empty(self._dim(run))
-            if rows:
-                index.update([], [r.key for r in rows], np.stack([run.vectors[r.text_hash] for r in rows]))
+            ready = [r for r in rows if r.text_hash in run.vectors]  # the rest: embedded by _complete
+            if ready:
+                index.update([], [r.key for r in ready], np.stack([run.vectors[r.text_hash] for r in ready]))
             return index
-        fresh = [run.vectors[h] for _, h, _ in run.chunks]
-        previous.update(retired, added, np.stack(fresh) if fresh else np.zeros((0, previous.dim)))
+        fresh = [(k, run.vectors[h]) for k, (_, h, _) in zip(added, run.chunks) if h in run.vectors]
+        matrix = np.stack([v for _, v in fresh]) if fresh else np.zeros((0, previous.dim))
+        previous.update(retired, [k for k, _ in fresh], matrix)
         return previous
 
     def _dim(self, run: _Run) -> int:
@@ -387,10 +458,6 @@ def _storable(path: str, chunks: list[Chunk], facts: dict) -> None:
             if value:
                 value.encode("utf-8")
     json.dumps(facts, ensure_ascii=False).encode("utf-8")
-
-
-def _ignore(_: int) -> None:
-    """No progress to report (vectors taken from the cache)."""
 
 
 def _check(cancel: threading.Event | None) -> None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 from pathlib import Path
 from typing import Any
 
 from .retrieval.filters import FilterColumns
 from .store.generations import FIX_INDEX
+from .store.graph import FOLDER as GRAPH_FOLDER
 from .store.graph import CodeGraph
 from .store.keywords import KeywordIndex
 from .store.vectors import VectorIndex
@@ -25,7 +27,21 @@ MANIFEST_KEYS = ("generation", "created", "model", "files", "chunks", "graph", "
 
 
 class Snapshot:
-    def __init__(self, gen: int, gen_dir: Path, graph: CodeGraph | None = None, *, verify: bool = True):
+    _graph: CodeGraph | None
+    inodes: dict[str, tuple[int, int] | None]  # of every file the manifest lists: generations share files
+
+    def __init__(
+        self,
+        gen: int,
+        gen_dir: Path,
+        graph: CodeGraph | None = None,
+        *,
+        verify: bool = True,
+        previous: Snapshot | None = None,
+    ):
+        """``previous``: the snapshot this one replaces. Files hard-linked from it (a generation that
+        only adds vectors links every other file) are not checked again, and its graph, if loaded,
+        is reused when every graph file is shared."""
         self.gen = gen
         self.dir = gen_dir
         if not gen_dir.is_dir():
@@ -37,8 +53,12 @@ class Snapshot:
         missing = [k for k in MANIFEST_KEYS if k not in self.manifest]
         if missing:
             raise self._damaged(MANIFEST, f"lacks {', '.join(missing)}")
+        shared = self._shared_with(previous)
         if verify:
-            self._verify()
+            self._verify(shared)
+        if graph is None and previous is not None and previous._graph is not None:
+            graph_files = [n for n in self.manifest["contents"] or () if str(n).startswith(f"{GRAPH_FOLDER}/")]
+            graph = previous._graph if graph_files and shared.issuperset(graph_files) else None
         self.columns = self._load("columns", lambda: FilterColumns.open(gen_dir))
         self.vectors = self._load("vectors", lambda: VectorIndex.open(gen_dir))
         self.keywords = self._load("keywords", lambda: KeywordIndex.open(gen_dir, len(self.columns)))
@@ -57,11 +77,36 @@ class Snapshot:
     def __len__(self) -> int:
         return len(self.columns)
 
-    def _verify(self) -> None:
+    @property
+    def coverage(self) -> float:
+        """Share of the chunks that have a vector (below 1 while a large run is still embedding)."""
+        if not len(self):
+            return 1.0
+        return min(1.0, (len(self.vectors) if self.vectors is not None else 0) / len(self))
+
+    def _shared_with(self, previous: Snapshot | None) -> set[str]:
+        """Names of this generation's files that are the very files (same inode, same recorded
+        size and digest) of ``previous``: already checked when it was opened."""
+        recorded = self.manifest.get("contents")
+        self.inodes = {n: _inode(self.dir / n) for n in recorded} if isinstance(recorded, dict) else {}
+        if previous is None or not isinstance(recorded, dict):
+            return set()
+        before = previous.manifest.get("contents") or {}
+        return {
+            name
+            for name, entry in recorded.items()
+            if before.get(name) == entry
+            and self.inodes[name] is not None
+            and previous.inodes.get(name) == self.inodes[name]
+        }
+
+    def _verify(self, shared: set[str]) -> None:
         recorded = self.manifest.get("contents")
         if not isinstance(recorded, dict):
             raise self._damaged(MANIFEST, "does not list the generation's files")
         for name, expected in sorted(recorded.items()):
+            if name in shared:
+                continue
             problem = _check_file(self.dir / name, expected)
             if problem:
                 raise self._damaged(name, problem)
@@ -85,11 +130,12 @@ def read_manifest(gen_dir: Path) -> dict:
     return manifest
 
 
-def describe_contents(gen_dir: Path) -> dict[str, dict[str, Any]]:
-    """Size and digest of every file of a generation folder (recorded in its manifest)."""
+def describe_contents(gen_dir: Path, names: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Size and digest of every file of a generation folder (recorded in its manifest), or of ``names``."""
+    paths = sorted(gen_dir.rglob("*")) if names is None else [gen_dir / n for n in names]
     return {
         path.relative_to(gen_dir).as_posix(): {"bytes": path.stat().st_size, "sha1": _digest(path)}
-        for path in sorted(gen_dir.rglob("*"))
+        for path in paths
         if path.is_file() and path.name != MANIFEST
     }
 
@@ -104,6 +150,14 @@ def _check_file(path: Path, expected: Any) -> str | None:
     if _digest(path) != expected.get("sha1"):
         return "is damaged (its content differs from the manifest)"
     return None
+
+
+def _inode(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _digest(path: Path) -> str:

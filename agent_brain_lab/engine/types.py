@@ -439,9 +439,12 @@ class IndexProgress:
     files_total: int = 0
     chunks: int = 0
     current_file: str | None = None
+    embedded: int = 0  # "embedding": how many of ``chunks`` have a vector
 
     @property
     def percent(self) -> float:
+        if self.phase == "embedding" and self.chunks:
+            return 100.0 * self.embedded / self.chunks
         return 100.0 * self.files_done / self.files_total if self.files_total else 0.0
 
 
@@ -503,6 +506,7 @@ class IndexStatus:
     index_id: str | None = None
     problem: str | None = None
     fix: str | None = None
+    coverage: float = 1.0  # share of the chunks that are embedded (below 1 while a large run embeds)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

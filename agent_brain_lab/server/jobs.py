@@ -75,6 +75,7 @@ class Job:
             "files_done": progress.files_done,
             "files_total": progress.files_total,
             "chunks": progress.chunks,
+            "embedded": progress.embedded,
             "current_file": progress.current_file,
             "percent": round(progress.percent, 1),
             "started": self.started,

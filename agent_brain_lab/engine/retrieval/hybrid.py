@@ -11,7 +11,7 @@ import numpy as np
 from .bm25 import bm25_leg
 from .context import Hit, QueryContext
 from .fusion import minmax
-from .vector import vector_leg
+from .vector import similarities, vector_leg
 
 
 def run(ctx: QueryContext) -> list[Hit]:
@@ -26,14 +26,11 @@ def blend(ctx: QueryContext, count: int) -> list[Hit]:
     keys = np.array(list(dict.fromkeys([h.key for h in vec_hits] + [h.key for h in kw_hits])), dtype=np.int64)
     if not len(keys):
         return []
-    sims = (
-        ctx.snapshot.vectors.similarities(ctx.query_vector, keys.tolist())
-        if ctx.snapshot.vectors
-        else np.zeros(len(keys))
-    )
     bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)]
+    keywords = minmax(bm25)
+    sims, meaning = similarities(ctx, keys, keywords)  # not embedded yet: the keyword score alone
     alpha = ctx.request.alpha
-    blended = alpha * minmax(sims) + (1 - alpha) * minmax(bm25)
+    blended = alpha * meaning + (1 - alpha) * keywords
     order = np.argsort(-blended, kind="stable")
     ranks = {leg: {h.key: r for r, h in enumerate(hits, 1)} for leg, hits in (("vector", vec_hits), ("bm25", kw_hits))}
     hits = []

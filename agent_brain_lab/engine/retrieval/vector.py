@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .context import Hit, QueryContext
+from .fusion import minmax
 
 
 def vector_leg(ctx: QueryContext, count: int) -> list[Hit]:
@@ -25,3 +28,16 @@ def run(ctx: QueryContext) -> list[Hit]:
     for rank, hit in enumerate(hits, 1):
         hit.ranks["vector"] = rank
     return hits
+
+
+def similarities(ctx: QueryContext, keys: np.ndarray, fallback: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(cosine similarity of each key to the query, the same min-max scaled). A key without a vector
+    (a generation still being embedded) gets 0 and, scaled, its ``fallback`` value (the other leg's)."""
+    vectors = ctx.snapshot.vectors
+    if not vectors:
+        return np.zeros(len(keys)), np.array(fallback, dtype=float)
+    sims = vectors.similarities(ctx.query_vector, keys.tolist())
+    embedded = vectors.contains(keys.tolist())
+    scaled = np.array(fallback, dtype=float)
+    scaled[embedded] = minmax(sims[embedded])
+    return sims, scaled

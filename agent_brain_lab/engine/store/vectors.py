@@ -49,6 +49,12 @@ class VectorIndex:
         if len(added):
             self._index.add(np.asarray(added, dtype=np.uint64), np.asarray(vectors, dtype=np.float32))
 
+    def contains(self, keys: Sequence[int]) -> np.ndarray:
+        """Which of ``keys`` have a vector (a generation published early lacks some)."""
+        if not len(keys):
+            return np.zeros(0, dtype=bool)
+        return np.asarray(self._index.contains(np.asarray(keys, dtype=np.uint64)), dtype=bool)
+
     def save(self, gen_dir: Path) -> None:
         self._index.save(str(gen_dir / FILE))
 
@@ -61,11 +67,13 @@ class VectorIndex:
         return matches.keys.astype(np.int64), (1.0 - matches.distances).astype(np.float32)
 
     def similarities(self, query: np.ndarray, keys: Sequence[int]) -> np.ndarray:
-        """Cosine similarity of the query to each of ``keys`` (vectors are unit length)."""
+        """Cosine similarity of the query to each of ``keys`` (vectors are unit length); 0 for a key
+        without a vector (not embedded yet)."""
         if not len(keys):
             return np.zeros(0, dtype=np.float32)
         vectors = self._index.get(np.asarray(keys, dtype=np.uint64))
         if vectors is None:
             raise CorruptIndexFile(f"{FILE}: vectors missing")
-        matrix = np.stack([np.asarray(v, dtype=np.float32) for v in vectors])
+        zero = np.zeros(self.dim, dtype=np.float32)
+        matrix = np.stack([zero if v is None else np.asarray(v, dtype=np.float32) for v in vectors])
         return matrix @ np.asarray(query, dtype=np.float32)
