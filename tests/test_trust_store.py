@@ -229,7 +229,8 @@ def _expect_repaired_by_plain_index(root: Path) -> None:
 
 def test_every_damaged_derived_file_is_diagnosed_and_rebuilt_by_a_plain_index(template, tmp_path):
     names = sorted(p.relative_to(gen_dir(template)).as_posix() for p in gen_dir(template).rglob("*") if p.is_file())
-    assert "vectors.usearch" in names and "manifest.json" in names and any(n.startswith("bm25/") for n in names)
+    assert "vectors.usearch" in names and "manifest.json" in names and any(n.startswith("keywords/") for n in names)
+    assert any(n.startswith("graph/") for n in names)
     for damage in ("truncate", "garbage", "same-size garbage", "delete"):
         for name in names:
             root = tmp_path / f"{damage}-{name.replace('/', '-')}"
