@@ -398,10 +398,11 @@ class Brain:
                 self._view = None
 
     def _adopt(self, gen: int, graph: CodeGraph) -> None:
-        """Serve the generation this process just wrote with the graph still in memory: the first
-        graph query after a re-index does not wait for the graph to load from disk."""
+        """Serve the generation this process just wrote with the graph still in memory, its name
+        index built here: the first graph or multi query after a re-index does not wait for either."""
         try:
             self._current_view(written=(gen, graph))
+            name_index(graph)
         except (IndexCorrupt, NotIndexed):
             pass  # replaced or broken since: the next read reports it
 
