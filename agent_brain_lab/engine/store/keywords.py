@@ -50,7 +50,9 @@ class _Terms(Sequence):
     """The sorted vocabulary of a segment as a sequence of bytes, for binary search."""
 
     def __init__(self, blob: np.ndarray, ptr: np.ndarray):
-        self.blob, self.ptr = blob, ptr
+        # plain ndarray views of the (memory-mapped) arrays: a binary search indexes them ~50 times
+        # a query term, and np.memmap's per-item __getitem__ costs microseconds each
+        self.blob, self.ptr = np.asarray(blob), np.asarray(ptr)
 
     def __len__(self) -> int:
         return len(self.ptr) - 1
@@ -80,7 +82,7 @@ class Segment:
         if i == len(self._terms) or self._terms[i] != term:
             return _EMPTY_ROWS, _EMPTY_ROWS
         start, end = self.arrays["post_ptr"][i : i + 2]
-        return self.arrays["rows"][start:end], self.arrays["tf"][start:end]
+        return np.asarray(self.arrays["rows"][start:end]), np.asarray(self.arrays["tf"][start:end])
 
     def coo(self, keep: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
         """(vocabulary, term id, row, tf) of every posting in the rows ``keep`` selects."""
