@@ -138,11 +138,12 @@ class IndexDir:
                 _remove(entry)
 
     def size_bytes(self) -> int:
+        """Bytes on disk; a writer may remove folders and files while we walk (os.walk skips those)."""
         total = 0
-        if self.exists():
-            for p in self.path.rglob("*"):
+        for folder, _, names in os.walk(self.path):
+            for name in names:
                 try:
-                    total += p.stat().st_size if p.is_file() else 0
+                    total += os.lstat(os.path.join(folder, name)).st_size
                 except OSError:  # removed by a writer while we walk
                     pass
         return total
