@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -12,8 +13,11 @@ import time
 import traceback
 from pathlib import Path
 
+import pytest
+
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.types import BrainError
+from agent_brain_lab.engine.store.catalog import Catalog, catalog_errors
+from agent_brain_lab.engine.types import BrainError, WorkspaceBusy
 
 REPO = Path(__file__).resolve().parents[1]
 SECONDS = 20.0
@@ -26,7 +30,8 @@ def _workspace(root: Path) -> None:
 
 
 def _other_process(root: Path, stop_after: float) -> subprocess.Popen:
-    """Another process that re-indexes (force and incremental, touching a file) until ``stop_after``."""
+    """Another process that re-indexes (force and incremental, touching a file) and resets the index
+    until ``stop_after``."""
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
@@ -38,7 +43,7 @@ def _other_process(root: Path, stop_after: float) -> subprocess.Popen:
         "    n += 1\n"
         "    (root / 'other.md').write_text(f'# Other {n % 3}\\n\\nrun {n % 3} of the other process\\n')\n"
         "    try:\n"
-        "        brain.index(force=n % 2 == 0, wait=1.0)\n"
+        "        brain.reset() if n % 4 == 0 else brain.index(force=n % 2 == 0, wait=1.0)\n"
         "    except BrainError:\n"
         "        time.sleep(0.05)\n"
     )
@@ -95,3 +100,19 @@ def test_readers_never_raise_anything_but_brain_errors_while_generations_are_pub
     other.wait(timeout=120)
     assert not failures, "\n".join("".join(traceback.format_exception(e)) for e in failures[:3])
     assert counts["runs"] > 0 and counts["reads"] > 0  # both sides really ran
+
+
+def test_a_catalog_locked_by_another_connection_is_busy_not_a_traceback(tmp_path):
+    path = tmp_path / "catalog.sqlite"
+    Catalog(path, create=True).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA journal_mode=DELETE")  # rollback journal: an exclusive lock shuts readers out
+    holder.execute("BEGIN EXCLUSIVE")
+    reader = sqlite3.connect(path, timeout=0)
+    try:
+        with pytest.raises(WorkspaceBusy, match="held by another process"), catalog_errors():
+            reader.execute("SELECT count(*) FROM meta").fetchone()
+    finally:
+        reader.close()
+        holder.execute("ROLLBACK")
+        holder.close()
