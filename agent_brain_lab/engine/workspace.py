@@ -196,11 +196,16 @@ def resolve_inside(root: Path, rel: str, must_exist: bool = True) -> Path:
     if ".." in parts:
         raise InvalidRequest("path", f"{rel!r} must not contain '..'")
     target = root.joinpath(*parts)
-    real = target.resolve()
-    if not real.is_relative_to(root):
-        raise InvalidRequest("path", f"{rel!r} points outside the workspace")
-    if must_exist and not real.exists():
-        raise InvalidRequest("path", f"{rel!r} does not exist")
+    try:
+        real = target.resolve()
+        if not real.is_relative_to(root):
+            raise InvalidRequest("path", f"{rel!r} points outside the workspace")
+        if must_exist and not real.exists():
+            raise InvalidRequest("path", f"{rel!r} does not exist")
+    except RuntimeError:  # Python < 3.13 reports a symlink loop so, later versions with OSError(ELOOP)
+        raise InvalidRequest("path", f"{rel!r} is a symlink loop") from None
+    except OSError as err:  # a loop, a name too long, a folder we may not enter
+        raise InvalidRequest("path", f"{rel!r} cannot be opened: {err.strerror or err}") from None
     return target
 
 
