@@ -150,6 +150,7 @@ class IndexDir:
         if not self.exists():
             _remove(self.path)  # a file (or a dangling link) where the folder should be
             return
+        _remove(self.path / "CURRENT")  # first: readers see no index rather than a generation losing its files
         for entry in self.path.iterdir():
             if entry.name != "writer.lock":
                 _remove(entry)
