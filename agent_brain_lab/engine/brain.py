@@ -379,9 +379,13 @@ class Brain:
                 raise NotIndexed(f"{self.root} has no index yet: index it first")
             with self._lock:
                 if self._view is not None and self._view.identity == identity:
-                    with catalog_errors():
-                        if self._view.catalog.same_index():
-                            return self._view
+                    try:
+                        with catalog_errors():
+                            if self._view.catalog.same_index():
+                                return self._view
+                    except IndexCorrupt:
+                        if not self._replaced(identity):
+                            raise  # damage; a catalog removed by a reset since the check: reopen below
                     self._view.catalog.close()  # another catalog was copied over the file: reopen
                 self._view = None
                 try:
