@@ -27,6 +27,7 @@ from .engine.types import (
     QueryRequest,
 )
 from .engine.watch import follow
+from .engine.workspace import resolve_path
 
 COMMANDS = ("index", "query", "status", "graph", "reset", "watch")
 
@@ -206,7 +207,10 @@ def _workspace(given: str | None, cwd: Path, prog: str) -> Path:
         return find_workspace(cwd)
     if "\x00" in given:
         raise UsageError(f"{prog}: --workspace: a path cannot hold a NUL character")
-    root = (cwd / Path(given).expanduser()).resolve()
+    try:
+        root = resolve_path(cwd / Path(given).expanduser())
+    except OSError as err:
+        raise UsageError(f"{prog}: --workspace: {given} cannot be opened: {err.strerror or err}") from None
     if not root.is_dir():
         raise UsageError(f"{prog}: --workspace: {given} is not a folder")
     return root
@@ -216,7 +220,10 @@ def _relative_to_root(path: str, cwd: Path, root: Path) -> str:
     """A PATH typed relative to the current folder, as the engine wants it: relative to the root."""
     if not path:
         return ""
-    target = (cwd / Path(path).expanduser()).resolve()
+    try:
+        target = resolve_path(cwd / Path(path).expanduser())
+    except OSError as err:
+        raise InvalidRequest("path", f"{path} cannot be opened: {err.strerror or err}") from None
     if not target.is_relative_to(root):
         raise InvalidRequest("path", f"{path} is outside the workspace {root}")
     relative = target.relative_to(root).as_posix()

@@ -91,6 +91,10 @@ async def test_hostile_bodies_are_400_naming_the_field(raw, path, body, field):
         ({"name": "Zebra", "depth": "²"}, "depth"),
         ({"name": "Zebra", "depth": "1_0"}, "depth"),
         ({"name": "x" * 300}, "name"),
+        ({"name": "Zebra\x00"}, "name"),  # tornado's get_argument would have made the NUL a space
+        ({"name": "Zebra", "depth": "1\x00"}, "depth"),
+        ({"name": b"\xed\xa0\x80"}, "name"),  # a lone surrogate, UTF-8 encoded
+        ({"name": b"Zebra\xff"}, "name"),
     ],
 )
 @on_server_loop

@@ -178,6 +178,16 @@ class Brain:
         unreadable, or the model or format changed and ``force`` was not given. (``index`` checks again
         under the writer lock.)"""
         self._index_dir.check_folder()
+        for _ in range(3):
+            identity = self._index_dir.identity()
+            try:
+                return self._check_can_index(force)
+            except IndexCorrupt:
+                if not self._replaced(identity):
+                    raise  # damage, not files removed under us by a reset or publish
+        raise busy()
+
+    def _check_can_index(self, force: bool) -> None:
         if self._index_dir.exists() and self._index_dir.writer_active():
             raise busy()
         if self.is_indexed():
@@ -350,6 +360,10 @@ class Brain:
                     return work(view)
             except CatalogChanged:
                 self._forget(view)
+            except IndexCorrupt:
+                if not self._replaced(view.identity):
+                    raise
+                self._forget(view)  # files removed under a reader by a publish or reset, not damage: look again
         raise WorkspaceBusy("the index was replaced by another process while reading it: try again")
 
     def _current_view(self, written: tuple[int, CodeGraph] | None = None) -> _View:
@@ -367,17 +381,26 @@ class Brain:
                 raise NotIndexed(f"{self.root} has no index yet: index it first")
             with self._lock:
                 if self._view is not None and self._view.identity == identity:
-                    with catalog_errors():
-                        if self._view.catalog.same_index():
-                            return self._view
+                    try:
+                        with catalog_errors():
+                            if self._view.catalog.same_index():
+                                return self._view
+                    except IndexCorrupt:
+                        if not self._replaced(identity):
+                            raise  # damage; a catalog removed by a reset since the check: reopen below
                     self._view.catalog.close()  # another catalog was copied over the file: reopen
                 # a later generation of the same index: what it shares with this one is not loaded twice
                 before = self._view.snapshot if self._view is not None and self._view.identity[0] == index_id else None
                 self._view = None
-                self._index_dir.check_format()
-                catalog = Catalog(self._index_dir.catalog_path)
                 try:
-                    if catalog.index_id != index_id or self._index_dir.identity() != identity:
+                    self._index_dir.check_format()
+                    catalog = Catalog(self._index_dir.catalog_path)
+                except IndexCorrupt:
+                    if self._replaced(identity):
+                        continue  # a reset or publish removed files under us: look again
+                    raise
+                try:
+                    if catalog.index_id != index_id or self._replaced(identity):
                         continue  # replaced while we opened it: look again
                     graph = written[1] if written and written[0] == gen else None
                     snapshot = Snapshot(
@@ -385,10 +408,22 @@ class Brain:
                     )
                     self._view = _View(identity, catalog, snapshot)
                     return self._view
+                except IndexCorrupt:
+                    if self._replaced(identity):
+                        continue  # the generation was collected while we loaded it: look again
+                    raise
                 finally:
                     if self._view is None:
                         catalog.close()
         raise IndexCorrupt(".agent-brain/catalog.sqlite does not belong to the index INDEX_ID names", FIX_RESET)
+
+    def _replaced(self, identity: tuple) -> bool:
+        """Whether the index on disk is no longer the one ``identity`` describes (an unreadable
+        CURRENT counts as not replaced: that is damage to report)."""
+        try:
+            return self._index_dir.identity() != identity
+        except IndexCorrupt:
+            return False
 
     def _forget(self, view: _View | None = None) -> None:
         """Drop the open view (only ``view``, if given: another thread may have replaced it already)."""

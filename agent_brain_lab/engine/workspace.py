@@ -7,6 +7,7 @@ too large, unsupported type) come back as :class:`SkippedFile` with a reason.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from dataclasses import dataclass
@@ -196,12 +197,23 @@ def resolve_inside(root: Path, rel: str, must_exist: bool = True) -> Path:
     if ".." in parts:
         raise InvalidRequest("path", f"{rel!r} must not contain '..'")
     target = root.joinpath(*parts)
-    real = target.resolve()
-    if not real.is_relative_to(root):
-        raise InvalidRequest("path", f"{rel!r} points outside the workspace")
-    if must_exist and not real.exists():
-        raise InvalidRequest("path", f"{rel!r} does not exist")
+    try:
+        real = resolve_path(target)
+        if not real.is_relative_to(root):
+            raise InvalidRequest("path", f"{rel!r} points outside the workspace")
+        if must_exist and not real.exists():
+            raise InvalidRequest("path", f"{rel!r} does not exist")
+    except OSError as err:  # a symlink loop, a name too long, a folder we may not enter
+        raise InvalidRequest("path", f"{rel!r} cannot be opened: {err.strerror or err}") from None
     return target
+
+
+def resolve_path(path: Path) -> Path:
+    """``path.resolve()``; a symlink loop is OSError(ELOOP) on every Python (before 3.13: RuntimeError)."""
+    try:
+        return path.resolve()
+    except RuntimeError:
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
 
 
 def human_size(n: int) -> str:

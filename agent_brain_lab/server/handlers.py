@@ -119,6 +119,20 @@ def parse_json_body(raw: bytes) -> Any:
     return body
 
 
+def query_fields(arguments: dict[str, list[bytes]], names: tuple[str, ...]) -> dict[str, str | None]:
+    """Query-string fields as the client sent them, for the validator: tornado's ``get_argument``
+    would turn NUL and control characters into spaces first. The last value of each, strict UTF-8
+    (encoded surrogates included): anything else is ``InvalidRequest`` naming the field."""
+    fields: dict[str, str | None] = {}
+    for name in names:
+        values = arguments.get(name)
+        try:
+            fields[name] = values[-1].decode("utf-8") if values else None
+        except UnicodeDecodeError:
+            raise InvalidRequest(name, "must be valid UTF-8") from None
+    return fields
+
+
 def json_depth(value: Any) -> int:
     """Deepest nesting of lists/objects in parsed JSON, walked without recursion."""
     deepest, todo = 0, [(value, 1)]
@@ -192,8 +206,7 @@ class GraphEntityHandler(BrainHandler):
     @web.authenticated
     @authorized(READ)
     async def get(self) -> None:
-        args = {name: self.get_query_argument(name, None) for name in ("name", "depth")}
-        request = GraphRequest.build(args)
+        request = GraphRequest.build(query_fields(self.request.query_arguments, ("name", "depth")))
         graph = await self.service.run(self.service.brain.graph_entity, request.name, request.depth)
         self.reply(graph.to_dict())
 

@@ -22,10 +22,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..types import Chunk, IndexCorrupt
+from ..types import Chunk, IndexCorrupt, WorkspaceBusy
 from .generations import FIX_RESET
 
 NEVER = 2**62  # gen_removed of a live row
+_TRANSIENT = ("locked", "busy", "locking protocol")  # SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -91,12 +92,14 @@ class CatalogChanged(Exception):
 
 @contextmanager
 def catalog_errors() -> Iterator[None]:
-    """SQLite errors that mean the catalog cannot be read become :class:`IndexCorrupt`."""
+    """SQLite errors that mean the catalog cannot be read become :class:`IndexCorrupt`; those of
+    another connection holding it (locked past the busy timeout, a WAL being recovered) become
+    :class:`WorkspaceBusy`: both are answers, never a traceback."""
     try:
         yield
     except sqlite3.DatabaseError as err:
-        if isinstance(err, sqlite3.OperationalError) and ("locked" in str(err) or "busy" in str(err)):
-            raise
+        if isinstance(err, sqlite3.OperationalError) and any(word in str(err) for word in _TRANSIENT):
+            raise WorkspaceBusy(f".agent-brain/catalog.sqlite is held by another process ({err}): try again") from None
         raise IndexCorrupt(f".agent-brain/catalog.sqlite cannot be read ({err})", FIX_RESET) from None
 
 

@@ -43,14 +43,10 @@ class IndexDir:
         return self.path / CATALOG
 
     def ensure(self) -> None:
-        """Create the folder if it is missing."""
+        """Create the folder if it is missing (its files are written under the writer lock: two
+        writers starting at once must not replace the same file)."""
         self.check_folder()
         self.path.mkdir(exist_ok=True)
-        ignore = self.path / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# the Agent Brain Lab index; rebuild with `agent-brain-lab index`\n*\n")
-        if not (self.path / "FORMAT").exists():
-            self.write_format()
 
     def exists(self) -> bool:
         return self.path.is_dir()
@@ -138,11 +134,12 @@ class IndexDir:
                 _remove(entry)
 
     def size_bytes(self) -> int:
+        """Bytes on disk; a writer may remove folders and files while we walk (os.walk skips those)."""
         total = 0
-        if self.exists():
-            for p in self.path.rglob("*"):
+        for folder, _, names in os.walk(self.path):
+            for name in names:
                 try:
-                    total += p.stat().st_size if p.is_file() else 0
+                    total += os.lstat(os.path.join(folder, name)).st_size
                 except OSError:  # removed by a writer while we walk
                     pass
         return total
@@ -153,6 +150,7 @@ class IndexDir:
         if not self.exists():
             _remove(self.path)  # a file (or a dangling link) where the folder should be
             return
+        _remove(self.path / "CURRENT")  # first: readers see no index rather than a generation losing its files
         for entry in self.path.iterdir():
             if entry.name != "writer.lock":
                 _remove(entry)
@@ -178,6 +176,11 @@ class IndexDir:
             fh.truncate()
             fh.write(f"{os.getpid()}\n")
             fh.flush()
+            ignore = self.path / ".gitignore"
+            if not ignore.exists():
+                _write_atomic(ignore, "# the Agent Brain Lab index; rebuild with `agent-brain-lab index`\n*")
+            if not (self.path / "FORMAT").exists():
+                self.write_format()
             if self.index_id() is None:  # a new index (or one just reset) gets its identity from its first writer
                 _write_atomic(self.path / "INDEX_ID", uuid.uuid4().hex)
             yield
@@ -185,10 +188,11 @@ class IndexDir:
             fh.close()  # closing releases the flock
 
     def writer_active(self) -> bool:
-        lock = self.path / "writer.lock"
-        if not lock.exists():
+        try:
+            fh = open(self.path / "writer.lock", "rb")
+        except FileNotFoundError:  # no writer yet, or the folder was just deleted
             return False
-        with open(lock, "a+") as fh:
+        with fh:
             try:
                 fcntl.flock(fh, fcntl.LOCK_SH | fcntl.LOCK_NB)
             except BlockingIOError:
