@@ -373,6 +373,7 @@ class Brain:
         ``written``: (generation, graph) this process just published: served with the graph still in
         memory and without re-reading the files it just wrote."""
         self._index_dir.check_folder()
+        moving = False  # whether the last attempt saw the index replaced under it
         for _ in range(3):
             identity = self._index_dir.identity()
             index_id, gen, *_ = identity
@@ -400,7 +401,8 @@ class Brain:
                         continue  # a reset or publish removed files under us: look again
                     raise
                 try:
-                    if catalog.index_id != index_id or self._replaced(identity):
+                    moving = self._replaced(identity)
+                    if catalog.index_id != index_id or moving:
                         continue  # replaced while we opened it: look again
                     graph = written[1] if written and written[0] == gen else None
                     snapshot = Snapshot(
@@ -415,6 +417,8 @@ class Brain:
                 finally:
                     if self._view is None:
                         catalog.close()
+        if moving:  # another process keeps resetting and rebuilding it: not damage
+            raise WorkspaceBusy("the index is being replaced by another process: try again in a moment")
         raise IndexCorrupt(".agent-brain/catalog.sqlite does not belong to the index INDEX_ID names", FIX_RESET)
 
     def _replaced(self, identity: tuple) -> bool:

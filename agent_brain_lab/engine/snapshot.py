@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import threading
 from pathlib import Path
 from typing import Any
 
 from .retrieval.filters import FilterColumns
-from .store.generations import FIX_INDEX
+from .store.generations import FIX_INDEX, inode_of
 from .store.graph import FOLDER as GRAPH_FOLDER
 from .store.graph import CodeGraph
 from .store.keywords import KeywordIndex
@@ -88,7 +87,7 @@ class Snapshot:
         """Names of this generation's files that are the very files (same inode, same recorded
         size and digest) of ``previous``: already checked when it was opened."""
         recorded = self.manifest.get("contents")
-        self.inodes = {n: _inode(self.dir / n) for n in recorded} if isinstance(recorded, dict) else {}
+        self.inodes = {n: inode_of(self.dir / n) for n in recorded} if isinstance(recorded, dict) else {}
         if previous is None or not isinstance(recorded, dict):
             return set()
         before = previous.manifest.get("contents") or {}
@@ -150,14 +149,6 @@ def _check_file(path: Path, expected: Any) -> str | None:
     if _digest(path) != expected.get("sha1"):
         return "is damaged (its content differs from the manifest)"
     return None
-
-
-def _inode(path: Path) -> tuple[int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
 
 
 def _digest(path: Path) -> str:

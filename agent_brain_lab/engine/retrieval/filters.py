@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..globs import compile_glob
+from ..store.datafiles import NPY_LOCK
 from ..types import SOURCE_TYPES, QueryRequest
 
 FILE = "columns.npz"
@@ -54,13 +55,14 @@ class FilterColumns:
 
     @classmethod
     def open(cls, gen_dir: Path) -> FilterColumns:
-        arrays = np.load(gen_dir / FILE)
+        with NPY_LOCK, np.load(gen_dir / FILE, allow_pickle=False) as npz:
+            keys, file_idx, type_idx, lang_idx = (npz[name] for name in ("keys", "file_idx", "type_idx", "lang_idx"))
         names = json.loads((gen_dir / NAMES).read_text())
         return cls(
-            arrays["keys"],
-            arrays["file_idx"],
-            arrays["type_idx"],
-            arrays["lang_idx"],
+            keys,
+            file_idx,
+            type_idx,
+            lang_idx,
             names["files"],
             names["languages"],
         )

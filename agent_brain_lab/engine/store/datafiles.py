@@ -10,9 +10,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import numpy as np
+
+# numpy parses every .npy header with ``ast.literal_eval``, and CPython 3.11's ast is not safe in
+# concurrent threads: loads racing in a server's threads raised "SystemError: AST constructor
+# recursion depth mismatch". Header parsing takes microseconds, so every .npy/.npz read holds this.
+NPY_LOCK = threading.Lock()
 
 
 class CorruptIndexFile(ValueError):
@@ -22,7 +28,8 @@ class CorruptIndexFile(ValueError):
 def load_array(path: Path, dtype: str, *, mmap: bool = True) -> np.ndarray:
     """A one-dimensional array of ``dtype`` from ``path`` (memory-mapped unless told otherwise)."""
     try:
-        array = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
+        with NPY_LOCK:
+            array = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
     except (OSError, ValueError, EOFError) as err:
         raise CorruptIndexFile(f"{path.name}: unreadable ({err})") from None
     if not isinstance(array, np.ndarray) or array.dtype != np.dtype(dtype) or array.ndim != 1:

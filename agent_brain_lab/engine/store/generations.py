@@ -87,7 +87,7 @@ class IndexDir:
         any change means what a reader holds open no longer describes the index on disk (a
         generation folder published again under the same number is a new folder)."""
         gen = self.current()
-        return self.index_id(), gen, _inode(self.catalog_path), _inode(self.gen_path(gen)) if gen else None
+        return self.index_id(), gen, inode_of(self.catalog_path), inode_of(self.gen_path(gen)) if gen else None
 
     # ---------------------------------------------------------------- generations
 
@@ -208,7 +208,8 @@ def busy() -> WorkspaceBusy:
     )
 
 
-def _inode(path: Path) -> tuple[int, int] | None:
+def inode_of(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of a file or folder, None when it is gone: identifies what a reader opened."""
     try:
         st = os.stat(path)
     except OSError:
