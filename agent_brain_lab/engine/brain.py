@@ -389,6 +389,8 @@ class Brain:
                     except IndexCorrupt:
                         if not self._replaced(identity):
                             raise  # damage; a catalog removed by a reset since the check: reopen below
+                    except CatalogChanged:
+                        pass  # its file was replaced since this connection opened it: reopen below
                     self._view.catalog.close()  # another catalog was copied over the file: reopen
                 # a later generation of the same index: what it shares with this one is not loaded twice
                 before = self._view.snapshot if self._view is not None and self._view.identity[0] == index_id else None
@@ -442,7 +444,7 @@ class Brain:
         try:
             self._current_view(written=(gen, graph))
             name_index(graph)
-        except (IndexCorrupt, NotIndexed):
+        except (IndexCorrupt, NotIndexed, WorkspaceBusy):
             pass  # replaced or broken since: the next read reports it
 
     def _embed_query(self, text: str) -> np.ndarray:
