@@ -419,7 +419,7 @@ class Brain:
                 finally:
                     if self._view is None:
                         catalog.close()
-        if moving:  # another process keeps resetting and rebuilding it: not damage
+        if moving or self._index_dir.writer_active():  # being reset and rebuilt right now: not damage
             raise WorkspaceBusy("the index is being replaced by another process: try again in a moment")
         raise IndexCorrupt(".agent-brain/catalog.sqlite does not belong to the index INDEX_ID names", FIX_RESET)
 
