@@ -353,6 +353,7 @@ class Brain:
     def _read(self, work: Callable[[_View], Any]) -> Any:
         """Run ``work`` on the current view; a catalog replaced under it (reset and re-indexed by
         another process between the identity check and a connection) is reopened and tried again."""
+        doubted = False
         for _ in range(3):
             view = self._current_view()
             try:
@@ -362,7 +363,9 @@ class Brain:
                 self._forget(view)
             except IndexCorrupt:
                 if not self._replaced(view.identity):
-                    raise
+                    if doubted:
+                        raise  # seen twice, from two fresh opens: damage
+                    doubted = True  # a connection misled by files replaced under it: a second look decides
                 self._forget(view)  # files removed under a reader by a publish or reset, not damage: look again
         raise WorkspaceBusy("the index was replaced by another process while reading it: try again")
 
@@ -374,6 +377,7 @@ class Brain:
         memory and without re-reading the files it just wrote."""
         self._index_dir.check_folder()
         moving = False  # whether the last attempt saw the index replaced under it
+        doubted = None  # the identity under which a catalog was first found not to match INDEX_ID
         for _ in range(3):
             identity = self._index_dir.identity()
             index_id, gen, *_ = identity
@@ -387,8 +391,7 @@ class Brain:
                             if self._view.catalog.same_index():
                                 return self._view
                     except IndexCorrupt:
-                        if not self._replaced(identity):
-                            raise  # damage; a catalog removed by a reset since the check: reopen below
+                        pass  # damage, or a catalog removed by a reset since the check: a fresh open decides
                     except CatalogChanged:
                         pass  # its file was replaced since this connection opened it: reopen below
                     self._view.catalog.close()  # another catalog was copied over the file: reopen
@@ -404,6 +407,15 @@ class Brain:
                     raise
                 try:
                     moving = self._replaced(identity)
+                    if catalog.index_id != index_id and not moving:
+                        # seen twice under one identity (a connection opened while a reset replaced the
+                        # catalog's files can misread once): a catalog from another index
+                        if doubted == identity:
+                            raise IndexCorrupt(
+                                ".agent-brain/catalog.sqlite does not belong to the index INDEX_ID names", FIX_RESET
+                            )
+                        doubted = identity
+                        time.sleep(0.05)
                     if catalog.index_id != index_id or moving:
                         continue  # replaced while we opened it: look again
                     graph = written[1] if written and written[0] == gen else None
@@ -419,9 +431,7 @@ class Brain:
                 finally:
                     if self._view is None:
                         catalog.close()
-        if moving or self._index_dir.writer_active():  # being reset and rebuilt right now: not damage
-            raise WorkspaceBusy("the index is being replaced by another process: try again in a moment")
-        raise IndexCorrupt(".agent-brain/catalog.sqlite does not belong to the index INDEX_ID names", FIX_RESET)
+        raise WorkspaceBusy("the index is being replaced by another process: try again in a moment")
 
     def _replaced(self, identity: tuple) -> bool:
         """Whether the index on disk is no longer the one ``identity`` describes (an unreadable
