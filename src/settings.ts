@@ -15,7 +15,7 @@ export interface IPanelSettings {
 
 /** Must match the defaults of schema/plugin.json (a test checks). */
 export const DEFAULT_SETTINGS: IPanelSettings = {
-  defaultMode: 'hybrid',
+  defaultMode: 'multi',
   topK: 10,
   alpha: 0.6,
   autoReindexOnSave: true

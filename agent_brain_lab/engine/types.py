@@ -136,7 +136,7 @@ _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
 @dataclass(frozen=True)
 class QueryRequest:
     query: str
-    mode: str = "hybrid"
+    mode: str = "multi"
     top_k: int = 5
     similarity_threshold: float = 0.0
     alpha: float = 0.6  # measured: 0.6-0.7 best on docstring->code search, 0.5 close behind
