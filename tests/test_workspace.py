@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import os
 import shutil
+import socket
 from pathlib import Path
 
 import pytest
@@ -425,6 +426,24 @@ def test_symlinks_out_of_the_root_are_not_followed(root, tmp_path):
     assert reasons["escape.py"] == "symlink to a file outside the workspace"
     assert reasons["dangling.md"] == "broken symlink"
     assert "alias.md" in got
+
+
+def test_special_files_are_skipped_with_what_they_are(root):
+    os.mkfifo(root / "pipe.md")
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(root / "talk.py"))
+    (root / "zero.md").symlink_to("/dev/zero")
+    try:
+        files, skips = scan(root, ScanOptions())
+        single, single_skips = scan(root, ScanOptions(), subpath="pipe.md")  # named on its own: still said
+    finally:
+        server.close()
+    reasons = {s.path: s.reason for s in skips}
+    assert reasons["pipe.md"] == "not a regular file: a named pipe"
+    assert reasons["talk.py"] == "not a regular file: a socket"
+    assert reasons["zero.md"] == "not a regular file: a device behind a symlink"
+    assert not {"pipe.md", "talk.py", "zero.md"} & {f.path for f in files}
+    assert single == [] and [s.path for s in single_skips] == ["pipe.md"]
 
 
 # --------------------------------------------------------------------------- subpath

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -228,6 +229,24 @@ def human_size(n: int) -> str:
     return f"{size / 1000:.1f} GB"
 
 
+def _not_a_file(path: Path) -> str:
+    """Why an entry that is neither a folder nor a regular file is skipped."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return "broken symlink" if path.is_symlink() else "cannot read"
+    kind = next((name for test, name in _SPECIAL_KINDS if test(mode)), "special file")
+    return f"not a regular file: {kind}{' behind a symlink' if path.is_symlink() else ''}"
+
+
+_SPECIAL_KINDS = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
+
+
 def scan(root: Path, options: ScanOptions, subpath: str = "") -> tuple[list[WorkspaceFile], list[SkippedFile]]:
     """Indexable files under ``root`` (or only under ``subpath``), and the skipped ones; sorted by path.
 
@@ -275,8 +294,8 @@ class _Walker:
                 self._visit_dir(entry, rel, ignores)
             elif is_file:
                 self._visit_file(entry, rel, ignores)
-            elif entry.is_symlink():
-                self.skipped.append(SkippedFile(rel, "broken symlink"))
+            else:
+                self.skipped.append(SkippedFile(rel, _not_a_file(Path(entry.path))))
 
     def _on_target(self, rel: str) -> bool:
         """Whether ``rel`` is the target, inside it, or a folder on the way to it."""
