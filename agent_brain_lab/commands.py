@@ -243,7 +243,7 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
         ),
         "query": lambda: brain.query(ns.request),
         "status": lambda: brain.status().to_dict(),
-        "graph": lambda: brain.graph_entity(ns.request.name, depth=ns.request.depth).to_dict(),
+        "graph": lambda: brain.graph_entity(ns.request).to_dict(),
         "reset": brain.reset,
         "watch": lambda: {"runs": follow(brain, force_polling=ns.polling or None)},
     }

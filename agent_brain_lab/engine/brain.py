@@ -307,9 +307,10 @@ class Brain:
             coverage=snapshot.coverage,
         )
 
-    def graph_entity(self, name: str, depth: int = 1) -> GraphNeighbourhood:
-        """An entity, its neighbourhood up to ``depth`` hops, the edges among them and their chunks."""
-        request = GraphRequest.build({"name": name, "depth": depth})
+    def graph_entity(self, name: str | GraphRequest, depth: int = 1) -> GraphNeighbourhood:
+        """An entity, its neighbourhood up to ``depth`` hops, the edges among them and their chunks
+        (a ``GraphRequest`` a front door already built is used as it is)."""
+        request = name if isinstance(name, GraphRequest) else GraphRequest.build({"name": name, "depth": depth})
         return self._read(lambda view: _neighbourhood(view, request.name, request.depth))
 
     def status(self) -> IndexStatus:

@@ -207,7 +207,7 @@ class GraphEntityHandler(BrainHandler):
     @authorized(READ)
     async def get(self) -> None:
         request = GraphRequest.build(query_fields(self.request.query_arguments, ("name", "depth")))
-        graph = await self.service.run(self.service.brain.graph_entity, request.name, request.depth)
+        graph = await self.service.run(self.service.brain.graph_entity, request)
         self.reply(graph.to_dict())
 
 
