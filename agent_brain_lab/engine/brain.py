@@ -12,13 +12,10 @@ from __future__ import annotations
 import bisect
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from . import retrieval
 from .analysis import ChunkSettings
@@ -26,6 +23,7 @@ from .embed_dask import embedder_for
 from .embedding import Embedder, resolve_model
 from .highlight import highlight_ranges, query_terms
 from .indexer import Indexer, IndexSettings, Scope, count_by_kind, model_changed
+from .query_vectors import QueryVectors
 from .retrieval.names import name_index
 from .snapshot import Snapshot
 from .store.catalog import Catalog, CatalogChanged, catalog_errors
@@ -112,7 +110,7 @@ class Brain:
         self._embedder = Embedder(self._model)
         self._view: _View | None = None
         self._lock = threading.Lock()
-        self._query_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._query_vectors = QueryVectors(self._embedder.embed_query)
 
     def __repr__(self) -> str:
         return f"Brain({str(self.root)!r})"
@@ -286,8 +284,9 @@ class Brain:
 
     def _query(self, view: _View, request: QueryRequest, started: float) -> QueryResponse:
         snapshot, catalog = view.snapshot, view.catalog
+        vectors = self._query_vectors.soon(request.query) if request.mode != "bm25" else self._query_vectors.get
         ctx = retrieval.QueryContext(
-            snapshot, request, self._embed_query, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids)
+            snapshot, request, vectors, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids)
         )
         outcome = retrieval.search(ctx)
         rows = catalog.chunks_by_key([h.key for h in outcome.hits])
@@ -457,16 +456,6 @@ class Brain:
             name_index(graph)
         except (IndexCorrupt, NotIndexed, WorkspaceBusy):
             pass  # replaced or broken since: the next read reports it
-
-    def _embed_query(self, text: str) -> np.ndarray:
-        """Query embeddings are cached: hybrid and multi, and users, repeat queries."""
-        vector = self._query_vectors.get(text)
-        if vector is None:
-            vector = self._embedder.embed_query(text)
-            self._query_vectors[text] = vector
-            if len(self._query_vectors) > 256:
-                self._query_vectors.popitem(last=False)
-        return vector
 
 
 def _neighbourhood(view: _View, name: str, depth: int) -> GraphNeighbourhood:
