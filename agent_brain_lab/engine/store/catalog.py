@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS files (
     source_type TEXT, language TEXT, facts TEXT,
     gen_added INTEGER NOT NULL, gen_removed INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS files_live ON files (gen_removed, path);
+CREATE INDEX IF NOT EXISTS files_added ON files (gen_added);
 CREATE TABLE IF NOT EXISTS chunks (
     key INTEGER PRIMARY KEY AUTOINCREMENT, chunk_id TEXT NOT NULL, source TEXT NOT NULL,
     source_type TEXT, language TEXT, start_line INTEGER, end_line INTEGER,
@@ -44,6 +45,7 @@ CREATE TABLE IF NOT EXISTS chunks (
 CREATE INDEX IF NOT EXISTS chunks_live ON chunks (gen_removed, source);
 CREATE INDEX IF NOT EXISTS chunks_id ON chunks (chunk_id);
 CREATE INDEX IF NOT EXISTS chunks_text ON chunks (text_hash);
+CREATE INDEX IF NOT EXISTS chunks_added ON chunks (gen_added);
 CREATE TABLE IF NOT EXISTS embeddings (
     model TEXT NOT NULL, text_hash TEXT NOT NULL, vector BLOB NOT NULL,
     PRIMARY KEY (model, text_hash)) WITHOUT ROWID;
@@ -180,12 +182,28 @@ class Catalog:
 
     # ---------------------------------------------------------------- reading a generation
 
-    def live_files(self, gen: int) -> dict[str, FileState]:
-        rows = self.db.execute(
-            "SELECT path, hash, size, mtime, source_type, language FROM files WHERE gen_added <= ? AND gen_removed > ?",
-            (gen, gen),
+    def live_files(self, gen: int, under: Iterable[str] = ("",)) -> dict[str, FileState]:
+        """The files live in ``gen`` that are one of ``under`` or inside one of those folders ("": all)."""
+        live = (
+            "SELECT path, hash, size, mtime, source_type, language FROM files WHERE gen_added <= ? AND gen_removed > ?"
         )
-        return {r[0]: FileState(*r) for r in rows}
+        out: dict[str, FileState] = {}
+        for folder in dict.fromkeys(p.rstrip("/") for p in under):
+            if not folder:
+                return {r[0]: FileState(*r) for r in self.db.execute(live, (gen, gen))}
+            # the paths inside folder/ sort between "folder/" and "folder0" ("0" follows "/")
+            rows = self.db.execute(
+                f"{live} AND (path = ? OR (path >= ? AND path < ?))", (gen, gen, folder, f"{folder}/", f"{folder}0")
+            )
+            out.update((r[0], FileState(*r)) for r in rows)
+        return out
+
+    def retired_kinds(self, gen: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """(source type, language) of each file and of each chunk that generation ``gen`` retired."""
+        sql = "SELECT source_type, language FROM {} WHERE gen_removed = ?"
+        files = self.db.execute(sql.format("files"), (gen,)).fetchall()
+        chunks = self.db.execute(sql.format("chunks"), (gen,)).fetchall()
+        return files, chunks
 
     def live_facts(self, gen: int) -> Iterator[tuple[str, dict]]:
         rows = self.db.execute(
