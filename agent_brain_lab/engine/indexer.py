@@ -36,11 +36,11 @@ import pathspec
 from .analysis import ChunkSettings, analyze_file
 from .embedding import Embedder
 from .retrieval.filters import FilterColumns
-from .snapshot import MANIFEST, Snapshot, describe_contents, read_manifest
+from .snapshot import MANIFEST, check_generation, describe_contents, read_manifest
 from .store import graph as graph_store
 from .store import keywords
 from .store.catalog import Catalog, ChunkRow, FileState, catalog_errors
-from .store.datafiles import link_or_copy
+from .store.datafiles import CorruptIndexFile, link_or_copy
 from .store.generations import FIX_FORCE, FORMAT_VERSION, IndexDir
 from .store.graph import CodeGraph
 from .store.vectors import FILE as VECTOR_FILE
@@ -208,7 +208,7 @@ class Indexer:
         if not gen:
             return 0, False
         try:
-            Snapshot(gen, self.index_dir.gen_path(gen))
+            check_generation(gen, self.index_dir.gen_path(gen))
         except IndexCorrupt:
             return gen, True
         return gen, False
@@ -410,7 +410,10 @@ class Indexer:
     def _vectors(self, catalog, previous: Path | None, rows: _Rows, run: _Run, retired, added):
         """The vector index of the new generation: the previous one updated, or (no ``previous``) one
         built from every live chunk's vector, taken from the embedding cache."""
-        index = VectorIndex.open(previous, writable=True) if previous is not None else None
+        try:
+            index = VectorIndex.open(previous, writable=True) if previous is not None else None
+        except CorruptIndexFile:
+            index = None  # its file matches the manifest but cannot be read: built from the cache
         if index is None:
             missing = [r.text_hash for r in rows.all if r.text_hash not in run.vectors]
             run.vectors.update(catalog.cached_vectors(self.embedder.spec.identity, missing))

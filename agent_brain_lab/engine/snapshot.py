@@ -51,18 +51,10 @@ class Snapshot:
         is reused when every graph file is shared."""
         self.gen = gen
         self.dir = gen_dir
-        if not gen_dir.is_dir():
-            raise IndexCorrupt(f"CURRENT names generation {gen} but .agent-brain/{gen_dir.name} is missing", FIX_INDEX)
-        try:
-            self.manifest = read_manifest(gen_dir)
-        except (OSError, ValueError):
-            raise self._damaged(MANIFEST, "is missing or unreadable") from None
-        missing = [k for k in MANIFEST_KEYS if k not in self.manifest]
-        if missing:
-            raise self._damaged(MANIFEST, f"lacks {', '.join(missing)}")
+        self.manifest = _manifest_of(gen, gen_dir)
         shared = self._shared_with(previous)
         if verify:
-            self._verify(shared)
+            _verify(gen_dir, self.manifest, shared)
         if graph is None and previous is not None and previous._graph is not None:
             graph_files = [n for n in self.manifest["contents"] or () if str(n).startswith(f"{GRAPH_FOLDER}/")]
             graph = previous._graph if graph_files and shared.issuperset(graph_files) else None
@@ -107,26 +99,51 @@ class Snapshot:
             and previous.inodes.get(name) == self.inodes[name]
         }
 
-    def _verify(self, shared: set[str]) -> None:
-        recorded = self.manifest.get("contents")
-        if not isinstance(recorded, dict):
-            raise self._damaged(MANIFEST, "does not list the generation's files")
-        for name, expected in sorted(recorded.items()):
-            if name in shared:
-                continue
-            problem = _check_file(self.dir / name, expected)
-            if problem:
-                raise self._damaged(name, problem)
-
     def _load(self, what: str, load: Any) -> Any:
         """A derived index read from disk; any failure of its loader means the file is damaged."""
         try:
             return load()
         except Exception as err:  # loaders of files we did not verify byte by byte fail in many ways
-            raise self._damaged(what, f"cannot be loaded ({type(err).__name__}: {err})") from None
+            raise _damaged(self.dir, what, f"cannot be loaded ({type(err).__name__}: {err})") from None
 
-    def _damaged(self, name: str, problem: str) -> IndexCorrupt:
-        return IndexCorrupt(f".agent-brain/{self.dir.name}/{name} {problem}", FIX_INDEX)
+
+def check_generation(gen: int, gen_dir: Path) -> dict:
+    """The manifest of generation ``gen`` once every file it lists matches it (:class:`IndexCorrupt`
+    otherwise), loading none of its indexes: what a writer checks before patching them (it falls
+    back to building an index from the catalog if one still cannot be read)."""
+    manifest = _manifest_of(gen, gen_dir)
+    _verify(gen_dir, manifest, set())
+    return manifest
+
+
+def _manifest_of(gen: int, gen_dir: Path) -> dict:
+    if not gen_dir.is_dir():
+        raise IndexCorrupt(f"CURRENT names generation {gen} but .agent-brain/{gen_dir.name} is missing", FIX_INDEX)
+    try:
+        manifest = read_manifest(gen_dir)
+    except (OSError, ValueError):
+        raise _damaged(gen_dir, MANIFEST, "is missing or unreadable") from None
+    missing = [k for k in MANIFEST_KEYS if k not in manifest]
+    if missing:
+        raise _damaged(gen_dir, MANIFEST, f"lacks {', '.join(missing)}")
+    return manifest
+
+
+def _verify(gen_dir: Path, manifest: dict, shared: set[str]) -> None:
+    """IndexCorrupt unless every file the manifest lists (but ``shared`` ones) matches its entry."""
+    recorded = manifest.get("contents")
+    if not isinstance(recorded, dict):
+        raise _damaged(gen_dir, MANIFEST, "does not list the generation's files")
+    for name, expected in sorted(recorded.items()):
+        if name in shared:
+            continue
+        problem = _check_file(gen_dir / name, expected)
+        if problem:
+            raise _damaged(gen_dir, name, problem)
+
+
+def _damaged(gen_dir: Path, name: str, problem: str) -> IndexCorrupt:
+    return IndexCorrupt(f".agent-brain/{gen_dir.name}/{name} {problem}", FIX_INDEX)
 
 
 def read_manifest(gen_dir: Path) -> dict:

@@ -5,6 +5,10 @@ sees the rows with ``gen_added <= G < gen_removed``. A writer stages generation 
 tables and only the ``CURRENT`` pointer (see :mod:`.generations`) makes it visible, so a writer killed
 mid-way leaves rows that :meth:`Catalog.discard_after` rolls back on the next run.
 
+Rows added after a generation are found by ``gen_added`` (its own index, for the roll-back); reads of a
+generation write ``+gen_added`` so that SQLite looks them up by ``gen_removed`` instead (every row was
+added at or before the generation read, so an index on ``gen_added`` would select them all).
+
 The meta table holds the index id (see :mod:`.generations`); every connection checks it, so a
 connection never reads a catalog that replaced the one it was opened for.
 """
@@ -185,7 +189,7 @@ class Catalog:
     def live_files(self, gen: int, under: Iterable[str] = ("",)) -> dict[str, FileState]:
         """The files live in ``gen`` that are one of ``under`` or inside one of those folders ("": all)."""
         live = (
-            "SELECT path, hash, size, mtime, source_type, language FROM files WHERE gen_added <= ? AND gen_removed > ?"
+            "SELECT path, hash, size, mtime, source_type, language FROM files WHERE +gen_added <= ? AND gen_removed > ?"
         )
         out: dict[str, FileState] = {}
         for folder in dict.fromkeys(p.rstrip("/") for p in under):
@@ -207,7 +211,7 @@ class Catalog:
 
     def live_facts(self, gen: int) -> Iterator[tuple[str, dict]]:
         rows = self.db.execute(
-            "SELECT path, facts FROM files WHERE gen_added <= ? AND gen_removed > ? AND facts IS NOT NULL", (gen, gen)
+            "SELECT path, facts FROM files WHERE +gen_added <= ? AND gen_removed > ? AND facts IS NOT NULL", (gen, gen)
         )
         for path, facts in rows:
             yield path, json.loads(facts)
@@ -215,7 +219,7 @@ class Catalog:
     def live_chunk_rows(self, gen: int) -> list[ChunkRow]:
         """The chunks live in ``gen``, in key order (the row order of every derived index)."""
         rows = self.db.execute(
-            f"SELECT {', '.join(ChunkRow._fields)} FROM chunks WHERE gen_added <= ? AND gen_removed > ? ORDER BY key",
+            f"SELECT {', '.join(ChunkRow._fields)} FROM chunks WHERE +gen_added <= ? AND gen_removed > ? ORDER BY key",
             (gen, gen),
         )
         return [ChunkRow(*r) for r in rows]
@@ -238,7 +242,7 @@ class Catalog:
             part = ids[start : start + 900]
             marks = ",".join("?" * len(part))
             rows = self.db.execute(
-                f"SELECT chunk_id, key FROM chunks WHERE chunk_id IN ({marks}) AND gen_added <= ? AND gen_removed > ?",
+                f"SELECT chunk_id, key FROM chunks WHERE chunk_id IN ({marks}) AND +gen_added <= ? AND gen_removed > ?",
                 (*part, gen, gen),
             )
             out.update(rows)
