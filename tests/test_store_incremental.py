@@ -19,6 +19,7 @@ from agent_brain_lab.engine.retrieval import names as names_module
 from agent_brain_lab.engine.retrieval.filters import FilterColumns
 from agent_brain_lab.engine.store import graph as graph_store
 from agent_brain_lab.engine.store import keywords as kw
+from agent_brain_lab.engine.store.catalog import Catalog, FileState
 from agent_brain_lab.engine.store.datafiles import CorruptIndexFile
 from agent_brain_lab.engine.store.graph import CodeGraph, GraphFiles
 from agent_brain_lab.engine.store.keywords import KeywordIndex
@@ -316,6 +317,26 @@ def test_a_patch_that_does_not_fit_the_columns_is_refused():
     patched = columns.patched([5], [(4, "c.py", "code", "python")])
     assert patched is not None and list(patched.keys) == [1, 4] and patched.files == ["a.py", "c.py"]
     assert patched.languages == ["python"]
+
+
+# ------------------------------------------------------------------ a scoped run's files
+
+path_names = st.lists(st.text(alphabet="a/-0.é", min_size=1, max_size=6).filter(lambda p: "//" not in p), max_size=12)
+
+
+@SLOW
+@given(paths=path_names, folders=st.lists(st.text(alphabet="a/-0.é", max_size=4), min_size=1, max_size=3))
+def test_the_files_under_folders_are_those_a_full_listing_holds(tmp_path_factory, paths, folders):
+    catalog = Catalog(tmp_path_factory.mktemp("catalog") / "catalog.sqlite", create=True)
+    try:
+        states = [(FileState(p, "h", 1, 0.0, "code", "python"), None) for p in dict.fromkeys(paths)]
+        catalog.stage(1, [], states, [])
+        everything = catalog.live_files(1)
+        wanted = {f.rstrip("/") for f in folders}
+        inside = {p for p in everything if "" in wanted or any(p == f or p.startswith(f"{f}/") for f in wanted)}
+        assert set(catalog.live_files(1, folders)) == inside
+    finally:
+        catalog.close()
 
 
 # ------------------------------------------------------------------ remembered digests
