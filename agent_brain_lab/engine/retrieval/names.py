@@ -17,6 +17,7 @@ import threading
 import weakref
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 
 import networkx as nx
 import numpy as np
@@ -35,7 +36,11 @@ def _name_parts(data: dict) -> frozenset[str] | None:
     """The stemmed parts of a symbol node's name; None for a node the names leg does not match."""
     if data.get("kind") not in _KINDS or not data.get("chunk_id"):
         return None
-    name = str(data.get("name", ""))
+    return _parts_of(str(data.get("name", "")))
+
+
+@lru_cache(maxsize=65_536)  # each generation's delta lists mostly the names the previous one did
+def _parts_of(name: str) -> frozenset[str] | None:
     parts = frozenset(tokenize(name)) - {name.lower().strip("_")} or frozenset(tokenize(name))
     return parts or None
 
