@@ -353,3 +353,25 @@ def test_damage_to_a_file_a_new_generation_shares_is_still_diagnosed(small):
         assert status.state == "corrupt" and path.name in status.problem, path
         path.write_bytes(original)
         assert Brain(small.root).status().state == "ready"
+
+
+def test_an_index_that_matches_its_manifest_but_cannot_be_read_is_rebuilt_by_the_next_edit(small, tmp_path_factory):
+    """The writer checks the current generation's digests only; an index file that matches them and
+    still cannot be loaded (written wrong, or planted with its digest) is built from the catalog."""
+    gen_dir = small.root / ".agent-brain" / f"gen-{small.status().generation}"
+    manifest = json.loads((gen_dir / "manifest.json").read_text())
+    for name in ("columns.npz", "vectors.usearch", "keywords/keywords.json", "graph/graph.json"):
+        (gen_dir / name).unlink()  # a new file: the generations' shared inode is left alone
+        (gen_dir / name).write_bytes(b"not an index")
+        manifest["contents"][name] = {"bytes": 12, "sha1": hashlib.sha1(b"not an index").hexdigest()}
+    (gen_dir / "manifest.json").write_text(json.dumps(manifest))
+    assert Brain(small.root).status().state == "corrupt"
+    shapes = small.root / "geo/shapes.py"
+    shapes.write_text(shapes.read_text() + "\n\ndef hexagon_corner_count():\n    return 6\n")
+    assert small.index(path="geo/shapes.py").chunks_embedded >= 1
+    brain = Brain(small.root)
+    assert brain.status().state == "ready"
+    assert brain.query("hexagon_corner_count", mode="bm25").results[0].source == "geo/shapes.py"
+    snapshot = brain._current_view().snapshot
+    assert len(snapshot.vectors) == len(snapshot.columns) == brain.status().chunks["total"]
+    _assert_equals_a_rebuild(brain, tmp_path_factory.mktemp("rebuilt") / "copy")
