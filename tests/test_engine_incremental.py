@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -16,7 +18,11 @@ import numpy as np
 import pytest
 
 from agent_brain_lab import Brain
+from agent_brain_lab.engine import snapshot as snapshot_module
+from agent_brain_lab.engine.retrieval.filters import FilterColumns
+from agent_brain_lab.engine.retrieval.names import NameIndex
 from agent_brain_lab.engine.store.graph import CodeGraph
+from agent_brain_lab.engine.tokenizer import tokenize
 from agent_brain_lab.engine.types import IndexCancelled, WorkspaceBusy
 
 
@@ -283,3 +289,89 @@ def test_warm_loads_the_graph_before_the_first_query(tmp_path, monkeypatch):
 
     monkeypatch.setattr(CodeGraph, "open", classmethod(read_from_disk))
     assert brain.query("what calls total", mode="graph").results[0].symbol_name == "report"
+
+
+NAME_QUERIES = ["perimeter of a square", "describe the circle", "hexagon corner count", "sphere volume"]
+
+
+def _assert_equals_a_rebuild(brain: Brain, copy: Path) -> None:
+    """The current generation, patched edit by edit, against what a from-scratch build of the same
+    files holds: manifest digests, filter columns, counts, graph and name index."""
+    view = brain._current_view()
+    snapshot, catalog = view.snapshot, view.catalog
+    for name, entry in snapshot.manifest["contents"].items():
+        data = (snapshot.dir / name).read_bytes()
+        assert entry == {"bytes": len(data), "sha1": hashlib.sha1(data).hexdigest()}, name
+    rows = catalog.live_chunk_rows(snapshot.gen)
+    built = FilterColumns.build([(r.key, r.source, r.source_type, r.language) for r in rows])
+    assert (snapshot.columns.files, snapshot.columns.languages) == (built.files, built.languages)
+    for column in ("keys", "file_idx", "type_idx", "lang_idx"):
+        assert np.array_equal(getattr(snapshot.columns, column), getattr(built, column)), column
+    shutil.copytree(brain.root, copy)
+    rebuilt = Brain(copy)
+    assert rebuilt.index(force=True).chunks_embedded == 0
+    ours, theirs = brain.status(), rebuilt.status()
+    assert (ours.files, ours.chunks, ours.graph) == (theirs.files, theirs.chunks, theirs.graph)
+    names, fresh = NameIndex(snapshot.graph), NameIndex(rebuilt._current_view().snapshot.graph)
+    for query in NAME_QUERIES:
+        assert names.match(set(tokenize(query))) == fresh.match(set(tokenize(query))), query
+
+
+def test_a_patched_generation_equals_a_rebuild_after_edits_deletes_and_adds(small, tmp_path_factory):
+    root, work = small.root, tmp_path_factory.mktemp("rebuilt")
+    shapes = root / "geo/shapes.py"
+    shapes.write_text(shapes.read_text() + "\n\ndef hexagon_corner_count():\n    return 6\n")
+    small.index(path="geo/shapes.py")
+    _assert_equals_a_rebuild(small, work / "edit")
+    write_module(root, "geo/solids.py", "def sphere_volume(r):\n    return 4 / 3 * 3.14159 * r ** 3\n")
+    (root / "notes.md").write_text("# Notes\n\nSquares have four sides.\n")
+    small.index()
+    _assert_equals_a_rebuild(small, work / "add")
+    (root / "geo/report.py").unlink()
+    shapes.write_text(shapes.read_text().replace("perimeter_of_square", "perimeter_of_a_square"))
+    small.index(path=["geo"])
+    _assert_equals_a_rebuild(small, work / "delete")
+    (root / "notes.md").unlink()
+    (root / "README.md").write_text("# Geometry\n\nSee `sphere_volume`.\n")
+    small.index()
+    _assert_equals_a_rebuild(small, work / "delete-and-edit")
+
+
+def test_damage_to_a_file_a_new_generation_shares_is_still_diagnosed(small):
+    shapes = small.root / "geo/shapes.py"
+    shapes.write_text(shapes.read_text() + "\n\ndef hexagon_corner_count():\n    return 6\n")
+    gen = small.index(path="geo/shapes.py").generation
+    gen_dir = small.root / ".agent-brain" / f"gen-{gen}"
+    shared = sorted(p for p in gen_dir.rglob("*") if p.is_file() and p.stat().st_nlink > 1)
+    assert "graph" in {p.parent.name for p in shared}  # the graph's base at least is linked, not rewritten
+    for path in shared:
+        st = path.stat()
+        assert (st.st_dev, st.st_ino) in snapshot_module._known  # its digest was not computed again
+        original = path.read_bytes()
+        path.write_bytes(bytes((b + 1) % 256 for b in original))  # the same size
+        status = Brain(small.root).status()
+        assert status.state == "corrupt" and path.name in status.problem, path
+        path.write_bytes(original)
+        assert Brain(small.root).status().state == "ready"
+
+
+def test_an_index_that_matches_its_manifest_but_cannot_be_read_is_rebuilt_by_the_next_edit(small, tmp_path_factory):
+    """The writer checks the current generation's digests only; an index file that matches them and
+    still cannot be loaded (written wrong, or planted with its digest) is built from the catalog."""
+    gen_dir = small.root / ".agent-brain" / f"gen-{small.status().generation}"
+    manifest = json.loads((gen_dir / "manifest.json").read_text())
+    for name in ("columns.npz", "vectors.usearch", "keywords/keywords.json", "graph/graph.json"):
+        (gen_dir / name).unlink()  # a new file: the generations' shared inode is left alone
+        (gen_dir / name).write_bytes(b"not an index")
+        manifest["contents"][name] = {"bytes": 12, "sha1": hashlib.sha1(b"not an index").hexdigest()}
+    (gen_dir / "manifest.json").write_text(json.dumps(manifest))
+    assert Brain(small.root).status().state == "corrupt"
+    shapes = small.root / "geo/shapes.py"
+    shapes.write_text(shapes.read_text() + "\n\ndef hexagon_corner_count():\n    return 6\n")
+    assert small.index(path="geo/shapes.py").chunks_embedded >= 1
+    brain = Brain(small.root)
+    assert brain.status().state == "ready"
+    assert brain.query("hexagon_corner_count", mode="bm25").results[0].source == "geo/shapes.py"
+    snapshot = brain._current_view().snapshot
+    assert len(snapshot.vectors) == len(snapshot.columns) == brain.status().chunks["total"]
+    _assert_equals_a_rebuild(brain, tmp_path_factory.mktemp("rebuilt") / "copy")

@@ -1,7 +1,9 @@
-"""Patched keyword and graph indexes against from-scratch builds, and their files as plain data."""
+"""Patched keyword, graph, name and filter indexes against from-scratch builds, and their files as plain data."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 import pickle
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,12 +14,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agent_brain_lab.engine import snapshot as snapshot_module
+from agent_brain_lab.engine.retrieval import names as names_module
+from agent_brain_lab.engine.retrieval.filters import FilterColumns
 from agent_brain_lab.engine.store import graph as graph_store
 from agent_brain_lab.engine.store import keywords as kw
+from agent_brain_lab.engine.store.catalog import Catalog, FileState
 from agent_brain_lab.engine.store.datafiles import CorruptIndexFile
 from agent_brain_lab.engine.store.graph import CodeGraph, GraphFiles
 from agent_brain_lab.engine.store.keywords import KeywordIndex
 from agent_brain_lab.engine.store.vectors import VectorIndex
+from agent_brain_lab.engine.tokenizer import tokenize
+from agent_brain_lab.engine.types import SOURCE_TYPES
 
 WORDS = ["alpha", "beta", "gamma", "delta", "eps", "zeta", "éta", "θ", "a_b", "x"]
 QUERIES = [["alpha"], ["beta", "gamma", "gamma"], ["éta", "x", "missing"], WORDS]
@@ -105,7 +113,7 @@ def test_a_one_document_edit_hard_links_the_base(tmp_path):
 # ------------------------------------------------------------------ graph
 
 PATHS = ["app.py", "pkg/__init__.py", "pkg/models.py", "pkg/util.py", "lib.py", "docs/guide.md"]
-NAMES = ["run", "save", "Model", "helper", "load"]
+NAMES = ["run", "save", "Model", "helper", "load", "load_config", "save_config", "ConfigLoader", "loadModel"]
 TARGETS = ["run", "self.save", "pkg.util.helper", "Model", "os.path.join", "load()"]
 MODULES = ["pkg", "pkg.models", ".util", "..lib", "lib", "os", "./models"]
 
@@ -203,6 +211,40 @@ def test_patched_graph_equals_a_fresh_build(tmp_path_factory, case, merge_min, m
             seeds = fresh_graph.lookup(name)
             assert patched_graph.lookup(name) == seeds
             assert patched_graph.neighbourhood(seeds, 2) == fresh_graph.neighbourhood(seeds, 2)
+        names, fresh_names = names_module.NameIndex(patched_graph), names_module.NameIndex(fresh_graph)
+        for query in NAME_QUERIES:
+            tokens = set(tokenize(query))
+            matched = names.match(tokens)
+            assert list(matched.items()) == list(_names_matched(patched_graph, tokens).items())  # same order too
+            assert matched == fresh_names.match(tokens)
+
+
+NAME_QUERIES = ["load the config", "save config and load config", "config loader model", "load model", "run"]
+
+
+def _names_matched(graph: CodeGraph, tokens: set[str]) -> dict[str, float]:
+    """What the names leg matches, computed the plain way over every node of the graph."""
+    postings: dict[str, list[str]] = {}
+    parts_of: dict[str, frozenset[str]] = {}
+    for node, data in graph.g.nodes(data=True):
+        if data.get("kind") in ("function", "method", "class") and data.get("chunk_id"):
+            name = str(data.get("name", ""))
+            parts = frozenset(tokenize(name)) - {name.lower().strip("_")} or frozenset(tokenize(name))
+            if parts:
+                parts_of[node] = parts
+                for part in parts:
+                    postings.setdefault(part, []).append(node)
+    matched: dict[str, int] = {}
+    for token in tokens:
+        if len(postings.get(token, ())) <= names_module.MAX_POSTING:
+            for node in postings.get(token, ()):
+                matched[node] = matched.get(node, 0) + 1
+    shared = {n: sum(p == parts_of[n] for p in parts_of.values()) for n in matched}
+    return {
+        n: len(parts_of[n]) / shared[n] ** 0.5
+        for n, count in matched.items()
+        if count == len(parts_of[n]) >= names_module.MIN_PARTS
+    }
 
 
 def _stats_of(graph: CodeGraph) -> dict:
@@ -232,6 +274,110 @@ def _sym(name: str) -> dict:
 
 def _rel(source: str, relation: str, target: str) -> dict:
     return {"source_id": source, "relation": relation, "target": target, "chunk_id": "c0"}
+
+
+# ------------------------------------------------------------------ filter columns
+
+column_rows = st.lists(
+    st.tuples(st.sampled_from(PATHS), st.sampled_from(SOURCE_TYPES), st.sampled_from(["python", "markdown", "x"])),
+    max_size=6,
+)
+
+
+@SLOW
+@given(first=column_rows, steps=st.lists(st.tuples(st.lists(st.integers(0, 40), max_size=5), column_rows), max_size=6))
+def test_patched_filter_columns_equal_a_fresh_build(tmp_path_factory, first, steps):
+    work = tmp_path_factory.mktemp("columns")
+    live = {k: row for k, row in enumerate(first, 1)}
+    columns = FilterColumns.build([(k, *row) for k, row in live.items()])
+    for step, (picks, rows) in enumerate(steps):
+        keys = sorted(live)
+        retired = sorted({keys[i % len(keys)] for i in picks}) if keys else []
+        added = [(k, *row) for k, row in enumerate(rows, max(live, default=0) + 1 + step)]
+        for k in retired:
+            del live[k]
+        live.update((k, tuple(row)) for k, *row in added)
+        patched = columns.patched(retired, added)
+        assert patched is not None
+        (work / f"g{step}").mkdir()
+        patched.save(work / f"g{step}")
+        columns = FilterColumns.open(work / f"g{step}")
+        fresh = FilterColumns.build([(k, *live[k]) for k in sorted(live)])
+        assert columns.files == fresh.files and columns.languages == fresh.languages
+        for name in ("keys", "file_idx", "type_idx", "lang_idx"):
+            assert np.array_equal(getattr(columns, name), getattr(fresh, name)), name
+            assert getattr(columns, name).dtype == getattr(fresh, name).dtype
+
+
+def test_a_patch_that_does_not_fit_the_columns_is_refused():
+    columns = FilterColumns.build([(1, "a.py", "code", "python"), (5, "b.md", "doc", "markdown")])
+    assert columns.patched([3], []) is None  # not a key of these columns
+    assert columns.patched([], [(4, "c.py", "code", "python")]) is None  # below a live key
+    assert columns.patched([], [(7, "c.py", "code", "python"), (6, "c.py", "code", "python")]) is None
+    patched = columns.patched([5], [(4, "c.py", "code", "python")])
+    assert patched is not None and list(patched.keys) == [1, 4] and patched.files == ["a.py", "c.py"]
+    assert patched.languages == ["python"]
+
+
+# ------------------------------------------------------------------ a scoped run's files
+
+path_names = st.lists(st.text(alphabet="a/-0.é", min_size=1, max_size=6).filter(lambda p: "//" not in p), max_size=12)
+
+
+@SLOW
+@given(paths=path_names, folders=st.lists(st.text(alphabet="a/-0.é", max_size=4), min_size=1, max_size=3))
+def test_the_files_under_folders_are_those_a_full_listing_holds(tmp_path_factory, paths, folders):
+    catalog = Catalog(tmp_path_factory.mktemp("catalog") / "catalog.sqlite", create=True)
+    try:
+        states = [(FileState(p, "h", 1, 0.0, "code", "python"), None) for p in dict.fromkeys(paths)]
+        catalog.stage(1, [], states, [])
+        everything = catalog.live_files(1)
+        wanted = {f.rstrip("/") for f in folders}
+        inside = {p for p in everything if "" in wanted or any(p == f or p.startswith(f"{f}/") for f in wanted)}
+        assert set(catalog.live_files(1, folders)) == inside
+    finally:
+        catalog.close()
+
+
+# ------------------------------------------------------------------ remembered digests
+
+
+def test_a_file_hashed_long_after_its_last_write_is_not_hashed_again_until_written(tmp_path):
+    path = tmp_path / "data.bin"
+    path.write_bytes(b"a" * 1000)
+    old = path.stat().st_mtime_ns - 10**10
+    os.utime(path, ns=(old, old))
+    assert snapshot_module.file_digest(path) == (1000, hashlib.sha1(b"a" * 1000).hexdigest())
+    path.write_bytes(b"b" * 1000)  # the same size, a new modification time
+    assert snapshot_module.file_digest(path)[1] == hashlib.sha1(b"b" * 1000).hexdigest()
+
+
+def test_a_file_hashed_right_after_a_write_is_not_remembered(tmp_path):
+    path = tmp_path / "data.bin"
+    path.write_bytes(b"a" * 1000)
+    snapshot_module.file_digest(path)
+    mtime = path.stat().st_mtime_ns
+    path.write_bytes(b"b" * 1000)
+    os.utime(path, ns=(mtime, mtime))  # as a second write within the same clock tick would leave it
+    assert snapshot_module.file_digest(path)[1] == hashlib.sha1(b"b" * 1000).hexdigest()
+
+
+def test_describing_a_staging_folder_settles_its_new_files_but_not_shared_ones(tmp_path):
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    (old / "shared.bin").write_bytes(b"s" * 10)
+    os.link(old / "shared.bin", new / "shared.bin")
+    (new / "fresh.bin").write_bytes(b"f" * 10)
+    shared_mtime = (old / "shared.bin").stat().st_mtime_ns
+    contents = snapshot_module.describe_contents(new, settle=True)
+    assert contents == {
+        "fresh.bin": {"bytes": 10, "sha1": hashlib.sha1(b"f" * 10).hexdigest()},
+        "shared.bin": {"bytes": 10, "sha1": hashlib.sha1(b"s" * 10).hexdigest()},
+    }
+    assert (old / "shared.bin").stat().st_mtime_ns == shared_mtime  # a file a served generation holds is untouched
+    fresh = (new / "fresh.bin").stat()
+    assert (fresh.st_dev, fresh.st_ino) in snapshot_module._known  # remembered: the next check does not hash it
 
 
 # ------------------------------------------------------------------ index files are data

@@ -36,11 +36,11 @@ import pathspec
 from .analysis import ChunkSettings, analyze_file
 from .embedding import Embedder
 from .retrieval.filters import FilterColumns
-from .snapshot import MANIFEST, Snapshot, describe_contents, read_manifest
+from .snapshot import MANIFEST, check_generation, describe_contents, read_manifest
 from .store import graph as graph_store
 from .store import keywords
 from .store.catalog import Catalog, ChunkRow, FileState, catalog_errors
-from .store.datafiles import link_or_copy
+from .store.datafiles import CorruptIndexFile, link_or_copy
 from .store.generations import FIX_FORCE, FORMAT_VERSION, IndexDir
 from .store.graph import CodeGraph
 from .store.vectors import FILE as VECTOR_FILE
@@ -157,7 +157,7 @@ class Indexer:
         notify(IndexProgress("scanning"))
         files, skipped = _scan_scope(self.root, settings, scope)
         run = _Run(IndexReport(generation=gen), scope, skipped)
-        previous = catalog.live_files(gen) if gen else {}
+        previous = catalog.live_files(gen, scope.paths) if gen else {}  # a scoped run reads its scope's files only
         seen = {f.path for f in files}
         deleted = sorted(p for p in previous if scope.covers(p) and p not in seen)
         run.report.files_total = len(files)
@@ -166,6 +166,7 @@ class Indexer:
         self._analyze(run, files, previous, force, settings, notify, cancel)
         early = self._embed_before_publish(catalog, run, notify, cancel)
         deleted += [s.path for s in run.skipped if s.path in previous]  # indexed before, unreadable now
+        complete = False  # whether every live chunk of ``gen`` is known to have its vector
         if gen and not (run.staged or deleted or force or damaged):  # nothing to commit: the count stands
             current = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"]
         else:
@@ -173,16 +174,17 @@ class Indexer:
             removed_paths = sorted(set(deleted) | ({s.path for s, _ in run.staged} & set(previous)))
             retired, added = catalog.stage(gen + 1, removed_paths, run.staged, run.chunks)
             rebuild = (force and scope.everything) or damaged
-            current = self._publish(
+            current, embedded = self._publish(
                 catalog, gen, settings, run, rebuild=rebuild, retired=retired, added=added, removed_paths=removed_paths
             )
+            complete = embedded >= current
             gen = gen + 1
             run.chunks.clear()  # staged: _complete reads what it still needs from the catalog
             run.report.chunks_added = len(added)
             run.report.chunks_removed = len(retired)
             if early:
-                notify(IndexProgress("embedding", len(files), len(files), current, embedded=self._embedded(gen)))
-        run.report.generation = self._complete(catalog, gen, run, notify, cancel)
+                notify(IndexProgress("embedding", len(files), len(files), current, embedded=embedded))
+        run.report.generation = gen if complete else self._complete(catalog, gen, run, notify, cancel)
         return self._finish(run, current, started, notify)
 
     def _finish(self, run: _Run, chunks_total: int, started: float, notify) -> IndexReport:
@@ -206,7 +208,7 @@ class Indexer:
         if not gen:
             return 0, False
         try:
-            Snapshot(gen, self.index_dir.gen_path(gen))
+            check_generation(gen, self.index_dir.gen_path(gen))
         except IndexCorrupt:
             return gen, True
         return gen, False
@@ -339,29 +341,31 @@ class Indexer:
 
     def _publish(
         self, catalog: Catalog, gen: int, settings, run: _Run, *, rebuild: bool, retired, added, removed_paths
-    ) -> int:
-        """Build generation ``gen + 1`` beside ``gen``, make it current; returns its chunk count.
+    ) -> tuple[int, int]:
+        """Build generation ``gen + 1`` beside ``gen``, make it current; returns its chunk count and
+        how many of its chunks have a vector.
 
         ``rebuild``: every derived index is built from the catalog's live rows instead of patching
-        the previous generation's (keywords and graph are patched by what changed: ``retired`` and
-        ``added`` chunk keys, ``removed_paths`` and this run's staged files)."""
+        the previous generation's (filter columns, keywords, vectors, graph and counts are patched by
+        what changed: ``retired`` and ``added`` chunk keys, ``removed_paths`` and this run's staged
+        files), so a small change costs what it changes, not what the index holds."""
         new = gen + 1
         staging = self.index_dir.staging(new)
-        rows = catalog.live_chunk_rows(new)
-        columns = FilterColumns.build([(r.key, r.source, r.source_type, r.language) for r in rows])
-        columns.save(staging)
         previous = None if rebuild or not gen else self.index_dir.gen_path(gen)  # None: build from every row
+        rows = _Rows(catalog, new)
+        columns = self._columns(previous, rows, run, retired, added)
+        columns.save(staging)
         keywords.next_generation(
             previous,
             columns.keys,
             retired,
             added,
             [tokens for _, _, tokens in run.chunks],
-            lambda: [(r.key, r.tokens) for r in rows],
+            lambda: [(r.key, r.tokens) for r in rows.all],
             settings.bm25_k1,
             settings.bm25_b,
         ).save(staging)
-        vectors = self._vectors(catalog, gen, rows, run, rebuild, retired, added)
+        vectors = self._vectors(catalog, previous, rows, run, retired, added)
         vectors.save(staging)
         graph_stats = {"entities": 0, "relations": 0, "by_relation": {}}
         if settings.graph_enabled:
@@ -370,16 +374,17 @@ class Indexer:
             graph.save(staging)
             graph_stats = graph.stats()
             self.published_graph = graph
+        files, chunks = _counts(catalog, previous, new, run, rows, len(columns))
         manifest = {
             "generation": new,
             "format": FORMAT_VERSION,
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "model": self.embedder.spec.to_dict() | {"dim": vectors.dim},
-            "files": count_by_kind((f.source_type, f.language) for f in catalog.live_files(new).values()),
-            "chunks": count_by_kind((r.source_type, r.language) for r in rows),
+            "files": files,
+            "chunks": chunks,
             "graph": graph_stats,
             "skipped": _skips(self.index_dir.gen_path(gen), run, rebuild),
-            "contents": describe_contents(staging),
+            "contents": describe_contents(staging, settle=True),
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=1))
         self.index_dir.publish(new, staging)
@@ -388,24 +393,39 @@ class Indexer:
         self.index_dir.collect_garbage({gen, new})
         if rebuild or new % PRUNE_EVERY == 0:
             catalog.prune_vectors(self.embedder.spec.identity)
-        return len(rows)
+        return len(columns), len(vectors)
 
-    def _vectors(self, catalog, gen: int, rows: list[ChunkRow], run: _Run, rebuild: bool, retired, added):
-        """The vector index of the new generation: the previous one updated, or (``rebuild``) one
+    def _columns(self, previous: Path | None, rows: _Rows, run: _Run, retired, added) -> FilterColumns:
+        """The previous generation's filter columns patched, else built from every live row."""
+        if previous is not None:
+            new_rows = [(k, c.source, c.source_type, c.language) for k, (c, _, _) in zip(added, run.chunks)]
+            try:
+                columns = FilterColumns.open(previous).patched(retired, new_rows)
+            except Exception:  # removed or damaged since it was checked: built from the catalog
+                columns = None
+            if columns is not None:
+                return columns
+        return FilterColumns.build([(r.key, r.source, r.source_type, r.language) for r in rows.all])
+
+    def _vectors(self, catalog, previous: Path | None, rows: _Rows, run: _Run, retired, added):
+        """The vector index of the new generation: the previous one updated, or (no ``previous``) one
         built from every live chunk's vector, taken from the embedding cache."""
-        previous = None if rebuild or not gen else VectorIndex.open(self.index_dir.gen_path(gen), writable=True)
-        if previous is None:
-            missing = [r.text_hash for r in rows if r.text_hash not in run.vectors]
+        try:
+            index = VectorIndex.open(previous, writable=True) if previous is not None else None
+        except CorruptIndexFile:
+            index = None  # its file matches the manifest but cannot be read: built from the cache
+        if index is None:
+            missing = [r.text_hash for r in rows.all if r.text_hash not in run.vectors]
             run.vectors.update(catalog.cached_vectors(self.embedder.spec.identity, missing))
             index = VectorIndex.empty(self._dim(run))
-            ready = [r for r in rows if r.text_hash in run.vectors]  # the rest: embedded by _complete
+            ready = [r for r in rows.all if r.text_hash in run.vectors]  # the rest: embedded by _complete
             if ready:
                 index.update([], [r.key for r in ready], np.stack([run.vectors[r.text_hash] for r in ready]))
             return index
         fresh = [(k, run.vectors[h]) for k, (_, h, _) in zip(added, run.chunks) if h in run.vectors]
-        matrix = np.stack([v for _, v in fresh]) if fresh else np.zeros((0, previous.dim))
-        previous.update(retired, [k for k, _ in fresh], matrix)
-        return previous
+        matrix = np.stack([v for _, v in fresh]) if fresh else np.zeros((0, index.dim))
+        index.update(retired, [k for k, _ in fresh], matrix)
+        return index
 
     def _dim(self, run: _Run) -> int:
         some = next(iter(run.vectors.values()), None)
@@ -486,14 +506,58 @@ def _chunking_key(settings: IndexSettings) -> str:
     return f"{settings.chunks.chunk_size}/{settings.chunks.chunk_overlap}/graph={settings.graph_enabled}"
 
 
+class _Rows:
+    """The live chunk rows of a generation, read from the catalog only if something needs them all."""
+
+    def __init__(self, catalog: Catalog, gen: int):
+        self.catalog, self.gen = catalog, gen
+
+    @cached_property
+    def all(self) -> list[ChunkRow]:
+        return self.catalog.live_chunk_rows(self.gen)
+
+
 def count_by_kind(pairs: Iterable[tuple[str, str]]) -> dict:
     """Totals by source type and by language of (source_type, language) pairs."""
-    pairs = list(pairs)
+    return _adjusted({"total": 0, "by_source_type": {}, "by_language": {}}, list(pairs), [])
+
+
+def _adjusted(counts: dict, added: list[tuple[str, str]], removed: list[tuple[str, str]]) -> dict:
+    """``counts`` (of :func:`count_by_kind`) with ``added`` pairs counted in and ``removed`` ones out
+    (ValueError if that leaves a count below zero: ``counts`` did not hold them)."""
+    by_type, by_lang = Counter(counts["by_source_type"]), Counter(counts["by_language"])
+    by_type.update(t for t, _ in added)
+    by_lang.update(lang for _, lang in added)
+    by_type.subtract(t for t, _ in removed)
+    by_lang.subtract(lang for _, lang in removed)
+    total = counts["total"] + len(added) - len(removed)
+    if total < 0 or any(v < 0 for v in (*by_type.values(), *by_lang.values())):
+        raise ValueError("the counts do not hold what was removed")
     return {
-        "total": len(pairs),
-        "by_source_type": dict(Counter(t for t, _ in pairs)),
-        "by_language": dict(Counter(lang for _, lang in pairs)),
+        "total": total,
+        "by_source_type": {k: v for k, v in sorted(by_type.items()) if v},
+        "by_language": {k: v for k, v in sorted(by_lang.items()) if v},
     }
+
+
+def _counts(
+    catalog: Catalog, previous: Path | None, new: int, run: _Run, rows: _Rows, chunks: int
+) -> tuple[dict, dict]:
+    """The files and chunks of generation ``new`` by kind: the previous generation's counts adjusted by
+    what this run retired and added, or (no ``previous``, or counts that do not add up to the
+    ``chunks`` the new generation holds) counted over every live row."""
+    if previous is not None:
+        try:
+            before = read_manifest(previous)
+            files_out, chunks_out = catalog.retired_kinds(new)
+            files = _adjusted(before["files"], [(s.source_type, s.language) for s, _ in run.staged], files_out)
+            counted = _adjusted(before["chunks"], [(c.source_type, c.language) for c, _, _ in run.chunks], chunks_out)
+            if counted["total"] == chunks:
+                return files, counted
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass  # counted afresh below
+    files = count_by_kind((f.source_type, f.language) for f in catalog.live_files(new).values())
+    return files, count_by_kind((r.source_type, r.language) for r in rows.all)
 
 
 def _skips(previous_gen: Path, run: _Run, rebuild: bool) -> list[dict]:

@@ -3,13 +3,21 @@
 The writer records every file of a generation in its manifest (size and digest); a snapshot checks
 them before trusting the folder, so a missing, truncated or overwritten file is reported as
 :class:`IndexCorrupt` (with the command that rebuilds it) instead of failing inside a loader.
+
+Generations share most of their files through hard links. A process remembers the digest of every
+file it has hashed under the file's identity (device, inode, size, modification time): a file a
+new generation links from an older one is neither hashed again by the writer describing it nor by a
+snapshot checking it, while a file written over in place has a new modification time and is hashed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
+import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -43,18 +51,10 @@ class Snapshot:
         is reused when every graph file is shared."""
         self.gen = gen
         self.dir = gen_dir
-        if not gen_dir.is_dir():
-            raise IndexCorrupt(f"CURRENT names generation {gen} but .agent-brain/{gen_dir.name} is missing", FIX_INDEX)
-        try:
-            self.manifest = read_manifest(gen_dir)
-        except (OSError, ValueError):
-            raise self._damaged(MANIFEST, "is missing or unreadable") from None
-        missing = [k for k in MANIFEST_KEYS if k not in self.manifest]
-        if missing:
-            raise self._damaged(MANIFEST, f"lacks {', '.join(missing)}")
+        self.manifest = _manifest_of(gen, gen_dir)
         shared = self._shared_with(previous)
         if verify:
-            self._verify(shared)
+            _verify(gen_dir, self.manifest, shared)
         if graph is None and previous is not None and previous._graph is not None:
             graph_files = [n for n in self.manifest["contents"] or () if str(n).startswith(f"{GRAPH_FOLDER}/")]
             graph = previous._graph if graph_files and shared.issuperset(graph_files) else None
@@ -99,26 +99,51 @@ class Snapshot:
             and previous.inodes.get(name) == self.inodes[name]
         }
 
-    def _verify(self, shared: set[str]) -> None:
-        recorded = self.manifest.get("contents")
-        if not isinstance(recorded, dict):
-            raise self._damaged(MANIFEST, "does not list the generation's files")
-        for name, expected in sorted(recorded.items()):
-            if name in shared:
-                continue
-            problem = _check_file(self.dir / name, expected)
-            if problem:
-                raise self._damaged(name, problem)
-
     def _load(self, what: str, load: Any) -> Any:
         """A derived index read from disk; any failure of its loader means the file is damaged."""
         try:
             return load()
         except Exception as err:  # loaders of files we did not verify byte by byte fail in many ways
-            raise self._damaged(what, f"cannot be loaded ({type(err).__name__}: {err})") from None
+            raise _damaged(self.dir, what, f"cannot be loaded ({type(err).__name__}: {err})") from None
 
-    def _damaged(self, name: str, problem: str) -> IndexCorrupt:
-        return IndexCorrupt(f".agent-brain/{self.dir.name}/{name} {problem}", FIX_INDEX)
+
+def check_generation(gen: int, gen_dir: Path) -> dict:
+    """The manifest of generation ``gen`` once every file it lists matches it (:class:`IndexCorrupt`
+    otherwise), loading none of its indexes: what a writer checks before patching them (it falls
+    back to building an index from the catalog if one still cannot be read)."""
+    manifest = _manifest_of(gen, gen_dir)
+    _verify(gen_dir, manifest, set())
+    return manifest
+
+
+def _manifest_of(gen: int, gen_dir: Path) -> dict:
+    if not gen_dir.is_dir():
+        raise IndexCorrupt(f"CURRENT names generation {gen} but .agent-brain/{gen_dir.name} is missing", FIX_INDEX)
+    try:
+        manifest = read_manifest(gen_dir)
+    except (OSError, ValueError):
+        raise _damaged(gen_dir, MANIFEST, "is missing or unreadable") from None
+    missing = [k for k in MANIFEST_KEYS if k not in manifest]
+    if missing:
+        raise _damaged(gen_dir, MANIFEST, f"lacks {', '.join(missing)}")
+    return manifest
+
+
+def _verify(gen_dir: Path, manifest: dict, shared: set[str]) -> None:
+    """IndexCorrupt unless every file the manifest lists (but ``shared`` ones) matches its entry."""
+    recorded = manifest.get("contents")
+    if not isinstance(recorded, dict):
+        raise _damaged(gen_dir, MANIFEST, "does not list the generation's files")
+    for name, expected in sorted(recorded.items()):
+        if name in shared:
+            continue
+        problem = _check_file(gen_dir / name, expected)
+        if problem:
+            raise _damaged(gen_dir, name, problem)
+
+
+def _damaged(gen_dir: Path, name: str, problem: str) -> IndexCorrupt:
+    return IndexCorrupt(f".agent-brain/{gen_dir.name}/{name} {problem}", FIX_INDEX)
 
 
 def read_manifest(gen_dir: Path) -> dict:
@@ -129,14 +154,29 @@ def read_manifest(gen_dir: Path) -> dict:
     return manifest
 
 
-def describe_contents(gen_dir: Path, names: list[str] | None = None) -> dict[str, dict[str, Any]]:
-    """Size and digest of every file of a generation folder (recorded in its manifest), or of ``names``."""
+def describe_contents(
+    gen_dir: Path, names: list[str] | None = None, *, settle: bool = False
+) -> dict[str, dict[str, Any]]:
+    """Size and digest of every file of a generation folder (recorded in its manifest), or of ``names``.
+
+    ``settle``: the folder is a writer's staging folder. Files it has just written (one link,
+    modified within ``RACY_NS``) get a modification time a second earlier first, so that their
+    digests can be remembered (see :func:`file_digest`): the next run does not hash them again."""
     paths = sorted(gen_dir.rglob("*")) if names is None else [gen_dir / n for n in names]
-    return {
-        path.relative_to(gen_dir).as_posix(): {"bytes": path.stat().st_size, "sha1": _digest(path)}
-        for path in paths
-        if path.is_file() and path.name != MANIFEST
-    }
+    out = {}
+    for path in paths:
+        if path.is_file() and path.name != MANIFEST:
+            if settle:
+                _backdate(path)
+            size, digest = file_digest(path)
+            out[path.relative_to(gen_dir).as_posix()] = {"bytes": size, "sha1": digest}
+    return out
+
+
+def _backdate(path: Path) -> None:
+    st = os.stat(path)
+    if st.st_nlink == 1 and st.st_mtime_ns >= time.time_ns() - RACY_NS:
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - 1_000_000_000))
 
 
 def _check_file(path: Path, expected: Any) -> str | None:
@@ -147,12 +187,42 @@ def _check_file(path: Path, expected: Any) -> str | None:
     if not isinstance(expected, dict) or size != expected.get("bytes"):
         return "is truncated or damaged (its size differs from the manifest)"
     try:
-        digest = _digest(path)
+        size, digest = file_digest(path)
     except OSError:
         return "is missing"  # removed since the size check: a publish or reset collected it
-    if digest != expected.get("sha1"):
+    if size != expected.get("bytes") or digest != expected.get("sha1"):
         return "is damaged (its content differs from the manifest)"
     return None
+
+
+KNOWN_FILES = 4096  # digests remembered per process (a generation has a few dozen files)
+RACY_NS = 50_000_000  # a file modified this close to its hashing may change again within the same clock tick
+_known: OrderedDict[tuple[int, int], tuple[int, int, str]] = OrderedDict()  # (dev, inode) -> (size, mtime_ns, sha1)
+_known_lock = threading.Lock()
+
+
+def file_digest(path: Path) -> tuple[int, str]:
+    """(size, SHA-1) of a file; hashed only if this process has not hashed this very file before.
+
+    A file is known by (device, inode, size, modification time). A write changes the modification
+    time, unless it falls in the clock tick of the previous one: a file hashed within ``RACY_NS`` of
+    its last modification is not remembered (as git treats "racily clean" files)."""
+    st = os.stat(path)
+    key = (st.st_dev, st.st_ino)
+    with _known_lock:
+        known = _known.get(key)
+    if known is not None and known[:2] == (st.st_size, st.st_mtime_ns):
+        return st.st_size, known[2]
+    started = time.time_ns()
+    digest = _digest(path)
+    after = os.stat(path)
+    if (after.st_size, after.st_mtime_ns) == (st.st_size, st.st_mtime_ns) and st.st_mtime_ns < started - RACY_NS:
+        with _known_lock:
+            _known[key] = (st.st_size, st.st_mtime_ns, digest)
+            _known.move_to_end(key)
+            while len(_known) > KNOWN_FILES:
+                _known.popitem(last=False)
+    return st.st_size, digest
 
 
 def _digest(path: Path) -> str:

@@ -49,6 +49,29 @@ class FilterColumns:
             lang_idx[i] = langs.setdefault(lang, len(langs))
         return cls(keys, file_idx, type_idx, lang_idx, list(files), list(langs))
 
+    def patched(self, retired: Sequence[int], added: Sequence[tuple[int, str, str, str]]) -> FilterColumns | None:
+        """The columns of the next generation: the rows of ``retired`` keys dropped, ``added`` rows
+        (key, source, source_type, language; keys above every key here, ascending) appended. Equal to
+        :meth:`build` over the same rows (file and language names numbered in order of first use).
+        None when the patch does not fit these columns (a retired key not here, an added key too low)."""
+        gone = np.asarray(retired, dtype=np.int64)
+        at = np.searchsorted(self.keys, gone)
+        if len(gone) and (at.max() >= len(self.keys) or not np.array_equal(self.keys[at], gone)):
+            return None
+        keep = np.ones(len(self.keys), dtype=bool)
+        keep[at] = False
+        new = FilterColumns.build(added)
+        keys = np.concatenate([self.keys[keep], new.keys])
+        if len(new) and not (
+            np.all(np.diff(new.keys) > 0) and (len(keys) == len(new) or keys[-len(new) - 1] < new.keys[0])
+        ):
+            return None
+        files, file_idx = _joined(self.files, self.file_idx[keep], new.files, new.file_idx)
+        languages, lang_idx = _joined(self.languages, self.lang_idx[keep], new.languages, new.lang_idx)
+        return FilterColumns(
+            keys, file_idx, np.concatenate([self.type_idx[keep], new.type_idx]), lang_idx, files, languages
+        )
+
     def save(self, gen_dir: Path) -> None:
         np.savez(gen_dir / FILE, keys=self.keys, file_idx=self.file_idx, type_idx=self.type_idx, lang_idx=self.lang_idx)
         (gen_dir / NAMES).write_text(json.dumps({"files": self.files, "languages": self.languages}))
@@ -90,3 +113,17 @@ class FilterColumns:
             wanted = [i for i, f in enumerate(self.files) if any(g.match(f) for g in globs)]
             allowed &= np.isin(self.file_idx, wanted)
         return allowed
+
+
+def _joined(names: list[str], idx: np.ndarray, more: list[str], more_idx: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Rows indexing ``names`` followed by rows indexing ``more`` as one column, its names numbered in
+    order of first use (unused names dropped): what :meth:`FilterColumns.build` makes of the same rows."""
+    number = {name: i for i, name in enumerate(names)}
+    every = names + [m for m in more if m not in number]
+    number.update((m, i) for i, m in enumerate(every) if i >= len(names))
+    column = np.concatenate([idx, np.array([number[m] for m in more], dtype=idx.dtype)[more_idx]])
+    used, first = np.unique(column, return_index=True)
+    order = used[np.argsort(first)]
+    renumber = np.zeros(len(every), dtype=idx.dtype)
+    renumber[order] = np.arange(len(order), dtype=idx.dtype)
+    return [every[i] for i in order], renumber[column]

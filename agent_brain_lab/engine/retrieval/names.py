@@ -6,19 +6,24 @@ symbol's name too, but as two tokens among a body's hundreds; here the name is t
 a name the query spells out completely is strong evidence. Longer names are more specific; a name
 shared by many symbols (``__init__``, ``run``) counts less.
 
-The index (stemmed name part -> symbols) is built once per graph; a query walks the postings of its
-own tokens only, skipping parts so common they cannot single a symbol out.
+The index (stemmed name part -> symbols) is built once per graph (once per base for the generations
+patched on it); a query walks the postings of its own tokens only, skipping parts so common they
+cannot single a symbol out.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from functools import lru_cache
 
+import networkx as nx
 import numpy as np
 
 from ..store.graph import CodeGraph
+from ..store.graph_view import OverlayGraph
 from ..tokenizer import tokenize
 from .context import Hit, QueryContext
 
@@ -27,39 +32,95 @@ MAX_POSTING = 200  # a part shared by more symbols than this (``get``, ``init``)
 _KINDS = {"function", "method", "class"}
 
 
-class NameIndex:
-    def __init__(self, graph: CodeGraph):
-        self.parts: dict[str, list[str]] = defaultdict(list)  # stemmed part -> node ids
-        self.size: dict[str, int] = {}  # node id -> how many distinct parts its name has
-        same: dict[frozenset[str], int] = defaultdict(int)
-        node_parts: dict[str, frozenset[str]] = {}
-        for node, data in graph.g.nodes(data=True):
-            if data.get("kind") not in _KINDS or not data.get("chunk_id"):
+def _name_parts(data: dict) -> frozenset[str] | None:
+    """The stemmed parts of a symbol node's name; None for a node the names leg does not match."""
+    if data.get("kind") not in _KINDS or not data.get("chunk_id"):
+        return None
+    return _parts_of(str(data.get("name", "")))
+
+
+@lru_cache(maxsize=65_536)  # each generation's delta lists mostly the names the previous one did
+def _parts_of(name: str) -> frozenset[str] | None:
+    parts = frozenset(tokenize(name)) - {name.lower().strip("_")} or frozenset(tokenize(name))
+    return parts or None
+
+
+class _Table:
+    """The name parts of a set of symbol nodes, in the order given."""
+
+    def __init__(self, nodes: Iterable[tuple[str, dict]]):
+        self.postings: dict[str, list[str]] = defaultdict(list)  # stemmed part -> node ids
+        self.parts: dict[str, frozenset[str]] = {}  # node id -> its name's parts
+        self.same: Counter[frozenset[str]] = Counter()  # parts -> how many nodes have exactly them
+        self.by_source: dict[str, list[str]] = defaultdict(list)  # file -> its node ids
+        for node, data in nodes:
+            parts = _name_parts(data)
+            if parts is None:
                 continue
-            name = str(data.get("name", ""))
-            parts = frozenset(tokenize(name)) - {name.lower().strip("_")} or frozenset(tokenize(name))
-            if not parts:
-                continue
-            node_parts[node] = parts
-            same[parts] += 1
+            self.parts[node] = parts
+            self.same[parts] += 1
+            self.by_source[data.get("source") or ""].append(node)
             for part in parts:
-                self.parts[part].append(node)
-        self.size = {n: len(p) for n, p in node_parts.items()}
-        self.shared = {n: same[p] for n, p in node_parts.items()}
+                self.postings[part].append(node)
+
+
+def _base_table(base: nx.MultiDiGraph) -> _Table:
+    """The table of a base graph, kept with it: every generation built on that base shares it."""
+    table = base.graph.get("name_table")
+    if table is None:
+        table = base.graph["name_table"] = _Table(base.nodes(data=True))
+    return table
+
+
+class NameIndex:
+    """Name parts of a graph's symbols. An overlay graph's index is its base's table (built once per
+    base) minus the symbols of the files it hides, plus a table of its delta: a new generation costs
+    what its delta holds. It matches exactly what a table of the whole graph would, in the same order."""
+
+    def __init__(self, graph: CodeGraph):
+        g = graph.g
+        if isinstance(g, OverlayGraph):
+            self.base = _base_table(g.base)
+            mine = [(n, d) for n, d in g.delta.nodes(data=True) if d]  # an edge target alone has no attributes
+            self.delta = _Table(mine)
+            hidden = [n for path in g.hidden for n in self.base.by_source.get(path, ())]
+            self.removed = set(hidden) | {n for n, _ in mine if n in self.base.parts}
+        else:
+            self.base, self.delta, self.removed = _Table(()), _Table(g.nodes(data=True)), set()
+        gone = [self.base.parts[n] for n in self.removed]
+        self._removed_same = Counter(gone)  # parts -> removed base nodes that have exactly them
+        self._removed_posting = Counter(part for parts in gone for part in parts)
+
+    def posting(self, part: str) -> list[str]:
+        """Live symbols whose name has ``part``: the delta's first, as the graph lists its nodes."""
+        base = self.base.postings.get(part, ())
+        live = [n for n in base if n not in self.removed] if self._removed_posting[part] else list(base)
+        return self.delta.postings.get(part, []) + live
+
+    def _count(self, part: str) -> int:
+        return (
+            len(self.delta.postings.get(part, ())) + len(self.base.postings.get(part, ())) - self._removed_posting[part]
+        )
+
+    def _parts(self, node: str) -> frozenset[str]:
+        return self.delta.parts.get(node) or self.base.parts[node]
+
+    def _shared(self, parts: frozenset[str]) -> int:
+        return self.delta.same[parts] + self.base.same[parts] - self._removed_same[parts]
 
     def match(self, tokens: set[str]) -> dict[str, float]:
         """Symbols whose every name part is among ``tokens``, with their weight."""
         matched: dict[str, int] = defaultdict(int)
         for token in tokens:
-            posting = self.parts.get(token, ())
-            if len(posting) <= MAX_POSTING:
-                for node in posting:
+            if self._count(token) <= MAX_POSTING:
+                for node in self.posting(token):
                     matched[node] += 1
-        return {
-            n: self.size[n] / self.shared[n] ** 0.5
-            for n, count in matched.items()
-            if count == self.size[n] and self.size[n] >= MIN_PARTS
-        }
+        weights = {}
+        for node, count in matched.items():
+            parts = self._parts(node)
+            if count == len(parts) and len(parts) >= MIN_PARTS:
+                weights[node] = len(parts) / self._shared(parts) ** 0.5
+        return weights
 
 
 _indexes: weakref.WeakKeyDictionary[CodeGraph, NameIndex] = weakref.WeakKeyDictionary()

@@ -5,6 +5,10 @@ sees the rows with ``gen_added <= G < gen_removed``. A writer stages generation 
 tables and only the ``CURRENT`` pointer (see :mod:`.generations`) makes it visible, so a writer killed
 mid-way leaves rows that :meth:`Catalog.discard_after` rolls back on the next run.
 
+Rows added after a generation are found by ``gen_added`` (its own index, for the roll-back); reads of a
+generation write ``+gen_added`` so that SQLite looks them up by ``gen_removed`` instead (every row was
+added at or before the generation read, so an index on ``gen_added`` would select them all).
+
 The meta table holds the index id (see :mod:`.generations`); every connection checks it, so a
 connection never reads a catalog that replaced the one it was opened for.
 """
@@ -35,6 +39,7 @@ CREATE TABLE IF NOT EXISTS files (
     source_type TEXT, language TEXT, facts TEXT,
     gen_added INTEGER NOT NULL, gen_removed INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS files_live ON files (gen_removed, path);
+CREATE INDEX IF NOT EXISTS files_added ON files (gen_added);
 CREATE TABLE IF NOT EXISTS chunks (
     key INTEGER PRIMARY KEY AUTOINCREMENT, chunk_id TEXT NOT NULL, source TEXT NOT NULL,
     source_type TEXT, language TEXT, start_line INTEGER, end_line INTEGER,
@@ -44,6 +49,7 @@ CREATE TABLE IF NOT EXISTS chunks (
 CREATE INDEX IF NOT EXISTS chunks_live ON chunks (gen_removed, source);
 CREATE INDEX IF NOT EXISTS chunks_id ON chunks (chunk_id);
 CREATE INDEX IF NOT EXISTS chunks_text ON chunks (text_hash);
+CREATE INDEX IF NOT EXISTS chunks_added ON chunks (gen_added);
 CREATE TABLE IF NOT EXISTS embeddings (
     model TEXT NOT NULL, text_hash TEXT NOT NULL, vector BLOB NOT NULL,
     PRIMARY KEY (model, text_hash)) WITHOUT ROWID;
@@ -180,16 +186,32 @@ class Catalog:
 
     # ---------------------------------------------------------------- reading a generation
 
-    def live_files(self, gen: int) -> dict[str, FileState]:
-        rows = self.db.execute(
-            "SELECT path, hash, size, mtime, source_type, language FROM files WHERE gen_added <= ? AND gen_removed > ?",
-            (gen, gen),
+    def live_files(self, gen: int, under: Iterable[str] = ("",)) -> dict[str, FileState]:
+        """The files live in ``gen`` that are one of ``under`` or inside one of those folders ("": all)."""
+        live = (
+            "SELECT path, hash, size, mtime, source_type, language FROM files WHERE +gen_added <= ? AND gen_removed > ?"
         )
-        return {r[0]: FileState(*r) for r in rows}
+        out: dict[str, FileState] = {}
+        for folder in dict.fromkeys(p.rstrip("/") for p in under):
+            if not folder:
+                return {r[0]: FileState(*r) for r in self.db.execute(live, (gen, gen))}
+            # the paths inside folder/ sort between "folder/" and "folder0" ("0" follows "/")
+            rows = self.db.execute(
+                f"{live} AND (path = ? OR (path >= ? AND path < ?))", (gen, gen, folder, f"{folder}/", f"{folder}0")
+            )
+            out.update((r[0], FileState(*r)) for r in rows)
+        return out
+
+    def retired_kinds(self, gen: int) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """(source type, language) of each file and of each chunk that generation ``gen`` retired."""
+        sql = "SELECT source_type, language FROM {} WHERE gen_removed = ?"
+        files = self.db.execute(sql.format("files"), (gen,)).fetchall()
+        chunks = self.db.execute(sql.format("chunks"), (gen,)).fetchall()
+        return files, chunks
 
     def live_facts(self, gen: int) -> Iterator[tuple[str, dict]]:
         rows = self.db.execute(
-            "SELECT path, facts FROM files WHERE gen_added <= ? AND gen_removed > ? AND facts IS NOT NULL", (gen, gen)
+            "SELECT path, facts FROM files WHERE +gen_added <= ? AND gen_removed > ? AND facts IS NOT NULL", (gen, gen)
         )
         for path, facts in rows:
             yield path, json.loads(facts)
@@ -197,7 +219,7 @@ class Catalog:
     def live_chunk_rows(self, gen: int) -> list[ChunkRow]:
         """The chunks live in ``gen``, in key order (the row order of every derived index)."""
         rows = self.db.execute(
-            f"SELECT {', '.join(ChunkRow._fields)} FROM chunks WHERE gen_added <= ? AND gen_removed > ? ORDER BY key",
+            f"SELECT {', '.join(ChunkRow._fields)} FROM chunks WHERE +gen_added <= ? AND gen_removed > ? ORDER BY key",
             (gen, gen),
         )
         return [ChunkRow(*r) for r in rows]
@@ -220,7 +242,7 @@ class Catalog:
             part = ids[start : start + 900]
             marks = ",".join("?" * len(part))
             rows = self.db.execute(
-                f"SELECT chunk_id, key FROM chunks WHERE chunk_id IN ({marks}) AND gen_added <= ? AND gen_removed > ?",
+                f"SELECT chunk_id, key FROM chunks WHERE chunk_id IN ({marks}) AND +gen_added <= ? AND gen_removed > ?",
                 (*part, gen, gen),
             )
             out.update(rows)
