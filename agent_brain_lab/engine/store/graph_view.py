@@ -10,9 +10,11 @@ from collections.abc import Iterator
 
 import networkx as nx
 
+from .graph_arrays import ArrayGraph
+
 
 class OverlayGraph:
-    def __init__(self, base: nx.MultiDiGraph, delta: nx.MultiDiGraph, hidden: set[str]):
+    def __init__(self, base: ArrayGraph, delta: nx.MultiDiGraph, hidden: set[str]):
         self.base, self.delta, self.hidden = base, delta, hidden  # hidden: base files dead or in the delta
         self.nodes = _Nodes(self)
         self.edges = _Edges(self)
