@@ -132,10 +132,13 @@ class CodeGraph:
         return reached
 
     def edges_between(self, nodes: set[str]) -> list[dict]:
+        g = self.g
+        if isinstance(g, OverlayGraph):
+            edges = g.edges_among(nodes)
+        else:
+            edges = [e for e in g.edges(keys=True, data=True) if e[0] in nodes and e[1] in nodes]
         return [
-            {"source": u, "target": v, "relation": rel, "chunk_ids": data.get("chunk_ids", [])}
-            for u, v, rel, data in self.g.edges(keys=True, data=True)
-            if u in nodes and v in nodes
+            {"source": u, "target": v, "relation": rel, "chunk_ids": d.get("chunk_ids", [])} for u, v, rel, d in edges
         ]
 
     def label(self, node_id: str) -> str:

@@ -113,6 +113,10 @@ class ArrayGraph:
     def __len__(self) -> int:
         return len(self._ids)
 
+    def position(self, node: str) -> int:
+        """The node's place in insertion order (``edges()`` goes by it)."""
+        return self._index[node]
+
     def number_of_nodes(self) -> int:
         return len(self._ids)
 

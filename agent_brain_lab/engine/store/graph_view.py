@@ -62,6 +62,14 @@ class OverlayGraph:
             found += list(self.delta.in_edges(node, keys=keys, data=data))
         return found
 
+    def edges_among(self, nodes: set[str]) -> list[tuple]:
+        """``edges(keys=True, data=True)`` with both ends in ``nodes``, in that order (base edges by
+        base node, then delta edges by delta node), reading only the out-edges of ``nodes``."""
+        delta_place = {n: i for i, n in enumerate(self.delta)}
+        starts = [(1, delta_place[u], u) for u in nodes if self._in_delta(u)]
+        starts += [(0, self.base.position(u), u) for u in nodes if not self._in_delta(u) and self._in_base(u)]
+        return [e for *_, u in sorted(starts) for e in self.out_edges(u, keys=True, data=True) if e[1] in nodes]
+
     def successors(self, node: str) -> Iterator[str]:
         return iter(dict.fromkeys(v for _, v in self.out_edges(node)))
 
