@@ -13,10 +13,12 @@ stored as JSON (a base shared between generations by hard links, and a delta of 
 
 from __future__ import annotations
 
+import ctypes
 import json
 import posixpath
 import re
 import sqlite3
+import sys
 import uuid
 from bisect import insort
 from collections import defaultdict
@@ -648,7 +650,18 @@ def _base_graph(base: _Base) -> ArrayGraph:
         while len(_BASE_GRAPHS) >= KEEP_BASE_GRAPHS:
             _BASE_GRAPHS.pop(next(iter(_BASE_GRAPHS)))
         _BASE_GRAPHS[key] = graph
+        _return_freed_memory()
     return _BASE_GRAPHS[key]
+
+
+def _return_freed_memory() -> None:
+    """Give the pages the build freed back to the system: glibc keeps freed heap pages below live
+    objects, which left a serving process 30-100 MB larger at 100k chunks, by chance of layout."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None).malloc_trim(0)
+        except (OSError, AttributeError):  # a libc without malloc_trim (musl)
+            pass
 
 
 def _graph_of(parts: Mapping[str, tuple]) -> nx.MultiDiGraph:
