@@ -211,6 +211,11 @@ def test_patched_graph_equals_a_fresh_build(tmp_path_factory, case, merge_min, m
             seeds = fresh_graph.lookup(name)
             assert patched_graph.lookup(name) == seeds
             assert patched_graph.neighbourhood(seeds, 2) == fresh_graph.neighbourhood(seeds, 2)
+        some = set(list(patched_graph.g.nodes)[::2])
+        every = patched_graph.g.edges(keys=True, data=True)
+        assert [tuple(e.values()) for e in patched_graph.edges_between(some)] == [
+            (u, v, k, d["chunk_ids"]) for u, v, k, d in every if u in some and v in some
+        ]
         names, fresh_names = names_module.NameIndex(patched_graph), names_module.NameIndex(fresh_graph)
         for query in NAME_QUERIES:
             tokens = set(tokenize(query))

@@ -10,9 +10,11 @@ from collections.abc import Iterator
 
 import networkx as nx
 
+from .graph_arrays import ArrayGraph
+
 
 class OverlayGraph:
-    def __init__(self, base: nx.MultiDiGraph, delta: nx.MultiDiGraph, hidden: set[str]):
+    def __init__(self, base: ArrayGraph, delta: nx.MultiDiGraph, hidden: set[str]):
         self.base, self.delta, self.hidden = base, delta, hidden  # hidden: base files dead or in the delta
         self.nodes = _Nodes(self)
         self.edges = _Edges(self)
@@ -59,6 +61,14 @@ class OverlayGraph:
         if node in self.delta:
             found += list(self.delta.in_edges(node, keys=keys, data=data))
         return found
+
+    def edges_among(self, nodes: set[str]) -> list[tuple]:
+        """``edges(keys=True, data=True)`` with both ends in ``nodes``, in that order (base edges by
+        base node, then delta edges by delta node), reading only the out-edges of ``nodes``."""
+        delta_place = {n: i for i, n in enumerate(self.delta)}
+        starts = [(1, delta_place[u], u) for u in nodes if self._in_delta(u)]
+        starts += [(0, self.base.position(u), u) for u in nodes if not self._in_delta(u) and self._in_base(u)]
+        return [e for *_, u in sorted(starts) for e in self.out_edges(u, keys=True, data=True) if e[1] in nodes]
 
     def successors(self, node: str) -> Iterator[str]:
         return iter(dict.fromkeys(v for _, v in self.out_edges(node)))
