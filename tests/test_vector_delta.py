@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import numpy as np
 import pytest
 
+from agent_brain_lab import Brain
 from agent_brain_lab.engine.store import vectors as vec  # loads onnxruntime before usearch (the reverse segfaults)
 from agent_brain_lab.engine.store.datafiles import CorruptIndexFile
 from agent_brain_lab.engine.store.vectors import Index, VectorIndex
@@ -123,3 +127,37 @@ def test_a_damaged_delta_or_tombstone_file_raises_one_clear_error(tmp_path, name
     np.save(tmp_path / "next" / name, content, allow_pickle=False)
     with pytest.raises(CorruptIndexFile, match="vectors"):
         VectorIndex.open(tmp_path / "next")
+
+
+def test_a_one_file_edit_links_the_vector_base_and_answers_like_a_rebuild(tmp_path, tmp_path_factory):
+    root = tmp_path / "ws"
+    (root / "geo").mkdir(parents=True)
+    (root / "geo/shapes.py").write_text("def circle_area(r):\n    return 3.14159 * r * r\n")
+    (root / "geo/report.py").write_text("def describe(r):\n    return f'area {r}'\n")
+    (root / "README.md").write_text("# Geometry\n\nAreas of circles and squares.\n")
+    brain = Brain(root)
+    first = brain.index().generation
+    (root / "geo/shapes.py").write_text("def square_area(side):\n    return side * side\n")
+    gen = brain.index(path="geo/shapes.py").generation
+    old, new = root / ".agent-brain" / f"gen-{first}", root / ".agent-brain" / f"gen-{gen}"
+    assert (new / vec.FILE).stat().st_ino == (old / vec.FILE).stat().st_ino  # the base is not rewritten
+    contents = json.loads((new / "manifest.json").read_text())["contents"]
+    assert {vec.DEAD, vec.DELTA_KEYS, vec.DELTA_VECTORS} <= set(contents)
+
+    copy = tmp_path_factory.mktemp("rebuilt") / "ws"
+    shutil.copytree(root, copy)
+    rebuilt = Brain(copy)
+    rebuilt.index(force=True)
+    assert not (copy / ".agent-brain" / f"gen-{rebuilt.status().generation}" / vec.DELTA_KEYS).exists()
+    for query in ("area of a square", "circle", "describe the report"):
+        ours = [(r.source, r.text, round(r.score, 4)) for r in brain.query(query, mode="vector", top_k=10).results]
+        theirs = [(r.source, r.text, round(r.score, 4)) for r in rebuilt.query(query, mode="vector", top_k=10).results]
+        assert ours == theirs, query
+
+    delta = new / vec.DELTA_VECTORS
+    original = delta.read_bytes()
+    delta.write_bytes(original[:-2] + bytes((b + 1) % 256 for b in original[-2:]))  # the same size
+    status = Brain(root).status()
+    assert status.state == "corrupt" and vec.DELTA_VECTORS in status.problem
+    delta.write_bytes(original)
+    assert Brain(root).status().state == "ready"
