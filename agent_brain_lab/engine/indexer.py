@@ -43,8 +43,7 @@ from .store.catalog import Catalog, ChunkRow, FileState, catalog_errors
 from .store.datafiles import CorruptIndexFile, link_or_copy
 from .store.generations import FIX_FORCE, FORMAT_VERSION, IndexDir
 from .store.graph import CodeGraph
-from .store.vectors import FILE as VECTOR_FILE
-from .store.vectors import VectorIndex
+from .store.vectors import VectorIndex, is_vector_file
 from .tokenizer import tokenize
 from .types import (
     Chunk,
@@ -290,7 +289,7 @@ class Indexer:
         and at the end. Returns the last generation published."""
         if not gen or self._embedded(gen) >= read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"]:
             return gen
-        vectors = VectorIndex.open(self.index_dir.gen_path(gen), writable=True)
+        vectors = VectorIndex.open(self.index_dir.gen_path(gen))
         if vectors is None:
             return gen
         rows = catalog.live_chunk_rows(gen)
@@ -327,15 +326,15 @@ class Indexer:
         old, new = self.index_dir.gen_path(gen), gen + 1
         manifest = read_manifest(old)
         staging = self.index_dir.staging(new)
-        for name in manifest["contents"]:
-            if name != VECTOR_FILE:
-                (staging / name).parent.mkdir(parents=True, exist_ok=True)
-                link_or_copy(old / name, staging / name)
-        vectors.save(staging)
-        manifest["contents"][VECTOR_FILE] = describe_contents(staging, [VECTOR_FILE])[VECTOR_FILE]
+        contents = {n: entry for n, entry in manifest["contents"].items() if not is_vector_file(n)}
+        for name in contents:
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)
+            link_or_copy(old / name, staging / name)
+        manifest["contents"] = contents | describe_contents(staging, vectors.save(staging))
         manifest.update(generation=new, created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=1))
         self.index_dir.publish(new, staging)
+        vectors.moved(self.index_dir.gen_path(new))
         self.index_dir.collect_garbage({gen, new})
         return new
 
@@ -411,7 +410,7 @@ class Indexer:
         """The vector index of the new generation: the previous one updated, or (no ``previous``) one
         built from every live chunk's vector, taken from the embedding cache."""
         try:
-            index = VectorIndex.open(previous, writable=True) if previous is not None else None
+            index = VectorIndex.open(previous) if previous is not None else None
         except CorruptIndexFile:
             index = None  # its file matches the manifest but cannot be read: built from the cache
         if index is None:

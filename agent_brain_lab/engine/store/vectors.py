@@ -1,4 +1,12 @@
-"""Dense vectors in a usearch index (cosine, f16 storage, usearch's own file format), keyed by chunk key."""
+"""Dense vectors keyed by chunk key: a usearch base (cosine, f16 storage, usearch's own file format)
+plus a small delta, patched per generation like the keyword index.
+
+A new generation hard-links the base file unchanged; vectors added since the base live in a delta
+(``.npy`` keys and f16 vectors, searched by brute force) and base vectors removed since are
+tombstones (a ``.npy`` of keys, dropped from an over-fetched base search). Once the delta or the
+tombstones grow large, the writer merges them into a new base (that run pays the full save). A key
+is in the delta or live in the base, never both.
+"""
 
 from __future__ import annotations
 
@@ -7,73 +15,183 @@ from pathlib import Path
 
 import numpy as np
 import onnxruntime  # noqa: F401  must load before usearch: the reverse order segfaults (usearch 2.26, ort 1.31)
-from usearch.index import Index
+from usearch.index import Index, MetricKind
+from usearch.index import search as exact_search
 
-from .datafiles import CorruptIndexFile
+from .datafiles import CorruptIndexFile, link_or_copy, load_array, require, save_array
 
 FILE = "vectors.usearch"
+DELTA_KEYS = "vectors.delta-keys.npy"  # int64 chunk keys of the delta
+DELTA_VECTORS = "vectors.delta.npy"  # their f16 vectors, row after row (flat: len(keys) * dim)
+DEAD = "vectors.dead.npy"  # int64 keys of base vectors removed since the base was written
 EXACT_BELOW = 20_000  # brute force is exact and as fast as HNSW on small indexes
+DELTA_MIN = 2048  # a delta up to this many vectors (or a 10th of the base) stays a delta
+DEAD_MIN = 1024  # tombstones up to this many (or a 64th of the base): each one is over-fetched per search
+_NO_KEYS = np.zeros(0, dtype=np.int64)
+
+
+def is_vector_file(name: str) -> bool:
+    return name in (FILE, DELTA_KEYS, DELTA_VECTORS, DEAD)
 
 
 class VectorIndex:
-    def __init__(self, index: Index):
-        self._index = index
+    def __init__(
+        self,
+        base: Index,
+        origin: Path | None = None,
+        dead: np.ndarray = _NO_KEYS,
+        delta_keys: np.ndarray = _NO_KEYS,
+        delta: np.ndarray | None = None,
+    ):
+        """``origin``: the folder the (read-only, memory-mapped) base was read from, saved again as a
+        hard link; None for a base held in memory, which updates change in place."""
+        self._base, self._origin = base, origin
+        self._dead = np.asarray(dead, dtype=np.int64)
+        self._delta_keys = np.asarray(delta_keys, dtype=np.int64)
+        self._delta = delta if delta is not None else np.zeros((0, base.ndim), dtype=np.float16)
 
     @classmethod
     def empty(cls, dim: int) -> VectorIndex:
         return cls(Index(ndim=dim, metric="cos", dtype="f16", connectivity=16))
 
     @classmethod
-    def open(cls, gen_dir: Path, writable: bool = False) -> VectorIndex | None:
+    def open(cls, gen_dir: Path) -> VectorIndex | None:
         path = gen_dir / FILE
         if not path.exists():
             return None
         try:
-            index = Index.restore(str(path), view=not writable)
+            index = Index.restore(str(path), view=True)
         except (RuntimeError, ValueError, OSError) as err:
             raise CorruptIndexFile(f"{FILE}: unreadable ({err})") from None
         if index is None:
             raise CorruptIndexFile(f"{FILE}: not a usearch index")
-        return cls(index)
+        dead = _optional(gen_dir / DEAD, "int64")
+        keys = _optional(gen_dir / DELTA_KEYS, "int64")
+        flat = _optional(gen_dir / DELTA_VECTORS, "float16")
+        require(len(flat) == len(keys) * index.ndim, "vectors: delta keys and vectors disagree")
+        require(len(np.unique(keys)) == len(keys), "vectors: a key twice in the delta")
+        require(len(np.unique(dead)) == len(dead) <= len(index), "vectors: bad tombstones")
+        if len(dead):
+            require(bool(np.all(index.contains(dead.astype(np.uint64)))), "vectors: a tombstone not in the base")
+        return cls(index, gen_dir, dead, keys, flat.reshape(len(keys), index.ndim))
 
     def __len__(self) -> int:
-        return len(self._index)
+        return len(self._base) - len(self._dead) + len(self._delta_keys)
 
     @property
     def dim(self) -> int:
-        return self._index.ndim
+        return self._base.ndim
+
+    # ---------------------------------------------------------------- patching
 
     def update(self, removed: Sequence[int], added: Sequence[int], vectors: np.ndarray) -> None:
-        if len(removed):
-            self._index.remove(np.asarray(removed, dtype=np.uint64))
-        if len(added):
-            self._index.add(np.asarray(added, dtype=np.uint64), np.asarray(vectors, dtype=np.float32))
+        removed_keys = np.asarray(removed, dtype=np.int64)
+        added_keys = np.asarray(added, dtype=np.int64)
+        if self._origin is None:  # a base in memory: changed in place
+            if len(removed_keys):
+                self._base.remove(removed_keys.astype(np.uint64))
+            if len(added_keys):
+                self._base.add(added_keys.astype(np.uint64), np.asarray(vectors, dtype=np.float32))
+            return
+        gone = np.concatenate([removed_keys, added_keys])  # an added key replaces any older vector
+        keep = ~np.isin(self._delta_keys, gone)
+        in_base = gone[np.asarray(self._base.contains(gone.astype(np.uint64)), dtype=bool)] if len(gone) else gone
+        self._dead = np.union1d(self._dead, in_base).astype(np.int64)
+        self._delta_keys = np.concatenate([self._delta_keys[keep], added_keys])
+        new = np.asarray(vectors, dtype=np.float16).reshape(len(added_keys), self.dim)
+        self._delta = np.concatenate([self._delta[keep], new])
+        if len(self._delta_keys) > max(DELTA_MIN, len(self._base) // 10) or len(self._dead) > max(
+            DEAD_MIN, len(self._base) // 64
+        ):
+            self._merge()
+
+    def _merge(self) -> None:
+        """Tombstones and delta into a base held in memory (written in full by the next save)."""
+        assert self._origin is not None
+        base = Index.restore(str(self._origin / FILE), view=False)
+        if base is None:
+            raise CorruptIndexFile(f"{FILE}: not a usearch index")
+        if len(self._dead):
+            base.remove(self._dead.astype(np.uint64))
+        if len(self._delta_keys):
+            base.add(self._delta_keys.astype(np.uint64), self._delta.astype(np.float32))
+        self._base, self._origin = base, None
+        self._dead, self._delta_keys = _NO_KEYS, _NO_KEYS
+        self._delta = np.zeros((0, self.dim), dtype=np.float16)
+
+    def save(self, gen_dir: Path) -> list[str]:
+        """Write the index into a generation folder; returns the names of the files written."""
+        if self._origin is not None:
+            link_or_copy(self._origin / FILE, gen_dir / FILE)
+        else:
+            self._base.save(str(gen_dir / FILE))
+        written = [FILE]
+        if len(self._dead):
+            save_array(gen_dir / DEAD, self._dead)
+            written.append(DEAD)
+        if len(self._delta_keys):
+            save_array(gen_dir / DELTA_KEYS, self._delta_keys)
+            save_array(gen_dir / DELTA_VECTORS, self._delta.reshape(-1))
+            written += [DELTA_KEYS, DELTA_VECTORS]
+        return written
+
+    def moved(self, gen_dir: Path) -> None:
+        """The folder this index was saved to is now ``gen_dir`` (a staging folder published): a base
+        read from disk is linked from there next time (its old folder may be collected)."""
+        if self._origin is not None:
+            self._origin = gen_dir
+
+    # ---------------------------------------------------------------- reading
 
     def contains(self, keys: Sequence[int]) -> np.ndarray:
         """Which of ``keys`` have a vector (a generation published early lacks some)."""
         if not len(keys):
             return np.zeros(0, dtype=bool)
-        return np.asarray(self._index.contains(np.asarray(keys, dtype=np.uint64)), dtype=bool)
-
-    def save(self, gen_dir: Path) -> None:
-        self._index.save(str(gen_dir / FILE))
+        wanted = np.asarray(keys, dtype=np.int64)
+        in_base = np.asarray(self._base.contains(wanted.astype(np.uint64)), dtype=bool)
+        return np.isin(wanted, self._delta_keys) | (in_base & ~np.isin(wanted, self._dead))
 
     def search(self, query: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
         """Top ``count`` (keys, cosine similarities), best first."""
-        n = len(self._index)
-        if n == 0 or count <= 0:
+        n = len(self._base)
+        if len(self) == 0 or count <= 0:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        matches = self._index.search(query, min(count, n), exact=n < EXACT_BELOW)
-        return matches.keys.astype(np.int64), (1.0 - matches.distances).astype(np.float32)
+        keys, sims = _NO_KEYS, np.zeros(0, dtype=np.float32)
+        if n:
+            matches = self._base.search(query, min(count + len(self._dead), n), exact=n < EXACT_BELOW)
+            keys, sims = matches.keys.astype(np.int64), (1.0 - matches.distances).astype(np.float32)
+            if len(self._dead):
+                live = ~np.isin(keys, self._dead)
+                keys, sims = keys[live], sims[live]
+        if len(self._delta_keys):  # usearch's own brute force: the very similarities its index computes
+            found = exact_search(self._delta, query, min(count, len(self._delta_keys)), MetricKind.Cos, exact=True)
+            keys = np.concatenate([keys, self._delta_keys[found.keys.astype(np.int64)]])
+            sims = np.concatenate([sims, (1.0 - found.distances).astype(np.float32)])
+            order = np.argsort(-sims, kind="stable")[:count]
+            keys, sims = keys[order], sims[order]
+        return keys[:count], sims[:count]
 
     def similarities(self, query: np.ndarray, keys: Sequence[int]) -> np.ndarray:
         """Cosine similarity of the query to each of ``keys`` (vectors are unit length); 0 for a key
         without a vector (not embedded yet)."""
         if not len(keys):
             return np.zeros(0, dtype=np.float32)
-        vectors = self._index.get(np.asarray(keys, dtype=np.uint64))
+        wanted = np.asarray(keys, dtype=np.int64)
+        vectors = self._base.get(wanted.astype(np.uint64))
         if vectors is None:
             raise CorruptIndexFile(f"{FILE}: vectors missing")
         zero = np.zeros(self.dim, dtype=np.float32)
         matrix = np.stack([zero if v is None else np.asarray(v, dtype=np.float32) for v in vectors])
+        if len(self._dead):
+            matrix[np.isin(wanted, self._dead)] = 0
+        if len(self._delta_keys):
+            order = np.argsort(self._delta_keys)
+            at = np.minimum(np.searchsorted(self._delta_keys, wanted, sorter=order), len(order) - 1)
+            found = self._delta_keys[order[at]] == wanted
+            matrix[found] = self._delta[order[at[found]]].astype(np.float32)
         return matrix @ np.asarray(query, dtype=np.float32)
+
+
+def _optional(path: Path, dtype: str) -> np.ndarray:
+    """A 1-d array a generation may lack (then empty), read whole."""
+    return load_array(path, dtype, mmap=False) if path.exists() else np.zeros(0, dtype=dtype)
