@@ -26,6 +26,7 @@ from .fusion import rrf
 from .graph import graph_leg
 from .hybrid import blend
 from .names import names_leg
+from .symbols import rescored
 
 RELATION_WEIGHTS = {"graph": 1.0, "hybrid": 0.01, "names": 0.0}  # the graph leads a relation it resolved
 LOOKUP_WEIGHTS = {"hybrid": 1.0, "graph": 1.0, "names": 1.0}  # a query of names only: all are evidence
@@ -60,7 +61,7 @@ def run(ctx: QueryContext) -> Fused:
     legs = {"hybrid": blend(ctx, pool), "graph": graph_hits, "names": names_leg(ctx, pool)}
     led_by_graph = relation and bool(graph_hits)
     if not led_by_graph and intent.label != "lookup":
-        hits = boosted(legs["hybrid"], legs["names"], weights["names"])
+        hits = rescored(ctx, boosted(legs["hybrid"], legs["names"], weights["names"]))
     else:
         hits = rrf(legs, ctx.request.rrf_k, weights)
     return Fused(hits[: ctx.request.top_k], entities, intent.label, weights)
