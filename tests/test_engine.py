@@ -9,6 +9,7 @@ import pytest
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.retrieval.multi import PROSE_WEIGHTS, RELATION_WEIGHTS
+from agent_brain_lab.engine.retrieval.symbols import NAME_COVER_BOOST
 from agent_brain_lab.engine.tokenizer import tokenize
 from agent_brain_lab.engine.types import (
     MODES,
@@ -184,7 +185,7 @@ def test_multi_ranks_prose_by_the_blend_and_reports_intent_and_weights(brain):
     blend = {r.chunk_id: r.score for r in brain.query(response.query, mode="hybrid", top_k=10).results}
     for result in response.results:
         assert {"vector", "bm25"} & set(result.ranks) and "graph" not in result.ranks
-        boost = PROSE_WEIGHTS["names"] if "names" in result.ranks else 0.0
+        boost = NAME_COVER_BOOST + (PROSE_WEIGHTS["names"] if "names" in result.ranks else 0.0)
         assert blend[result.chunk_id] <= result.score <= blend[result.chunk_id] + boost + 1e-6
 
 

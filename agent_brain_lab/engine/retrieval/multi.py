@@ -11,7 +11,8 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   ``NAME_BOOST`` on the blend's [0, 1] scale. Measured on docstring questions, the graph leg made
   prose worse (names in prose are rarely the answer's neighbours), so it is silent there; the names
   leg as an RRF vote was worse too (a rank-1 vote outweighs the blend's spread), as a bounded boost
-  it helps.
+  it helps. Then the best candidates gain up to ``symbols.NAME_COVER_BOOST`` by how much of their
+  own name the query's words cover, fully or not (:mod:`.symbols`): new evidence, not a re-weighting.
 - A query of names only ("IOLoop.start") hears all three legs alike.
 
 The response reports the intent's label and these weights.
@@ -26,6 +27,7 @@ from .fusion import rrf
 from .graph import graph_leg
 from .hybrid import blend
 from .names import names_leg
+from .symbols import name_covered
 
 RELATION_WEIGHTS = {"graph": 1.0, "hybrid": 0.01, "names": 0.0}  # the graph leads a relation it resolved
 LOOKUP_WEIGHTS = {"hybrid": 1.0, "graph": 1.0, "names": 1.0}  # a query of names only: all are evidence
@@ -60,7 +62,7 @@ def run(ctx: QueryContext) -> Fused:
     legs = {"hybrid": blend(ctx, pool), "graph": graph_hits, "names": names_leg(ctx, pool)}
     led_by_graph = relation and bool(graph_hits)
     if not led_by_graph and intent.label != "lookup":
-        hits = boosted(legs["hybrid"], legs["names"], weights["names"])
+        hits = name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"]))
     else:
         hits = rrf(legs, ctx.request.rrf_k, weights)
     return Fused(hits[: ctx.request.top_k], entities, intent.label, weights)
