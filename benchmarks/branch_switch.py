@@ -2,11 +2,11 @@
 
 :func:`make_repo` turns a generated workspace (benchmarks/synth.py) into a git repository with two
 branches: ``main`` and ``switch``, which edits ``changed`` files (one line in each file's first
-function carries a word no other file has). :func:`measure` (run in its own process, on an indexed
-``main``) follows the workspace with :func:`agent_brain_lab.engine.watch.follow` (what
-``agent-brain-lab watch`` runs), checks out ``switch`` and asks BM25 for the word every 50 ms until a
-changed file answers; then it stops the watcher, checks ``main`` out again unwatched and times the
-``index`` run that catches up (the CLI's ``agent-brain-lab index`` after a checkout).
+function carries a word no other file has). :func:`measure` (run in its own process, on an indexed ``main``)
+follows the workspace with :func:`agent_brain_lab.engine.watch.follow` (what ``agent-brain-lab watch``
+runs), checks out ``switch`` and asks BM25 for the word every 50 ms until a changed file answers (or
+reports that the watcher did not follow); then, unwatched, it times one ``index`` run (the CLI's
+``agent-brain-lab index`` after a checkout), checks ``main`` out again and times one more.
 
 Run alone: ``python -m benchmarks.branch_switch ROOT`` (prints JSON).
 """
@@ -14,6 +14,7 @@ Run alone: ``python -m benchmarks.branch_switch ROOT`` (prints JSON).
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
 import threading
@@ -24,6 +25,7 @@ WORD = "zqxbranchswitchprobe"  # letters only: the tokenizer splits digits off
 BRANCH = "switch"
 POLL_S = 0.05
 TIMEOUT_S = 900.0
+WATCH_TIMEOUT_S = 120.0  # a watched switch not searchable by then is reported as not followed
 QUIET_S = 3.0  # after the answer: how long to wait for a second run that should not come
 
 
@@ -63,11 +65,11 @@ def _found(brain, changed: set[str]) -> bool:
     return any(r.source in changed for r in brain.query(WORD, mode="bm25", top_k=10).results)
 
 
-def _until(check, what: str) -> None:
-    deadline = time.monotonic() + TIMEOUT_S
+def _until(check, what: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
-            raise RuntimeError(f"branch switch: {what} not seen within {TIMEOUT_S}s")
+            raise TimeoutError(f"branch switch: {what} not seen within {timeout}s")
         time.sleep(POLL_S)
 
 
@@ -76,13 +78,16 @@ def _run_summary(paths: list[str], report) -> dict:
     return {"paths": len(paths), "duration_s": report.duration_s} | {k: getattr(report, k) for k in keys}
 
 
-def measure(root: Path, changed: list[str], delay: float = 1.0) -> dict:
-    """Watched checkout of ``switch`` until BM25 finds the word, then an unwatched checkout of ``main``
-    and one ``index`` run (which must make the word unfindable again)."""
-    from agent_brain_lab import Brain
+def _watched(brain, root: Path, changed: set[str], delay: float) -> dict:
+    """Follow the workspace, check out ``switch``: until BM25 finds the word, or ``WATCH_TIMEOUT_S``
+    without it (the watcher's warnings are kept: a batch it could not index is dropped)."""
     from agent_brain_lab.engine.watch import follow
 
-    brain = Brain(root)
+    warnings: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: warnings.append(record.getMessage())  # type: ignore[method-assign]
+    log = logging.getLogger("benchmarks.branch_switch.watch")
+    log.addHandler(handler)
     runs: list[tuple[float, list[str], object]] = []
     stop = threading.Event()
     thread = threading.Thread(
@@ -92,38 +97,52 @@ def measure(root: Path, changed: list[str], delay: float = 1.0) -> dict:
             "on_report": lambda paths, report: runs.append((time.perf_counter(), paths, report)),
             "delay": delay,
             "stop": stop,
+            "log": log,
         },
         daemon=True,
     )
     started = time.perf_counter()
     thread.start()
-    _until(lambda: bool(runs), "the watcher's catch-up run")
-    out: dict = {"chunks": brain.status().chunks["total"], "catch_up_s": round(runs[0][0] - started, 1)}
-    out["catch_up"] = _run_summary(runs[0][1], runs[0][2])
-    if _found(brain, set(changed)):
-        raise RuntimeError(f"{WORD!r} is already indexed before the checkout")
+    _until(lambda: bool(runs), "the watcher's catch-up run", TIMEOUT_S)
+    out: dict = {"catch_up_s": round(runs[0][0] - started, 1), "catch_up": _run_summary(runs[0][1], runs[0][2])}
     before = len(runs)
     start = time.perf_counter()
     _git(root, "checkout", "-q", BRANCH)
-    checked_out = time.perf_counter()
-    _until(lambda: _found(brain, set(changed)), f"{WORD!r} after the checkout")
-    searchable = time.perf_counter()
-    _until(lambda: len(runs) > before, "the run's report")  # the query may beat the callback
-    time.sleep(QUIET_S)
-    after = runs[before:]
+    out["checkout_s"] = round(time.perf_counter() - start, 2)
+    try:
+        _until(lambda: _found(brain, changed), f"{WORD!r} after the checkout", WATCH_TIMEOUT_S)
+        out["searchable_s"] = round(time.perf_counter() - start, 2)
+        _until(lambda: len(runs) > before, "the run's report", TIMEOUT_S)  # the query may beat the callback
+        time.sleep(QUIET_S)
+    except TimeoutError:
+        out["searchable_s"] = None
     stop.set()
     thread.join(60)
-    out["watched"] = {
-        "checkout_s": round(checked_out - start, 2),
-        "searchable_s": round(searchable - start, 2),
-        "runs": len(after),
-        "run": [_run_summary(paths, report) for _, paths, report in after],
-    }
-    _git(root, "checkout", "-q", "main")
+    out["runs"] = len(runs) - before
+    out["run"] = [_run_summary(paths, report) for _, paths, report in runs[before:]]
+    out["warnings"] = warnings
+    return out
+
+
+def _timed_index(brain, changed: set[str]) -> dict:
     start = time.perf_counter()
     report = brain.index()
-    out["index_after_checkout"] = _run_summary([], report) | {"wall_s": round(time.perf_counter() - start, 2)}
-    out["index_after_checkout"]["word_gone"] = not _found(brain, set(changed))
+    return _run_summary([], report) | {"wall_s": round(time.perf_counter() - start, 2), "found": _found(brain, changed)}
+
+
+def measure(root: Path, changed: list[str], delay: float = 1.0) -> dict:
+    """The switch followed by the watcher; then, unwatched, one ``index`` run after the checkout of
+    ``switch`` (a no-op when the watcher made it) and one after the checkout of ``main`` back."""
+    from agent_brain_lab import Brain
+
+    brain = Brain(root)
+    wanted = set(changed)
+    if _found(brain, wanted):
+        raise RuntimeError(f"{WORD!r} is already indexed before the checkout")
+    out: dict = {"chunks": brain.status().chunks["total"], "watched": _watched(brain, root, wanted, delay)}
+    out["index_after_switch"] = _timed_index(brain, wanted)
+    _git(root, "checkout", "-q", "main")
+    out["index_after_checkout"] = _timed_index(brain, wanted)
     return out
 
 

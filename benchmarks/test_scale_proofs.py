@@ -44,11 +44,12 @@ def test_timeline_and_branch_switch_on_a_tiny_workspace(tmp_path):
     assert tl["peak_rss_mb"] > 50
 
     switch = measure(root, changed, delay=0.2)
-    assert switch["watched"]["runs"] == 1
-    run = switch["watched"]["run"][0]
-    assert run["paths"] == 2 and run["files_indexed"] == 2
+    watched = switch["watched"]
+    assert watched["searchable_s"] is not None and watched["runs"] == 1 and not watched["warnings"]
+    assert watched["run"][0]["paths"] == 2 and watched["run"][0]["files_indexed"] == 2
+    assert switch["index_after_switch"]["files_indexed"] == 0 and switch["index_after_switch"]["found"]
     assert switch["index_after_checkout"]["files_indexed"] == 2
-    assert switch["index_after_checkout"]["word_gone"]
+    assert not switch["index_after_checkout"]["found"]
 
 
 def test_first_time_peak_rss_and_embedding_rate():
