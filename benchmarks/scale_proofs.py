@@ -150,7 +150,7 @@ def markdown(results: dict) -> str:
         "",
         "Each changed file has one new line in its first function. Watched: `follow` (what `agent-brain-lab watch`",
         "runs) with the default 1 s quiet delay; searchable = from the start of `git checkout` until BM25 answers",
-        "the new branch's word from a changed file (polled every 50 ms; given up after 120 s). Unwatched: one",
+        "the new branch's word from a changed file (polled every 50 ms; given up after 120 s or a dropped batch). Unwatched: one",
         "`index` run after the checkout (a no-op when the watcher already indexed it), then `git checkout main`",
         "back and one more `index` run.",
         "",
