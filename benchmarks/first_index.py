@@ -116,7 +116,7 @@ def timeline(root: Path, keyword: str, caller_of: str, stop_after_answers_s: flo
 
 
 def plot(timelines: dict[str, dict], path: Path) -> None:
-    """Coverage over time, one line per timeline, first keyword answer marked."""
+    """Coverage over time, one line per timeline, the first keyword answer marked."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -131,9 +131,9 @@ def plot(timelines: dict[str, dict], path: Path) -> None:
     ax.set_xlabel("minutes since the first index started")
     ax.set_ylabel("coverage: embedded chunks, %")
     ax.set_ylim(0, 102)
-    ax.set_title("First index: coverage over time (dotted: first keyword + graph answer)")
+    ax.set_title("First index: coverage over time (dotted: first keyword answer)")
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper right")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -159,7 +159,7 @@ def markdown(results: dict) -> str:
         "| `index` after checking main out back: time / word gone | load after |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for size in sizes.values():
+    for size in (s for s in sizes.values() if "branch_switch" in s):  # a run stopped before it has none
         b = size["branch_switch"]
         w, there, back = b["watched"], b["index_after_switch"], b["index_after_checkout"]
         searchable = "not followed" if w["searchable_s"] is None else f"{w['searchable_s']:.1f} s"
