@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.types import InvalidRequest
+from agent_brain_lab.engine.types import MAX_PATHS, InvalidRequest
 from agent_brain_lab.engine.watch import ChangeBatcher, follow, relevant
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,10 +34,11 @@ def eventually(check, timeout: float = WAIT_S, what: str = ""):
         time.sleep(0.1)
 
 
-def sources(brain: Brain, word: str) -> set[str]:
+def sources(brain: Brain, word: str, folder: str = "") -> set[str]:
     if not brain.is_indexed():
         return set()
-    return {r.source for r in brain.query(word, mode="bm25", top_k=100).results}
+    within = {"file_paths": [folder]} if folder else {}
+    return {r.source for r in brain.query(word, mode="bm25", top_k=100, **within).results}
 
 
 class Lines:
@@ -172,17 +173,18 @@ def test_a_branch_switch_is_one_batched_run(tmp_path):
         return f'def {word}_{i}(x):\n    """{word.title()} step {i}."""\n    return x\n'
 
     (root / "pkg").mkdir()
-    for i in range(40):
+    n = MAX_PATHS // 3 + 10  # deleted, changed and added each: more paths than one request may name
+    for i in range(2 * n):
         (root / "pkg" / f"mod_{i}.py").write_text(module("amberlynx", i))
     git("add", "-A")
     git("commit", "-q", "-m", "main")
     git("checkout", "-q", "-b", "feature")
-    for i in range(20):  # 20 deleted, 20 changed, 20 added
+    for i in range(n):
         (root / "pkg" / f"mod_{i}.py").unlink()
-    for i in range(20, 40):
+    for i in range(n, 2 * n):
         (root / "pkg" / f"mod_{i}.py").write_text(module("cobaltheron", i))
     (root / "extra").mkdir()
-    for i in range(20):
+    for i in range(n):
         (root / "extra" / f"new_{i}.py").write_text(module("cobaltheron_new", i))
     git("add", "-A")
     git("commit", "-q", "-m", "feature")
@@ -191,13 +193,14 @@ def test_a_branch_switch_is_one_batched_run(tmp_path):
     following = Following(root, delay=1.0)
     try:
         brain = following.brain
-        assert len(sources(brain, "amberlynx")) == 40
+        assert sources(brain, "amberlynx") and brain.status().files["total"] == 2 * n
         runs_before = len(following.runs)
         git("checkout", "-q", "feature")
-        eventually(lambda: len(sources(brain, "cobaltheron")) == 40, what="the feature branch searchable")
+        feature = lambda: all(len(sources(brain, "cobaltheron", f)) == n for f in ("pkg/", "extra/"))  # noqa: E731
+        eventually(feature, what="the feature branch searchable")
         eventually(lambda: sources(brain, "amberlynx") == set(), what="the main branch gone")
-        assert len(following.runs) - runs_before == 1, following.runs[runs_before:]
-        assert brain.status().files["total"] == 40
+        assert len(following.runs) - runs_before == 1, [len(r) for r in following.runs[runs_before:]]
+        assert brain.status().files["total"] == 2 * n
     finally:
         following.close()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
@@ -124,6 +124,14 @@ MAX_PATHS = 256
 MAX_PATH_CHARS = 4096
 MAX_NAME_BYTES = 255  # one file or folder name, as the file system allows
 MAX_GRAPH_DEPTH = 3
+
+
+def index_scope(paths: Sequence[str]) -> list[str] | str:
+    """What one run over ``paths`` (changed files the watcher or saves collected) indexes: more than a
+    request may name — a branch switch, a pull — is one incremental run of the whole workspace (``""``),
+    which costs what changed plus a walk of the tree."""
+    return list(paths) if len(paths) <= MAX_PATHS else ""
+
 
 # Only ASCII digits are numbers: str.isdigit() and int() also take "²", "٣" and "1_0".
 _ASCII_INT = re.compile(r"\s*[+-]?[0-9]{1,18}\s*", re.ASCII)

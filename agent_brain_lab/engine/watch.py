@@ -27,7 +27,7 @@ from typing import Any
 import watchfiles
 
 from .brain import Brain
-from .types import BrainError, IndexCancelled, IndexReport, InvalidRequest, WorkspaceBusy
+from .types import BrainError, IndexCancelled, IndexReport, InvalidRequest, WorkspaceBusy, index_scope
 from .workspace import EXCLUDED_DIRS
 
 # Swap, backup, lock and atomic-write files of editors and tools (vim, emacs, JetBrains, gedit, kate, sed -i).
@@ -325,7 +325,7 @@ def follow(
     def run(paths: list[str]) -> None:
         nonlocal runs
         try:
-            report = brain.index(path=paths, cancel=cancel, wait=BUSY_WAIT_S, missing_ok=True)
+            report = brain.index(path=index_scope(paths), cancel=cancel, wait=BUSY_WAIT_S, missing_ok=True)
         except IndexCancelled:
             return
         except WorkspaceBusy:  # another process writes: try again after it (the batcher logs it)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..engine import Brain, BrainConfig
-from ..engine.types import BrainError, IndexReport, IndexRequest, InvalidRequest
+from ..engine.types import BrainError, IndexReport, IndexRequest, InvalidRequest, index_scope
 from ..engine.workspace import resolve_inside
 from .jobs import Job, JobManager, JobRunning
 
@@ -101,7 +101,7 @@ class BrainService:
 
     def _run_job(self, job: Job) -> IndexReport:
         return self.brain.index(
-            path=job.paths, force=job.force, progress=job.record_progress, cancel=job.cancel, **job.options
+            path=index_scope(job.paths), force=job.force, progress=job.record_progress, cancel=job.cancel, **job.options
         )
 
     # ------------------------------------------------------------------ reading
