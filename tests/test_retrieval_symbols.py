@@ -42,6 +42,7 @@ def brain(tmp_path_factory) -> Brain:
 def test_name_parts_are_stemmed_and_drop_the_whole_identifier():
     assert name_parts("_flush_writes") == {"flush", "write"}
     assert name_parts("close") == {"close"}  # a one-part name is its own part
+    assert name_parts("_") == frozenset()  # nothing to cover: such a name gains nothing
 
 
 def test_prose_candidates_gain_the_share_of_their_name_the_query_covers(brain):

@@ -286,7 +286,7 @@ class Brain:
         snapshot, catalog = view.snapshot, view.catalog
         vectors = self._query_vectors.soon(request.query) if request.mode != "bm25" else self._query_vectors.get
         ctx = retrieval.QueryContext(
-            snapshot, request, vectors, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids)
+            snapshot, request, vectors, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids), catalog.chunks_by_key
         )
         outcome = retrieval.search(ctx)
         rows = catalog.chunks_by_key([h.key for h in outcome.hits])

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..snapshot import Snapshot
 from ..tokenizer import tokenize
-from ..types import QueryRequest
+from ..types import Chunk, QueryRequest
 from .intent import Intent, analyse
 
 
@@ -33,11 +33,13 @@ class QueryContext:
         request: QueryRequest,
         embed_query: Callable[[str], np.ndarray],
         keys_of_chunk_ids: Callable[[list[str]], dict[str, int]],
+        chunks_of_keys: Callable[[list[int]], dict[int, Chunk]],
     ):
         self.snapshot = snapshot
         self.request = request
         self._embed_query = embed_query
         self.keys_of_chunk_ids = keys_of_chunk_ids
+        self.chunks_of_keys = chunks_of_keys
         self.mask = snapshot.columns.mask(request)
 
     @cached_property

@@ -97,10 +97,15 @@ class NameIndex:
         live = [n for n in base if n not in self.removed] if self._removed_posting[part] else list(base)
         return self.delta.postings.get(part, []) + live
 
-    def _count(self, part: str) -> int:
+    def count(self, part: str) -> int:
+        """How many live symbols have ``part`` in their name."""
         return (
             len(self.delta.postings.get(part, ())) + len(self.base.postings.get(part, ())) - self._removed_posting[part]
         )
+
+    def symbols(self) -> int:
+        """How many live symbols the index holds."""
+        return len(self.base.parts) - len(self.removed) + len(self.delta.parts)
 
     def _parts(self, node: str) -> frozenset[str]:
         return self.delta.parts.get(node) or self.base.parts[node]
@@ -112,7 +117,7 @@ class NameIndex:
         """Symbols whose every name part is among ``tokens``, with their weight."""
         matched: dict[str, int] = defaultdict(int)
         for token in tokens:
-            if self._count(token) <= MAX_POSTING:
+            if self.count(token) <= MAX_POSTING:
                 for node in self.posting(token):
                     matched[node] += 1
         weights = {}

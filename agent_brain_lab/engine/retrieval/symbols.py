@@ -12,27 +12,21 @@ Measured on the tuning packages' docstring questions (tornado, jinja2, click): a
 helps all three; the class's name as a second field, and graph proximity to the best hits (a method
 whose class, caller or callee ranks near the top), helped tornado and hurt jinja2, so neither is used.
 
-The key -> symbol map is built once per snapshot (a catalog look-up of every symbol's chunk id); a
-query then costs ``DEPTH`` dictionary look-ups.
+A query looks up only those candidates' chunk rows (their symbol name and kind); how rare a part is
+comes from the graph's name index, which a new generation patches: nothing here grows with the index.
 """
 
 from __future__ import annotations
 
 import math
-import threading
-import weakref
-from collections.abc import Callable
 
-from ..snapshot import Snapshot
-from ..store.graph import CodeGraph
 from ..tokenizer import tokenize
 from .context import Hit, QueryContext
-from .names import name_index
+from .names import NameIndex, name_index
 
 NAME_COVER_BOOST = 0.15
 DEPTH = 30  # candidates re-scored: the answer is rarely below the blend's 30th
 _KINDS = {"function", "method", "class"}
-_BATCH = 900  # chunk ids per catalog look-up (SQLite's host-parameter limit)
 
 
 def name_parts(name: str) -> frozenset[str]:
@@ -42,57 +36,25 @@ def name_parts(name: str) -> frozenset[str]:
     return parts or frozenset(tokens)
 
 
-class SymbolMap:
-    """key -> the name parts of the function, method or class whose chunk it is; how rare each part is."""
-
-    def __init__(self, graph: CodeGraph, keys_of_chunk_ids: Callable[[list[str]], dict[str, int]]):
-        by_chunk = {
-            str(data["chunk_id"]): str(data.get("name", ""))
-            for _, data in graph.g.nodes(data=True)
-            if data.get("kind") in _KINDS and data.get("chunk_id")
-        }
-        ids = list(by_chunk)
-        self.parts: dict[int, frozenset[str]] = {}
-        for start in range(0, len(ids), _BATCH):
-            for chunk_id, key in keys_of_chunk_ids(ids[start : start + _BATCH]).items():
-                self.parts[int(key)] = name_parts(by_chunk[chunk_id])
-        total = max(len(self.parts), 1)
-        self.idf = {part: math.log(1 + total / (1 + len(nodes))) for part, nodes in name_index(graph).parts.items()}
-        self.rarest = math.log(1 + total)
-
-    def cover(self, key: int, query: set[str]) -> float:
-        """The idf-weighted share of the key's name parts the query holds (0 when it is no symbol)."""
-        parts = self.parts.get(key)
-        if not parts:
-            return 0.0
-        weights = {p: self.idf.get(p, self.rarest) for p in parts}
-        return sum(w for p, w in weights.items() if p in query) / sum(weights.values())
-
-
-_maps: weakref.WeakKeyDictionary[Snapshot, SymbolMap] = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
-
-
-def symbol_map(ctx: QueryContext) -> SymbolMap | None:
-    graph = ctx.snapshot.graph
-    if graph is None:
-        return None
-    with _lock:
-        found = _maps.get(ctx.snapshot)
-        if found is None:
-            found = _maps[ctx.snapshot] = SymbolMap(graph, ctx.keys_of_chunk_ids)
-        return found
+def cover(parts: frozenset[str], query: set[str], names: NameIndex) -> float:
+    """The idf-weighted share of a name's parts the query holds (0 for a name with no parts: ``__``)."""
+    if not parts:
+        return 0.0
+    total = max(names.symbols(), 1)
+    weights = {p: math.log(1 + total / (1 + names.count(p))) for p in parts}
+    return sum(w for p, w in weights.items() if p in query) / sum(weights.values())
 
 
 def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER_BOOST) -> list[Hit]:
     """``ranked`` with its ``DEPTH`` best re-ordered after adding ``boost`` x each one's name cover."""
-    smap = symbol_map(ctx)
-    if smap is None or not ranked:
+    graph = ctx.snapshot.graph
+    if graph is None or not ranked:
         return ranked
-    query = set(ctx.query_tokens)
+    names, query = name_index(graph), set(ctx.query_tokens)
     top = ranked[:DEPTH]
+    rows = ctx.chunks_of_keys([h.key for h in top])
     for hit in top:
-        cover = smap.cover(hit.key, query)
-        if cover:
-            hit.score += boost * cover
+        row = rows.get(hit.key)
+        if row is not None and row.symbol_type in _KINDS and row.symbol_name:
+            hit.score += boost * cover(name_parts(row.symbol_name), query, names)
     return sorted(top, key=lambda h: -h.score) + ranked[DEPTH:]
