@@ -240,7 +240,7 @@ def _names_matched(graph: CodeGraph, tokens: set[str]) -> dict[str, float]:
                 for part in parts:
                     postings.setdefault(part, []).append(node)
     matched: dict[str, int] = {}
-    for token in tokens:
+    for token in sorted(tokens):
         if len(postings.get(token, ())) <= names_module.MAX_POSTING:
             for node in postings.get(token, ()):
                 matched[node] = matched.get(node, 0) + 1

@@ -135,16 +135,27 @@ def find_entities(intent: Intent, graph: CodeGraph) -> list[tuple[str, list[str]
     return sorted(found.values(), key=lambda e: -e[2])
 
 
+def _entities(ctx: QueryContext, graph: CodeGraph, strong_only: bool) -> list:
+    entities = find_entities(ctx.intent, graph)
+    if strong_only or not ctx.intent.asked:  # a plain word naming an entity counts only in a relation question
+        entities = [e for e in entities if e[3]]
+    return entities
+
+
+def entity_names(ctx: QueryContext, strong_only: bool = False) -> list[str]:
+    """The entities the query names, as ``graph_leg`` finds them, without walking the graph."""
+    graph = ctx.snapshot.graph
+    return [e[0] for e in _entities(ctx, graph, strong_only)] if graph is not None else []
+
+
 def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple[list[Hit], list[str]]:
     """Graph hits, best first, and the entities found; ``strong_only`` keeps identifier-like names."""
     graph = ctx.snapshot.graph
     if graph is None:
         return [], []
     intent = ctx.intent
-    entities = find_entities(intent, graph)
+    entities = _entities(ctx, graph, strong_only)
     asked = intent.asked
-    if strong_only or not asked:  # a plain word naming an entity counts only in a question about relations
-        entities = [e for e in entities if e[3]]
     directions = {written: intent.direction_of(written) for written, *_ in entities}
     seeds = [(n, w, directions[written]) for written, nodes, w, _ in entities for n in nodes][:MAX_SEEDS]
     node_score: dict[str, float] = defaultdict(float)

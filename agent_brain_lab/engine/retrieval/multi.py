@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from .context import Hit, QueryContext
 from .fusion import rrf
-from .graph import graph_leg
+from .graph import entity_names, graph_leg
 from .hybrid import blend
 from .names import names_leg
 from .symbols import name_covered
@@ -57,7 +57,10 @@ def run(ctx: QueryContext) -> Fused:
     pool = ctx.pool
     intent = ctx.intent
     relation = intent.relation is not None
-    graph_hits, entities = graph_leg(ctx, pool, strong_only=not relation)
+    if relation or intent.label == "lookup":
+        graph_hits, entities = graph_leg(ctx, pool, strong_only=not relation)
+    else:  # prose: the graph's weight is 0 whatever it finds, so it is not walked; it names the entities
+        graph_hits, entities = [], entity_names(ctx, strong_only=True)
     weights = weights_for(intent.label, relation, bool(graph_hits))
     legs = {"hybrid": blend(ctx, pool), "graph": graph_hits, "names": names_leg(ctx, pool)}
     led_by_graph = relation and bool(graph_hits)

@@ -116,7 +116,7 @@ class NameIndex:
     def match(self, tokens: set[str]) -> dict[str, float]:
         """Symbols whose every name part is among ``tokens``, with their weight."""
         matched: dict[str, int] = defaultdict(int)
-        for token in tokens:
+        for token in sorted(tokens):  # a set: its order changes with the hash seed, ties must not
             if self.count(token) <= MAX_POSTING:
                 for node in self.posting(token):
                     matched[node] += 1

@@ -41,7 +41,7 @@ def cover(parts: frozenset[str], query: set[str], names: NameIndex) -> float:
     if not parts:
         return 0.0
     total = max(names.symbols(), 1)
-    weights = {p: math.log(1 + total / (1 + names.count(p))) for p in parts}
+    weights = {p: math.log(1 + total / (1 + names.count(p))) for p in sorted(parts)}  # one order: one float sum
     return sum(w for p, w in weights.items() if p in query) / sum(weights.values())
 
 
