@@ -12,7 +12,7 @@ Measured on the tuning packages' docstring questions (tornado, jinja2, click): a
 helps all three; the class's name as a second field, and graph proximity to the best hits (a method
 whose class, caller or callee ranks near the top), helped tornado and hurt jinja2, so neither is used.
 
-A query looks up only those candidates' chunk rows (their symbol name and kind); how rare a part is
+A query looks up only those candidates' chunk rows and, by name, the graph node defined in each; how rare a part is
 comes from the graph's name index, which a new generation patches: nothing here grows with the index.
 """
 
@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import math
 
+from ..store.graph import CodeGraph
 from ..tokenizer import tokenize
+from ..types import Chunk
 from .context import Hit, QueryContext
 from .names import NameIndex, name_index
 
@@ -55,6 +57,17 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     rows = ctx.chunks_of_keys([h.key for h in top])
     for hit in top:
         row = rows.get(hit.key)
-        if row is not None and row.symbol_type in _KINDS and row.symbol_name:
-            hit.score += boost * cover(name_parts(row.symbol_name), query, names)
+        name = _defined_in(graph, row) if row is not None and row.symbol_name else None
+        if name:
+            hit.score += boost * cover(name_parts(name), query, names)
     return sorted(top, key=lambda h: -h.score) + ranked[DEPTH:]
+
+
+def _defined_in(graph: CodeGraph, row: Chunk) -> str | None:
+    """The name of the function, method or class whose definition this chunk holds (its first chunk:
+    the later parts of a long body are not where it is named)."""
+    for node in graph.lookup(str(row.symbol_name)):
+        data = graph.g.nodes[node]
+        if data.get("chunk_id") == row.chunk_id and data.get("kind") in _KINDS:
+            return str(data.get("name", ""))
+    return None
