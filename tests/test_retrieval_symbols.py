@@ -6,7 +6,8 @@ import pytest
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.retrieval.multi import PROSE_WEIGHTS
-from agent_brain_lab.engine.retrieval.symbols import NAME_COVER_BOOST, name_parts
+from agent_brain_lab.engine.retrieval.names import name_parts
+from agent_brain_lab.engine.retrieval.symbols import NAME_COVER_BOOST
 
 SOURCE = """
 class Connection:

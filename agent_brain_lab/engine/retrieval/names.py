@@ -36,13 +36,14 @@ def _name_parts(data: dict) -> frozenset[str] | None:
     """The stemmed parts of a symbol node's name; None for a node the names leg does not match."""
     if data.get("kind") not in _KINDS or not data.get("chunk_id"):
         return None
-    return _parts_of(str(data.get("name", "")))
+    return name_parts(str(data.get("name", ""))) or None
 
 
 @lru_cache(maxsize=65_536)  # each generation's delta lists mostly the names the previous one did
-def _parts_of(name: str) -> frozenset[str] | None:
-    parts = frozenset(tokenize(name)) - {name.lower().strip("_")} or frozenset(tokenize(name))
-    return parts or None
+def name_parts(name: str) -> frozenset[str]:
+    """Stemmed parts of an identifier, without the identifier itself (``parse_line`` -> parse, line)."""
+    tokens = tokenize(name)
+    return frozenset(tokens) - {name.lower().strip("_")} or frozenset(tokens)
 
 
 class _Table:

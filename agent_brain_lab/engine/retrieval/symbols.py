@@ -21,21 +21,13 @@ from __future__ import annotations
 import math
 
 from ..store.graph import CodeGraph
-from ..tokenizer import tokenize
 from ..types import Chunk
 from .context import Hit, QueryContext
-from .names import NameIndex, name_index
+from .names import NameIndex, name_index, name_parts
 
 NAME_COVER_BOOST = 0.15
 DEPTH = 30  # candidates re-scored: the answer is rarely below the blend's 30th
 _KINDS = {"function", "method", "class"}
-
-
-def name_parts(name: str) -> frozenset[str]:
-    """Stemmed parts of an identifier, without the identifier itself (``parse_line`` -> parse, line)."""
-    tokens = tokenize(name)
-    parts = frozenset(tokens) - {name.lower().strip("_")}
-    return parts or frozenset(tokens)
 
 
 def cover(parts: frozenset[str], query: set[str], names: NameIndex) -> float:
