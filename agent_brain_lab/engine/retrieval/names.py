@@ -19,10 +19,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
-import networkx as nx
 import numpy as np
 
 from ..store.graph import CodeGraph
+from ..store.graph_arrays import ArrayGraph
 from ..store.graph_view import OverlayGraph
 from ..tokenizer import tokenize
 from .context import Hit, QueryContext
@@ -65,7 +65,7 @@ class _Table:
                 self.postings[part].append(node)
 
 
-def _base_table(base: nx.MultiDiGraph) -> _Table:
+def _base_table(base: ArrayGraph) -> _Table:
     """The table of a base graph, kept with it: every generation built on that base shares it."""
     table = base.graph.get("name_table")
     if table is None:
