@@ -2,9 +2,8 @@
 
 :func:`timeline` starts ``Brain(root).index()`` (real model, nothing cached) in a child process and,
 from this process, every second asks ``Brain(root).status()``, a BM25 query for a function name and a
-graph query (``what calls <name>``), and reads the child's peak RSS (``VmHWM``). It stops when the
-index is complete, or ``stop_after_answers_s`` after both first answers (a full 100k embed takes an
-hour); a stopped child is cancelled (SIGTERM → the run's cancel event; what it embedded stays cached).
+graph query (``what calls <name>``), and reads the child's peak RSS (``VmHWM``), until the index is
+complete (SIGTERM cancels the child's run: what it embedded stays cached).
 :func:`plot` draws coverage over time for several timelines into one PNG.
 """
 
@@ -68,7 +67,7 @@ def _probe(brain, keyword: str, caller_of: str) -> dict:
     return sample
 
 
-def timeline(root: Path, keyword: str, caller_of: str, stop_after_answers_s: float | None, log) -> dict:
+def timeline(root: Path, keyword: str, caller_of: str, log) -> dict:
     """Index ``root`` from scratch in a child process and sample it from here every second."""
     from agent_brain_lab import Brain
 
@@ -77,7 +76,7 @@ def timeline(root: Path, keyword: str, caller_of: str, stop_after_answers_s: flo
     child = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     brain = Brain(root)
     samples: list[dict] = []
-    peak, stopped = 0, False
+    peak = 0
     while child.poll() is None:
         tick = time.perf_counter()
         sample = {"t": round(tick - started, 2), **_probe(brain, keyword, caller_of)}
@@ -86,11 +85,6 @@ def timeline(root: Path, keyword: str, caller_of: str, stop_after_answers_s: flo
         samples.append(sample)
         if len(samples) % 30 == 0:
             log(f"  t={sample['t']:.0f}s coverage={sample['coverage']:.3f} rss peak {peak} MB")
-        answered = [first_time(samples, "bm25"), first_time(samples, "graph")]
-        if stop_after_answers_s is not None and None not in answered and not stopped:
-            stopped = sample["t"] - max(a or 0.0 for a in answered) >= stop_after_answers_s
-            if stopped:
-                child.send_signal(signal.SIGTERM)
         time.sleep(max(0.0, POLL_S - (time.perf_counter() - tick)))
     try:
         out, _ = child.communicate(timeout=120)
@@ -103,7 +97,6 @@ def timeline(root: Path, keyword: str, caller_of: str, stop_after_answers_s: flo
     report = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
     return {
         "wall_s": round(wall, 1),
-        "stopped_early": stopped,
         "child": report,
         "first_published_s": first_published(samples),
         "first_bm25_s": first_time(samples, "bm25"),

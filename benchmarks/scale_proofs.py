@@ -1,12 +1,9 @@
 """Issue 11's proofs at ~10k and ~100k chunks: a first index watched from outside, and a 500-file branch switch.
 
 For each size: a generated workspace (benchmarks/synth.py) under /tmp/scale_proofs/m<modules>, made a
-git repository with a ``switch`` branch (benchmarks/branch_switch.py); a first index with the real
-model and nothing cached, sampled every second (benchmarks/first_index.py); then the branch switch,
-watched, on the complete index. At 100k the first index is stopped a few minutes after the first
-answers (embedding all of it takes an hour; at 10k after 15 min, should a loaded machine need that long); the vectors it did not embed are then filled in from a
-pre-filled cache (benchmarks/latency100k.py's ``prefill``: pseudo-random vectors, which the branch
-switch's timing does not depend on) and an ``index`` run completes the index before the switch.
+git repository with a ``switch`` branch (benchmarks/branch_switch.py); a complete first index with the
+real model and nothing cached, sampled every second (benchmarks/first_index.py; about 45 min at 100k
+chunks on an idle 2-core machine); then the branch switch, watched, on the complete index.
 
 Run: ``python -m benchmarks.scale_proofs --sizes 770,7700`` → results/scale-proofs.{json,md,png}.
 ``--report`` rewrites the Markdown and the plot from the saved JSON.
@@ -31,7 +28,6 @@ BASE = Path("/tmp/scale_proofs")
 RESULTS = Path(__file__).resolve().parent / "results"
 NAME = "scale-proofs"
 CHANGED = 500
-STOP_AFTER_S = {770: 900.0, 7700: 180.0}  # modules → seconds after the first answers before a stop (else: the end)
 
 
 def _uptime() -> str:
@@ -70,12 +66,8 @@ def run_size(modules: int, changed_files: int, base: Path, log) -> dict:
     out["probes"] = {"bm25": keyword, "graph": f"what calls {caller_of}"}
     out["load_before"] = _uptime()
     log(f"== m{modules}: first index ({out['files']} files); {out['load_before']}")
-    out["first_index"] = timeline(root, keyword, caller_of, STOP_AFTER_S.get(modules), log)
+    out["first_index"] = timeline(root, keyword, caller_of, log)
     out["load_after_first_index"] = _uptime()
-    if out["first_index"]["stopped_early"]:
-        log("  filling the missing vectors from a pre-filled cache")
-        out["prefill"] = _child(log, "benchmarks.latency100k", "--child", "prefill", str(root))
-        out["complete"] = _child(log, "benchmarks.first_index", str(root))
     log(f"== m{modules}: branch switch of {changed_files} files")
     out["branch_switch"] = _child(log, "benchmarks.branch_switch", str(root))
     out["load_after"] = _uptime()
@@ -102,26 +94,26 @@ def markdown(results: dict) -> str:
         "# Scale proofs (python -m benchmarks.scale_proofs)",
         "",
         "Generated workspaces (benchmarks/synth.py), real embedding model (MiniLM-L6 int8), nothing cached.",
-        "2 cores shared with other work: load averages (1/5/15 min) are given per step.",
+        "Load averages (1/5/15 min) are given per step.",
         *([results["note"]] if "note" in results else []),
         "",
         "## First index, watched from another process (sampled every second)",
         "",
         "| workspace | files | chunks | first generation published | first keyword answer | first graph answer "
-        "| coverage when stopped "
+        "| complete (coverage 100%) after "
         "| embedding rate | peak RSS of the indexer | load before → after |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for size in sizes.values():
         tl = size["first_index"]
         rate = embed_rate(tl)
-        stopped = f"{tl['final_coverage']:.1%} at {tl['wall_s'] / 60:.1f} min" + (
-            " (stopped)" if tl["stopped_early"] else " (complete)"
+        complete = f"{tl['wall_s'] / 60:.1f} min" + (
+            "" if tl["final_coverage"] == 1.0 else f" (stopped at coverage {tl['final_coverage']:.1%})"
         )
         lines.append(
             f"| m{size['modules']} | {size['files']:,} | {tl['chunks']:,} | {_secs(tl['first_published_s'])} "
             f"| {_secs(tl['first_bm25_s'])} "
-            f"| {_secs(tl['first_graph_s'])} | {stopped} | {f'{rate:.0f} chunks/s' if rate else '—'} "
+            f"| {_secs(tl['first_graph_s'])} | {complete} | {f'{rate:.0f} chunks/s' if rate else '—'} "
             f"| {tl['peak_rss_mb']:,} MB | {_load(size['load_before'])} → {_load(size['load_after_first_index'])} |"
         )
     lines += [
@@ -136,14 +128,6 @@ def markdown(results: dict) -> str:
         f"![coverage over time]({results.get('name', NAME)}.png)",
         "",
     ]
-    for size in sizes.values():
-        if "complete" in size:
-            c = size["complete"]
-            lines.append(
-                f"m{size['modules']}: the stopped index was completed from a pre-filled cache (analysis "
-                f"{size['prefill']['analyse_s']} s in a separate process; the completing `index` run "
-                f"{c['index_s']} s, peak RSS {c['peak_rss_mb']:,} MB) before the branch switch."
-            )
     lines += [
         "",
         "## Branch switch: `git checkout` of a branch that changes many files",
