@@ -379,6 +379,8 @@ class Brain:
         moving = False  # whether the last attempt saw the index replaced under it
         doubted = None  # the identity under which a catalog was first found not to match INDEX_ID
         for _ in range(3):
+            if doubted is not None:
+                time.sleep(0.05)  # outside the lock: let a reset that replaces the catalog's files finish
             identity = self._index_dir.identity()
             index_id, gen, *_ = identity
             if not gen:
@@ -415,7 +417,6 @@ class Brain:
                                 ".agent-brain/catalog.sqlite does not belong to the index INDEX_ID names", FIX_RESET
                             )
                         doubted = identity
-                        time.sleep(0.05)
                     if catalog.index_id != index_id or moving:
                         continue  # replaced while we opened it: look again
                     graph = written[1] if written and written[0] == gen else None
