@@ -29,8 +29,8 @@ _TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer.json", 
 _BATCH = 32
 # Padded tokens per batch. onnxruntime's CPU arena keeps the largest batch's buffers (attention grows with
 # batch x length^2), so long texts go in smaller batches: full batches of 32 only for short texts.
-# Measured on 1,500 code chunks (benchmarks/results/embed-batches.json): peak RSS 1,818 MB with fixed
-# batches of 32, 464 MB with this budget, 18% faster, identical vectors.
+# Measured (benchmarks/results/embed-batches.json, 600 generated code chunks): peak RSS 1,623 MB with
+# fixed batches of 32, 465 MB with this budget, as fast, identical vectors.
 _TOKEN_BUDGET = 1024
 
 
