@@ -65,6 +65,7 @@ def _embed(texts_file: Path, budget: int, vectors_file: Path) -> dict:
 def run(root: Path, count: int, budgets: list[int]) -> dict:
     texts = sample_texts(root, count)
     rows = []
+    first: np.ndarray | None = None
     with tempfile.TemporaryDirectory() as tmp:
         texts_file = Path(tmp) / "texts.json"
         texts_file.write_text(json.dumps(texts))
@@ -80,8 +81,9 @@ def run(root: Path, count: int, budgets: list[int]) -> dict:
                 str(vectors_file),
             ]
             row = json.loads(subprocess.check_output(cmd, text=True).strip().splitlines()[-1])
-            first = np.load(Path(tmp) / f"{budgets[0]}.npy")
-            row["max_abs_diff_vs_first"] = float(np.abs(np.load(vectors_file) - first).max())
+            vectors = np.load(vectors_file)
+            first = vectors if first is None else first
+            row["max_abs_diff_vs_first"] = float(np.abs(vectors - first).max())
             print(json.dumps(row), flush=True)
             rows.append(row)
     lengths = sorted(len(t) for t in texts)

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent_brain_lab.engine.embedding import _BATCH, MAX_TOKENS, Embedder, batches, resolve_model
+from agent_brain_lab.engine.embedding import _BATCH, MAX_TOKENS, Embedder, batches, estimated_tokens, resolve_model
 
 
 @given(st.lists(st.integers(0, 5000), max_size=300), st.sampled_from([256, 1024, 8192]))
@@ -16,7 +16,7 @@ def test_batches_cover_every_text_once_shortest_first_within_the_token_budget(le
     assert sorted(flat) == list(range(len(lengths)))
     assert [lengths[i] for i in flat] == sorted(lengths)
     for batch in out:
-        longest = min(MAX_TOKENS, max(lengths[i] for i in batch) // 3 + 2)
+        longest = estimated_tokens(max(lengths[i] for i in batch))
         assert 1 <= len(batch) <= _BATCH
         assert len(batch) == 1 or len(batch) * longest <= budget
 

@@ -99,17 +99,22 @@ def _assembled(cache: Path, onnx: Path, shipped: Path) -> bool:
     )
 
 
+def estimated_tokens(length: int) -> int:
+    """Tokens of a text of ``length`` characters, padded as the model sees it: ~3 characters a token of
+    code, plus [CLS] and [SEP], truncated at ``MAX_TOKENS``."""
+    return min(MAX_TOKENS, length // 3 + 2)
+
+
 def batches(lengths: Sequence[int], budget: int) -> list[list[int]]:
     """Indices of texts (by character length) in length-sorted batches of at most ``_BATCH`` texts whose
-    padded size, estimated at 3 characters a token, stays within ``budget`` tokens."""
+    padded size (:func:`estimated_tokens` of the longest, times the batch size) stays within ``budget``."""
     order = sorted(range(len(lengths)), key=lengths.__getitem__)
     out: list[list[int]] = []
     start = 0
     while start < len(order):
         size = 1
         while size < _BATCH and start + size < len(order):
-            longest = min(MAX_TOKENS, lengths[order[start + size]] // 3 + 2)
-            if (size + 1) * longest > budget:
+            if (size + 1) * estimated_tokens(lengths[order[start + size]]) > budget:
                 break
             size += 1
         out.append(order[start : start + size])
