@@ -23,6 +23,7 @@ from .embed_dask import embedder_for
 from .embedding import Embedder, resolve_model
 from .highlight import highlight_ranges, query_terms
 from .indexer import Indexer, IndexSettings, Scope, count_by_kind, model_changed
+from .merges import Merges
 from .query_vectors import QueryVectors
 from .retrieval.names import name_index
 from .snapshot import Snapshot
@@ -111,6 +112,7 @@ class Brain:
         self._view: _View | None = None
         self._lock = threading.Lock()
         self._query_vectors = QueryVectors(self._embedder.embed_query)
+        self._merges = Merges()  # requests handed to this Brain's run while it embeds
 
     def __repr__(self) -> str:
         return f"Brain({str(self.root)!r})"
@@ -140,6 +142,11 @@ class Brain:
         A path gone from disk that was indexed is removed from the index; one that was never indexed
         is an error, unless ``missing_ok`` (a watcher's batch: a file created and deleted again).
         ``dask_scheduler``: embed on that Dask cluster for this run ("": locally); default: the config's.
+
+        While a run of this Brain is embedding (a first index can take an hour), a plain request for
+        some paths is handed to it (see :attr:`merging`): it publishes them for keyword and graph
+        search between two embedding batches, queues their embedding, and this call returns as soon
+        as they are published (the report of that step).
         """
         request = IndexRequest.build(
             dict(
@@ -157,6 +164,11 @@ class Brain:
         force, paths = request.force, list(request.paths)
         subpaths = self._scope(paths, missing_ok) if paths and all(paths) else [""]
         scope = Scope(("",) if "" in subpaths else tuple(subpaths), tuple(include))
+        if not (force or scope.everything or include or overrides or dask_scheduler):
+            ticket = self._merges.offer(scope.paths)
+            merged = ticket.wait(cancel) if ticket is not None else None
+            if merged is not None:
+                return merged  # refused (the run ended first): run on our own below
         settings = IndexSettings(
             scan=_scan_options(config),
             chunks=ChunkSettings(config.chunk_size, config.chunk_overlap),
@@ -165,11 +177,17 @@ class Brain:
             bm25_b=config.bm25_b,
         )
         with embedder_for(self._embedder, config.dask_scheduler, cancel) as embedder:
-            indexer = Indexer(self.root, self._index_dir, embedder)
+            indexer = Indexer(self.root, self._index_dir, embedder, self._merges)
             report = indexer.run(settings, force=force, scope=scope, progress=progress, cancel=cancel, wait=wait)
         if indexer.published_graph is not None:
             self._adopt(report.generation, indexer.published_graph)
         return report
+
+    @property
+    def merging(self) -> bool:
+        """Whether a run of this Brain is embedding and takes plain path requests (``index(path=...)``)
+        into its queue: they are searchable by keyword and graph within a batch, not after the run."""
+        return self._merges.accepting
 
     def check_can_index(self, force: bool = False) -> None:
         """Fail fast, before an index job is queued: another process is writing, the catalog is

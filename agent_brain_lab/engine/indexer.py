@@ -35,6 +35,7 @@ import pathspec
 
 from .analysis import ChunkSettings, analyze_file
 from .embedding import Embedder
+from .merges import Merges
 from .retrieval.filters import FilterColumns
 from .snapshot import MANIFEST, check_generation, describe_contents, read_manifest
 from .store import graph as graph_store
@@ -107,6 +108,9 @@ class _Run:
     staged: list[tuple[FileState, dict | None]] = field(default_factory=list)
     chunks: list[tuple[Chunk, str, str]] = field(default_factory=list)  # (chunk, text hash, tokens), analysed
     vectors: dict[str, np.ndarray] = field(default_factory=dict)  # text hash -> vector
+    retired: list[int] = field(default_factory=list)  # chunk keys the published generation dropped
+    # (key, text hash, text) of the chunks a deferred run published without a vector
+    unembedded: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 class _Skip(Exception):
@@ -114,10 +118,11 @@ class _Skip(Exception):
 
 
 class Indexer:
-    def __init__(self, root: Path, index_dir: IndexDir, embedder: Embedder):
+    def __init__(self, root: Path, index_dir: IndexDir, embedder: Embedder, merges: Merges | None = None):
         self.root = root
         self.index_dir = index_dir
         self.embedder = embedder
+        self.merges = merges  # requests this run serves while it embeds (engine/merges.py)
         self.published_graph: CodeGraph | None = None  # the graph of the generation this run published
 
     def run(
@@ -153,6 +158,19 @@ class Indexer:
         catalog.discard_after(gen)
         if self._needs_rebuild(catalog, gen, settings, force):
             force, scope = True, EVERYTHING  # a new model or chunking makes every old chunk stale
+        run, gen, current, complete = self._update(catalog, gen, settings, scope, force, damaged, notify, cancel)
+        if not complete:
+            gen, current = self._complete(catalog, gen, run, settings, notify, cancel)
+        run.report.generation = gen
+        return self._finish(run, current, started, notify)
+
+    def _update(
+        self, catalog, gen, settings, scope: Scope, force, damaged, notify, cancel, *, defer: bool = False
+    ) -> tuple[_Run, int, int, bool]:
+        """Scan ``scope``, analyse what changed in it and publish that as generation ``gen + 1`` (or
+        nothing, when nothing changed). Returns the run, the current generation, its chunk count and
+        whether every chunk of it is known to have a vector. ``defer``: embed nothing now (a request
+        served while embedding: its texts join that queue)."""
         notify(IndexProgress("scanning"))
         files, skipped = _scan_scope(self.root, settings, scope)
         run = _Run(IndexReport(generation=gen), scope, skipped)
@@ -163,7 +181,7 @@ class Indexer:
         run.report.files_deleted = len(deleted)
 
         self._analyze(run, files, previous, force, settings, notify, cancel)
-        early = self._embed_before_publish(catalog, run, notify, cancel)
+        early = self._embed_before_publish(catalog, run, notify, cancel, defer)
         deleted += [s.path for s in run.skipped if s.path in previous]  # indexed before, unreadable now
         complete = False  # whether every live chunk of ``gen`` is known to have its vector
         if gen and not (run.staged or deleted or force or damaged):  # nothing to commit: the count stands
@@ -178,13 +196,18 @@ class Indexer:
             )
             complete = embedded >= current
             gen = gen + 1
+            run.retired = retired
+            if defer:
+                run.unembedded = [
+                    (k, h, c.indexed_text()) for k, (c, h, _) in zip(added, run.chunks) if h not in run.vectors
+                ]
             run.chunks.clear()  # staged: _complete reads what it still needs from the catalog
             run.report.chunks_added = len(added)
             run.report.chunks_removed = len(retired)
-            if early:
+            if early and not defer:
                 notify(IndexProgress("embedding", len(files), len(files), current, embedded=embedded))
-        run.report.generation = gen if complete else self._complete(catalog, gen, run, notify, cancel)
-        return self._finish(run, current, started, notify)
+        run.report.generation = gen
+        return run, gen, current, complete
 
     def _finish(self, run: _Run, chunks_total: int, started: float, notify) -> IndexReport:
         report = run.report
@@ -244,13 +267,13 @@ class Indexer:
             run.report.files_indexed += 1
             run.chunks += file_chunks
 
-    def _embed_before_publish(self, catalog: Catalog, run: _Run, notify, cancel) -> bool:
+    def _embed_before_publish(self, catalog: Catalog, run: _Run, notify, cancel, defer: bool = False) -> bool:
         """Take the analysed chunks' vectors from the cache and embed the rest now, unless there are
-        more than ``EARLY_PUBLISH_MIN`` of them: then they are left to :meth:`_complete` (True)."""
+        more than ``EARLY_PUBLISH_MIN`` of them (or ``defer``): then they are left to :meth:`_complete` (True)."""
         uses = Counter(h for _, h, _ in run.chunks)
         run.vectors.update(catalog.cached_vectors(self.embedder.spec.identity, list(uses)))
         texts = {h: c.indexed_text() for c, h, _ in run.chunks if h not in run.vectors}
-        if len(texts) > EARLY_PUBLISH_MIN:
+        if defer or len(texts) > EARLY_PUBLISH_MIN:
             return True
         files = run.report.files_total
         embedded = sum(n for h, n in uses.items() if h in run.vectors)
@@ -263,17 +286,26 @@ class Indexer:
         self._embed(catalog, texts, run, reported, cancel)
         return False
 
-    def _embed(self, catalog: Catalog, texts: dict[str, str], run: _Run, reported, cancel) -> None:
+    def _embed(self, catalog: Catalog, texts: dict[str, str], run: _Run, reported, cancel, between=None) -> None:
         """Embed ``texts`` (hash -> text, none of them cached) into ``run.vectors``, shortest first
         (the model pads every batch to its longest text), caching each group; ``reported`` gets the
-        hashes of every group done."""
+        hashes of every group done. ``between()``, called between two batches, may add texts to
+        ``texts`` and returns their hashes: they are embedded next."""
         model = self.embedder.spec.identity
-        hashes = sorted(texts, key=lambda h: len(texts[h]))
+        order = sorted(texts, key=lambda h: len(texts[h]))
         group = self.embedder.group_size  # chunks embedded (and cached) between progress reports and cancel checks
-        for start in range(0, len(hashes), group):
+        added: list[str] = []  # texts ``between`` added while a group was embedding
+        batch_done = (lambda _n: added.extend(between())) if between is not None else None
+        at = 0
+        while at < len(order):
             _check(cancel)
-            part = hashes[start : start + group]
-            embedded = self.embedder.embed([texts[h] for h in part])
+            if between is not None:
+                added.extend(between())
+                order[at:at] = sorted(added, key=lambda h: len(texts[h]))
+                added.clear()
+            part = order[at : at + group]
+            at += len(part)
+            embedded = self.embedder.embed([texts[h] for h in part], progress=batch_done)
             catalog.cache_vectors(model, zip(part, embedded))
             run.vectors.update(zip(part, embedded))
             run.report.chunks_embedded += len(part)
@@ -283,15 +315,19 @@ class Indexer:
         vectors = VectorIndex.open(self.index_dir.gen_path(gen))
         return len(vectors) if vectors is not None else 0
 
-    def _complete(self, catalog: Catalog, gen: int, run: _Run, notify, cancel) -> int:
+    def _complete(self, catalog: Catalog, gen: int, run: _Run, settings, notify, cancel) -> tuple[int, int]:
         """Give every live chunk of generation ``gen`` its vector (phase 2): from the cache, else
         embedded, publishing a generation that only adds vectors every ``PUBLISH_EVERY`` seconds
-        and at the end. Returns the last generation published."""
-        if not gen or self._embedded(gen) >= read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"]:
-            return gen
-        vectors = VectorIndex.open(self.index_dir.gen_path(gen))
-        if vectors is None:
-            return gen
+        and at the end. Between batches it serves the requests handed to it (:mod:`.merges`): their
+        files published at once for keyword and graph search, their texts embedded next.
+        Returns the last generation published and its chunk count."""
+        total = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"] if gen else 0
+        if not gen or self._embedded(gen) >= total:
+            return gen, total
+        opened = VectorIndex.open(self.index_dir.gen_path(gen))
+        if opened is None:
+            return gen, total
+        vectors: VectorIndex = opened  # replaced by each generation a served request publishes
         rows = catalog.live_chunk_rows(gen)
         lacking: dict[str, list[int]] = {}
         for row, has in zip(rows, vectors.contains([r.key for r in rows])):
@@ -307,18 +343,67 @@ class Indexer:
         def add(part: list[str]) -> None:
             nonlocal gen, last, unpublished
             keys = [k for h in part for k in lacking[h]]
-            vectors.update([], keys, np.stack([run.vectors[h] for h in part for _ in lacking[h]]))
+            if keys:
+                vectors.update([], keys, np.stack([run.vectors[h] for h in part for _ in lacking[h]]))
             for h in part:  # in the index now: a 100k-chunk run holds each vector once
                 del run.vectors[h]
             unpublished = True
             if time.monotonic() - last >= PUBLISH_EVERY:
                 gen, last, unpublished = self._publish_vectors(gen, vectors), time.monotonic(), False
-            notify(IndexProgress("embedding", files, files, len(rows), embedded=len(vectors)))
+            notify(IndexProgress("embedding", files, files, total, embedded=len(vectors)))
 
-        if ready:
-            add(ready)
-        self._embed(catalog, texts, run, add, cancel)
-        return self._publish_vectors(gen, vectors) if unpublished else gen
+        def serve() -> list[str]:
+            """Publish the files requested meanwhile; the hashes of their texts still to embed."""
+            nonlocal gen, total, vectors, last, unpublished
+            tickets = self.merges.take() if self.merges is not None else []
+            if not tickets:
+                return []
+            before = gen
+            try:
+                if unpublished:  # the merge builds on the vectors embedded so far
+                    gen, last, unpublished = self._publish_vectors(gen, vectors), time.monotonic(), False
+                paths = tuple(sorted({p for t in tickets for p in t.paths}))
+                started = time.monotonic()
+                merged, gen, total, _ = self._update(
+                    catalog, gen, settings, Scope(paths), False, False, lambda p: None, cancel, defer=True
+                )
+            except BaseException as err:
+                for ticket in tickets:
+                    ticket.error = err
+                    ticket.done.set()
+                raise
+            merged.report.chunks_total = total
+            merged.report.skipped = merged.skipped
+            merged.report.duration_s = round(time.monotonic() - started, 3)
+            for ticket in tickets:
+                ticket.report = merged.report
+                ticket.done.set()
+            reopened = VectorIndex.open(self.index_dir.gen_path(gen)) if gen != before else None
+            if reopened is not None:  # the merge's generation: its vectors patched by what it retired and added
+                vectors = reopened
+            retired = set(merged.retired)
+            if retired:
+                for keys in lacking.values():
+                    keys[:] = [k for k in keys if k not in retired]
+            first = []
+            for key, h, text in merged.unembedded:
+                if h not in lacking:
+                    lacking[h], texts[h] = [], text
+                    first.append(h)
+                lacking[h].append(key)
+            notify(IndexProgress("embedding", files, files, total, embedded=len(vectors)))
+            return first
+
+        if self.merges is not None:
+            self.merges.open()
+        try:
+            if ready:
+                add(ready)
+            self._embed(catalog, texts, run, add, cancel, between=serve if self.merges is not None else None)
+        finally:
+            if self.merges is not None:
+                self.merges.close()
+        return (self._publish_vectors(gen, vectors) if unpublished else gen), total
 
     def _publish_vectors(self, gen: int, vectors: VectorIndex) -> int:
         """Publish generation ``gen + 1``: ``gen`` with another vector index (every other file is

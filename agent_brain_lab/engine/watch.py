@@ -336,13 +336,17 @@ def follow(
             on_report(paths, report)
 
     batcher = ChangeBatcher(brain, run, delay=delay, log=log)
+    catch_up: threading.Thread | None = None
     watcher = Watcher(batcher, force_polling=force_polling, stopped=stop.is_set if stop else None, log=log)
     try:
         watcher.start()
         state = watcher.ready()
         if on_state is not None:
             on_state(state)
-        batcher.add([""])  # the catch-up run
+        # The catch-up run on its own thread: while it embeds, the batcher's runs are handed to it
+        # (Brain.index merges them) instead of waiting for its end.
+        catch_up = threading.Thread(target=_catch_up, args=(run, log), name="agent-brain-catch-up", daemon=True)
+        catch_up.start()
         while watcher.running:
             time.sleep(0.2)
     except KeyboardInterrupt:
@@ -351,4 +355,15 @@ def follow(
         cancel.set()
         watcher.stop()
         batcher.join()
+        if catch_up is not None:
+            catch_up.join()
     return runs
+
+
+def _catch_up(run: Callable[[list[str]], None], log: logging.Logger) -> None:
+    try:
+        run([""])
+    except BrainError as err:  # busy: queued again on the batcher by ``run``
+        log.warning("agent-brain: could not index the workspace: %s", err)
+    except Exception:
+        log.warning("agent-brain: could not index the workspace", exc_info=True)

@@ -42,6 +42,7 @@ class Job:
     force: bool = False
     more_paths: list[str] = dataclasses.field(default_factory=list)  # saves merged into this pending job
     options: dict[str, Any] = dataclasses.field(default_factory=dict)  # more brain.index() keywords
+    merged_into: str | None = None  # the running job whose embedding phase serves this one (engine/merges.py)
     id: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex[:12])
     status: JobStatus = "pending"
     progress: IndexProgress = dataclasses.field(default_factory=lambda: IndexProgress(phase="pending"))
@@ -71,6 +72,7 @@ class Job:
             "path": self.path,
             "paths": self.paths,
             "force": self.force,
+            "merged_into": self.merged_into,
             "phase": progress.phase,
             "files_done": progress.files_done,
             "files_total": progress.files_total,
@@ -90,7 +92,9 @@ class JobManager:
     """Queue of index jobs run one after another by ``run(job) -> IndexReport``.
 
     ``submit(..., exclusive=True)`` (a user's request) refuses while another job is active;
-    ``exclusive=False`` (re-index on save) queues behind it instead.
+    ``exclusive=False`` (re-index on save) queues behind it instead. ``merge_into`` (a running job
+    whose run is embedding) starts the job at once, on its own thread, as a request that run serves
+    between two batches: it is not queued behind the embedding phase.
     """
 
     def __init__(self, run: Callable[[Job], IndexReport], *, keep: int = 50, log: logging.Logger | None = None):
@@ -120,18 +124,33 @@ class JobManager:
             return self._active_locked()
 
     def _active_locked(self) -> Job | None:
-        running = [j for j in self._jobs.values() if j.status == "running"]
+        running = [j for j in self._jobs.values() if j.status == "running" and j.merged_into is None]
         pending = [j for j in self._jobs.values() if j.status == "pending"]
         return next(iter(running + pending), None)
 
     # ------------------------------------------------------------------ changes
 
-    def submit(self, path: str | Sequence[str], *, force: bool = False, exclusive: bool = True, **options: Any) -> Job:
+    def submit(
+        self,
+        path: str | Sequence[str],
+        *,
+        force: bool = False,
+        exclusive: bool = True,
+        merge_into: Job | None = None,
+        **options: Any,
+    ) -> Job:
         """Queue a run of ``path`` (or of several paths: one run for all of them)."""
         paths = [path] if isinstance(path, str) else list(path)
         with self._lock:
             if self._closed:
                 raise BrainError("the server is shutting down")
+            if merge_into is not None and merge_into.status == "running":
+                job = Job(path=paths[0], more_paths=paths[1:], options=options, merged_into=merge_into.id)
+                job.status, job.started = "running", _now()
+                self._jobs[job.id] = job
+                self._forget_old_locked()
+                threading.Thread(target=self._execute, args=(job,), name="agent-brain-merge", daemon=True).start()
+                return job
             active = self._active_locked()
             if exclusive and active is not None:
                 raise JobRunning(active)

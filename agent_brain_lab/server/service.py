@@ -96,8 +96,11 @@ class BrainService:
         return "" if relative == "." else relative
 
     def reindex_files(self, paths: list[str]) -> Job:
-        """Queue one incremental run of saved or changed files, behind any running job."""
-        return self.jobs.submit(paths, exclusive=False, wait=SAVE_LOCK_WAIT_S, missing_ok=True)
+        """Queue one incremental run of saved or changed files, behind any running job; while that
+        job's run is embedding, hand them to it instead (searchable within a batch, not after it)."""
+        running = self.jobs.active()
+        merge_into = running if running is not None and self.healthy and self.brain.merging else None
+        return self.jobs.submit(paths, exclusive=False, merge_into=merge_into, wait=SAVE_LOCK_WAIT_S, missing_ok=True)
 
     def _run_job(self, job: Job) -> IndexReport:
         return self.brain.index(
