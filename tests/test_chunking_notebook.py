@@ -180,3 +180,20 @@ def test_not_a_notebook(text, why):
 def test_empty_notebook_has_no_chunks():
     assert run(notebook()) == ([], [], [])
     assert run(notebook(code(""), md("  \n"))) == ([], [], [])
+
+
+def test_cells_holding_only_brain_magics_are_not_indexed():
+    """A scratch notebook of %brain queries must not become the top result for its own questions."""
+    cells = [
+        code("%load_ext agent_brain_lab\n"),  # 0
+        code("%brain query --mode bm25 where is the cart total computed\n"),  # 1
+        code("# the same question, other modes\n\n%brain query --mode multi where is the cart total computed\n"),  # 2
+        code("%%brain query --top-k 3\nwhere is the cart total computed\n"),  # 3
+        code("%brain status\ntotal = cart_total(items)\n"),  # 4: real code beside the magic
+        code("%brainstorm where is the cart total computed\n"),  # 5: another magic
+        code("def cart_total(items):\n    return sum(items)\n"),  # 6
+        md("%brain query in markdown is prose\n"),  # 7
+    ]
+    chunks, symbols, _ = run(notebook(*cells))
+    assert sorted({c.cell_index for c in chunks}) == [4, 5, 6, 7]
+    assert any(s.name == "cart_total" for s in symbols)

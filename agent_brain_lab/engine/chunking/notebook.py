@@ -55,6 +55,8 @@ def chunk_notebook(
             found = chunk_document(source, body, "markdown", "notebook", chunk_size, chunk_overlap)
             chunks.extend(_in_cell(found, index))
         elif kind == "code":
+            if brain_magics_only(body):
+                continue  # a scratch cell of %brain queries would rank first for its own questions
             analysis = analyze_code(source, body, _cell_language(body, language), source_type_of_code, chunk_size)
             moved = _in_cell(analysis.chunks, index)
             new_id = {old.chunk_id: new.chunk_id for old, new in zip(analysis.chunks, moved)}
@@ -62,6 +64,27 @@ def chunk_notebook(
             symbols.extend(replace(s, chunk_id=new_id[s.chunk_id]) for s in analysis.symbols)
             relations.extend(replace(r, chunk_id=new_id[r.chunk_id]) for r in analysis.relations)
     return chunks, symbols, relations
+
+
+def brain_magics_only(body: str) -> bool:
+    """Whether a code cell holds only this extension's magics: a ``%%brain`` cell, or ``%brain`` lines
+    (and ``%load_ext agent_brain_lab``) among blank and comment lines."""
+    lines = [line.strip() for line in body.split("\n")]
+    lines = [line for line in lines if line and not line.startswith("#")]
+    if not lines:
+        return False
+    if _magic_name(lines[0], "%%") == "brain":
+        return True
+    return all(_magic_name(line, "%") == "brain" or line in _LOAD_LINES for line in lines)
+
+
+_LOAD_LINES = {f"%{verb} agent_brain_lab" for verb in ("load_ext", "reload_ext")}
+
+
+def _magic_name(line: str, prefix: str) -> str | None:
+    if not line.startswith(prefix) or line.startswith(prefix + "%"):
+        return None
+    return line[len(prefix) :].split(None, 1)[0] if line[len(prefix) :].strip() else None
 
 
 def notebook_language(notebook: dict[str, Any]) -> str:
