@@ -118,7 +118,7 @@ def _notes(resp: QueryResponse) -> list[str]:
         notes.append(f"intent: {resp.intent}")
     if resp.weights:
         notes.append("weights: " + " · ".join(f"{leg} {w:.2f}" for leg, w in resp.weights.items()))
-    if resp.coverage < 1:
+    if resp.coverage is not None and resp.coverage < 1:  # None: no vector leg answered
         notes.append(coverage_note(resp.coverage))
     if resp.query_entities:
         notes.append("entities: " + ", ".join(resp.query_entities))

@@ -76,6 +76,7 @@ def markdown(results: dict) -> str:
         "incremental": _incremental,
         "load": _load,
         "watch": _watch,
+        "save_during_index": _save_during_index,
         "dask": dask_markdown,
     }
     for name, section in results["sections"].items():
@@ -85,6 +86,12 @@ def markdown(results: dict) -> str:
 
 def _watch(section: dict) -> list[str]:
     from .watch_bench import markdown  # imports the engine: only when there is a watch section
+
+    return markdown(section)
+
+
+def _save_during_index(section: dict) -> list[str]:
+    from .save_during_index import markdown  # imports the engine: only when there is such a section
 
     return markdown(section)
 

@@ -87,6 +87,12 @@ def _watch(sizes: Sizes, args, log) -> dict:
     return watch(sizes, args.cache, log)
 
 
+def _save_during_index(sizes: Sizes, args, log) -> dict:
+    from .save_during_index import save_during_index
+
+    return save_during_index(sizes, args.cache, log)
+
+
 def _load(sizes: Sizes, args, log) -> dict:
     from .load import load
 
@@ -105,6 +111,7 @@ SECTIONS = {
     "scale": _scale,
     "incremental": _incremental,
     "watch": _watch,
+    "save_during_index": _save_during_index,
     "load": _load,
     "dask": _dask,
 }

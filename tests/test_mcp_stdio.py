@@ -108,7 +108,8 @@ def test_tools_answer_every_mode_from_the_workspace(workspace):
 
         for mode in MODES:
             answer = await call(session, "search_workspace", query="compute_total discount", mode=mode, top_k=4)
-            assert answer["mode"] == mode and answer["generation"] == 1 and answer["coverage"] == 1.0
+            assert answer["mode"] == mode and answer["generation"] == 1
+            assert answer.get("coverage") == (None if mode in ("bm25", "graph") else 1.0)  # no vector leg: none
             assert 1 <= len(answer["results"]) <= 4, mode
             paths = [check_location(workspace, hit)["path"] for hit in answer["results"]]
             assert "shop/pricing.py" in paths, (mode, paths)

@@ -321,7 +321,7 @@ class Brain:
             generation=snapshot.gen,
             intent=outcome.intent,
             weights=outcome.weights,
-            coverage=snapshot.coverage,
+            coverage=snapshot.coverage if outcome.vectors else None,
         )
 
     def graph_entity(self, name: str | GraphRequest, depth: int = 1) -> GraphNeighbourhood:

@@ -409,10 +409,12 @@ class QueryResponse:
     generation: int = 0
     intent: str | None = None  # multi: the kind of question the query analysis saw
     weights: dict[str, float] = field(default_factory=dict)  # multi: each leg's weight in the fusion
-    coverage: float = 1.0  # share of the generation's chunks that are embedded (what vector legs can see)
+    # Share of the generation's chunks that are embedded (what the vector leg saw); None when no vector
+    # leg answered (bm25, graph that found its entities): then the field is left out of the dict.
+    coverage: float | None = 1.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "query": self.query,
             "mode": self.mode,
             "results": [r.to_dict() for r in self.results],
@@ -423,8 +425,8 @@ class QueryResponse:
             "generation": self.generation,
             "intent": self.intent,
             "weights": self.weights,
-            "coverage": self.coverage,
         }
+        return data if self.coverage is None else {**data, "coverage": self.coverage}
 
 
 # --------------------------------------------------------------------------- indexing

@@ -70,7 +70,7 @@ class ResultsWidget(anywidget.AnyWidget):
             self.query_entities = list(response.query_entities)
             self.intent = response.intent
             self.weights = dict(response.weights)
-            self.coverage = response.coverage
+            self.coverage = 1.0 if response.coverage is None else response.coverage  # None: no vector leg
             self.results = _map_results(response)
 
 

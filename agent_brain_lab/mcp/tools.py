@@ -69,7 +69,7 @@ class BrainTools:
         notebook cell) to open, the `symbol` or doc `section` it belongs to, a `score`, `why` it
         matched (each retrieval leg's score and rank, and for graph hits the relationship path) and
         a trimmed `snippet`. The answer also says which index `generation` it read and what share
-        of the workspace the vector legs can see (`coverage`).
+        of the workspace the vector legs can see (`coverage`, left out when no vector leg answered).
 
         Args:
             query: a natural-language question, an identifier or a phrase (at most 1000 characters).
@@ -147,12 +147,13 @@ def compact_response(resp: QueryResponse) -> dict[str, Any]:
         "query": resp.query,
         "mode": resp.mode,
         "generation": resp.generation,
-        "coverage": resp.coverage,
         "results": [compact_result(r) for r in resp.results],
     }
     optional = {"intent": resp.intent, "fallback": resp.fallback, "query_entities": resp.query_entities}
     out.update({key: value for key, value in optional.items() if value})
-    if resp.coverage < 1:
+    if resp.coverage is not None:  # None: no vector leg answered (bm25, graph that found its entities)
+        out["coverage"] = resp.coverage
+    if resp.coverage is not None and resp.coverage < 1:
         out["note"] = f"only {resp.coverage:.0%} of the chunks are embedded yet: vector legs see part of the workspace"
     return out
 

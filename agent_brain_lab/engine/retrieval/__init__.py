@@ -19,6 +19,7 @@ class Outcome:
     fallback: str | None = None
     intent: str | None = None  # multi: what the query analysis saw (``callers``, ``prose``, ...)
     weights: dict[str, float] = field(default_factory=dict)  # multi: each leg's weight in the fusion
+    vectors: bool = True  # whether a vector leg took part (what the embedding coverage applies to)
 
 
 def search(ctx: QueryContext) -> Outcome:
@@ -26,14 +27,14 @@ def search(ctx: QueryContext) -> Outcome:
     if mode == "vector":
         return Outcome(vector.run(ctx))
     if mode == "bm25":
-        return Outcome(bm25.run(ctx))
+        return Outcome(bm25.run(ctx), vectors=False)
     if mode == "hybrid":
         return Outcome(hybrid.run(ctx))
     if mode == "multi":
         return multi_outcome(ctx)
     hits, entities = graph.run(ctx)
     if hits:
-        return Outcome(hits, entities)
+        return Outcome(hits, entities, vectors=False)
     reason = NO_ENTITY if not entities else "vector: no chunk linked to " + ", ".join(entities) + " passes the filters"
     return Outcome(vector.run(ctx), entities, reason)
 
