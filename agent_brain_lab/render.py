@@ -32,9 +32,14 @@ def location(r: QueryResult | dict) -> str:
     """``path:start-end`` (plus the notebook cell), the address a user can jump to."""
     get = r.get if isinstance(r, dict) else lambda k: getattr(r, k)
     where = f"{printable(get('source'))}:{get('start_line')}-{get('end_line')}"
-    if get("cell_index") is not None:
-        where += f" [cell {get('cell_index')}]"
-    return where
+    cell = cell_label(get("cell_index"))
+    return f"{where} [{cell}]" if cell else where
+
+
+def cell_label(cell_index: int | None) -> str | None:
+    """A notebook cell as a person reads it, numbered from 1 as JupyterLab does (``cell_index`` 8 is
+    "cell 9"); None outside notebooks."""
+    return None if cell_index is None else f"cell {cell_index + 1}"
 
 
 def anchor(r: QueryResult) -> str | None:

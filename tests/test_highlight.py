@@ -24,3 +24,12 @@ def test_stop_words_and_empty_queries_mark_nothing():
     assert marked("the cart of the shop", "the of") == []
     assert highlight_ranges("anything", frozenset()) == []
     assert query_terms("Parsing headers") == {"pars", "header"}
+
+
+def test_question_words_are_not_marked():
+    text = "How did we compute the cart total? Where is it used: we call cart_total here."
+    ranges = highlight_ranges(text, query_terms("how did we compute the cart total, where is it used"))
+    marked = {text[a:b].lower() for a, b in ranges}
+    assert {"compute", "cart", "total", "used"} <= marked
+    assert marked.isdisjoint({"how", "did", "we", "where", "is", "it"})
+    assert highlight_ranges("where it is", query_terms("where")) == [[0, 5]]  # nothing else to mark

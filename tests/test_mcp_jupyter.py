@@ -109,7 +109,7 @@ async def test_jupyter_server_mcp_serves_the_servers_brain(jp_serverapp, jp_fetc
             assert code == 200 and answer["generation"] == body["generation"] == 1
             assert [h["location"] for h in answer["results"]] == [
                 f"{r['source']}:{r['start_line']}-{r['end_line']}"
-                + (f" [cell {r['cell_index']}]" if r["cell_index"] is not None else "")
+                + (f" [cell {r['cell_index'] + 1}]" if r["cell_index"] is not None else "")  # 1-based, as JupyterLab
                 for r in body["results"]
             ]
             entity = await call(session, "explore_entity", name="compute_total")

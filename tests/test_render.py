@@ -77,3 +77,10 @@ def test_summary_counts_what_was_returned_and_explains_multi():
 def test_status_shows_coverage_when_the_engine_reports_it():
     assert "semantic search" not in render.status_text({"state": "ready"})
     assert "semantic search  43% of the workspace" in render.status_text({"state": "ready", "coverage": 0.43})
+
+
+def test_notebook_cells_are_numbered_from_one_as_jupyterlab_does():
+    assert render.location({"source": "nb.ipynb", "start_line": 1, "end_line": 2, "cell_index": 8}) == (
+        "nb.ipynb:1-2 [cell 9]"
+    )
+    assert render.location({"source": "a.py", "start_line": 1, "end_line": 2, "cell_index": None}) == "a.py:1-2"

@@ -18,7 +18,7 @@ from agent_brain_lab import Brain
 from agent_brain_lab.engine.highlight import highlight_ranges, query_terms
 from agent_brain_lab.engine.retrieval import Hit
 from agent_brain_lab.engine.types import Chunk, QueryResponse, QueryResult
-from agent_brain_lab.kernel.widgets import STATIC, GraphWidget, ResultsWidget, _module
+from agent_brain_lab.kernel.widgets import STATIC, GraphWidget, ResultsWidget, _module, snippet_window
 from agent_brain_lab.render import response_html
 
 # One engine answer that every front door draws: the panel's jest test reads this file, the
@@ -161,6 +161,7 @@ def test_results_carry_location_label_rank_and_summary():
     assert [r["label"] for r in w.results] == ["Parser.parse", "Intro > Headers", ""]
     assert [r["rank"] for r in w.results] == [1, 2, 3]
     assert w.results[2]["cell_index"] == 2
+    assert [r["cell_label"] for r in w.results] == [None, None, "cell 3"]  # 1-based, as JupyterLab counts
     assert w.results[0]["score_fraction"] == 1.0 and w.results[1]["score_fraction"] == pytest.approx(1 / 3)
     assert (w.query, w.mode, w.generation) == ("parse headers", "multi", 4)
     assert w.fallback == "vector: no entity"
@@ -400,3 +401,17 @@ def test_html_repr_marks_the_engine_highlights():
     assert "Parser.parseHTTPHeader (method)" in page
     assert "intent: symbol" in page and "vector 0.30 · bm25 0.50 · graph 0.20" in page
     assert "semantic search: 43% of the workspace" in page
+
+
+def test_a_long_hit_opens_on_its_first_marked_line_not_its_top():
+    """A relation hit (a caller) shows the line of the call, as the panel's snippet does."""
+    body = [f"    step_{i} = prepare({i})" for i in range(30)]
+    text = "def checkout(cart):\n" + "\n".join(body) + "\n    return compute_total(cart)\n"
+    marks = highlight_ranges(text, query_terms("what calls compute_total"))
+    window = snippet_window(text, marks)
+    lines = window["text"].split("\n")
+    assert window["cut"] and lines[0] == "…" and "    return compute_total(cart)" in lines
+    assert [window["text"][a:b] for a, b in window["highlights"]] == ["compute_total"]
+    assert snippet_window("x = 1\n", []) == {"text": "x = 1", "highlights": [], "cut": False}
+    w = ResultsWidget(response([hit(text=text, highlights=marks, start_line=10, end_line=41)]))
+    assert w.results[0]["snippet"] == window

@@ -12,9 +12,23 @@ from functools import lru_cache
 from .tokenizer import PARTS, WORD, tokenize
 
 
+# Words that frame a question ("how did we compute the total", "where is X used") without naming what
+# it is about: BM25 scores them like any word, but marking every "how" and "we" in a result explains
+# nothing. Left unmarked unless the query holds nothing else.
+QUESTION_WORDS = frozenset(
+    tokenize(
+        "how what where when why which who whom whose we i you me my our us your they them their it its "
+        "do does did done doing is are was were be been being am can could should would will shall may might "
+        "must have has had there here this that these those please tell explain"
+    )
+)
+
+
 def query_terms(query: str) -> frozenset[str]:
-    """The query's keyword tokens (stemmed, identifiers split, stop words dropped)."""
-    return frozenset(tokenize(query))
+    """The query's keyword tokens (stemmed, identifiers split, stop words dropped), without the
+    question words when anything else is left."""
+    terms = frozenset(tokenize(query))
+    return terms - QUESTION_WORDS or terms
 
 
 def highlight_ranges(text: str, terms: Set[str]) -> list[list[int]]:

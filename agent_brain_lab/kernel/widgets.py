@@ -15,10 +15,12 @@ import anywidget
 import traitlets as t
 
 from ..engine.types import BrainError, QueryResponse
+from ..render import cell_label
 
 STATIC = Path(__file__).parent / "static"
 LEGS = ("vector", "bm25", "graph")
 MAX_GRAPH_NODES = 400  # keeps the O(n²) force layout interactive in the browser
+SNIPPET_LINES = 8  # lines of a hit shown before "Show more"
 
 
 def _module(*names: str) -> str:
@@ -30,12 +32,39 @@ def _module(*names: str) -> str:
 
 
 def link_fields(hit: dict[str, Any]) -> dict[str, Any]:
-    """What a chunk's link shows: ``path:start-end`` and the engine's qualified symbol or the section."""
+    """What a chunk's link shows: ``path:start-end``, the engine's qualified symbol or the section,
+    and the notebook cell as JupyterLab counts it (``cell 9`` for ``cell_index`` 8)."""
     start, end = hit["start_line"], hit["end_line"]
     lines = f"{start}" if start == end else f"{start}-{end}"
     return {
         "location": f"{hit['source']}:{lines}",
         "label": hit.get("qualified_symbol") or hit.get("section_path") or "",
+        "cell_label": cell_label(hit.get("cell_index")),
+    }
+
+
+def snippet_window(text: str, highlights: list[list[int]], lines: int = SNIPPET_LINES) -> dict[str, Any]:
+    """What a hit shows before "Show more": at most ``lines`` lines from the one above the first
+    marked line (the engine's highlights; for a graph hit the line its relation is written on), as
+    the panel's snippet does, with the ranges moved into it; ``…`` lines stand for what is cut."""
+    rows = text.rstrip().split("\n")
+    starts, offset = [], 0
+    for row in rows:
+        starts.append(offset)
+        offset += len(row) + 1
+    first = highlights[0][0] if highlights else 0
+    marked = max((i for i, s in enumerate(starts) if s <= first), default=0)
+    start = max(0, min(marked - 1, len(rows) - lines))
+    stop = min(len(rows), start + lines)
+    before, after = ("…\n" if start else ""), ("\n…" if stop < len(rows) else "")
+    shift = starts[start] - len(before)
+    end = starts[stop] - 1 if stop < len(rows) else offset - 1
+    return {
+        "text": before + "\n".join(rows[start:stop]) + after,
+        "highlights": [
+            [max(a, starts[start]) - shift, min(b, end) - shift] for a, b in highlights if b > starts[start] and a < end
+        ],
+        "cut": bool(before or after),
     }
 
 
@@ -82,6 +111,7 @@ def _map_results(response: QueryResponse) -> list[dict[str, Any]]:
         {
             **hit,
             **link_fields(hit),
+            "snippet": snippet_window(hit["text"], hit["highlights"]),
             "rank": rank,
             "score_fraction": _fraction(hit["score"], top),
             "legs": _legs(hit, best),

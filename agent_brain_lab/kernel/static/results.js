@@ -2,8 +2,6 @@
 // (legs with bar fractions, locations) and the engine (highlight ranges, qualified symbols);
 // this file only draws it.
 
-const SNIPPET_LINES = 8;
-
 /** Text with the given [start, end) code-point ranges wrapped in <mark>. */
 function highlighted(text, ranges) {
   const chars = Array.from(text); // Python indexes code points, JS strings index UTF-16 units
@@ -46,15 +44,20 @@ function legRow(leg) {
   );
 }
 
+/** The hit's window (widgets.py: from the line above the first marked one, which for a graph hit
+ * is where the relation is written), or its whole text once "Show more" is clicked. */
 function snippet(hit) {
-  const code = h(
-    'pre',
-    { class: 'abl-snippet abl-collapsed' },
-    h('code', {}, highlighted(hit.text, hit.highlights))
-  );
-  const long = hit.text.split('\n').length > SNIPPET_LINES;
-  if (!long) {
-    code.classList.remove('abl-collapsed');
+  const window = hit.snippet;
+  const view = full =>
+    h(
+      'code',
+      {},
+      full
+        ? highlighted(hit.text, hit.highlights)
+        : highlighted(window.text, window.highlights)
+    );
+  const code = h('pre', { class: 'abl-snippet' }, view(!window.cut));
+  if (!window.cut) {
     return [code];
   }
   const toggle = h(
@@ -62,9 +65,11 @@ function snippet(hit) {
     { class: 'abl-toggle', type: 'button' },
     'Show more'
   );
+  let full = false;
   toggle.addEventListener('click', () => {
-    const collapsed = code.classList.toggle('abl-collapsed');
-    toggle.textContent = collapsed ? 'Show more' : 'Show less';
+    full = !full;
+    code.replaceChildren(view(full));
+    toggle.textContent = full ? 'Show less' : 'Show more';
   });
   return [code, toggle];
 }
@@ -76,7 +81,7 @@ function pathStep(step) {
 }
 
 function hitCard(hit) {
-  const cell = hit.cell_index === null ? null : `cell ${hit.cell_index}`;
+  const cell = hit.cell_label || null;
   const head = h(
     'div',
     { class: 'abl-hit-head' },
