@@ -11,7 +11,6 @@ from functools import lru_cache
 
 from .tokenizer import PARTS, WORD, tokenize
 
-
 # Words that frame a question ("how did we compute the total", "where is X used") without naming what
 # it is about: BM25 scores them like any word, but marking every "how" and "we" in a result explains
 # nothing. Left unmarked unless the query holds nothing else.
