@@ -218,10 +218,28 @@ def report_text(report: IndexReport) -> str:
         f" {report.chunks_embedded} embedded) in {report.duration_s:.1f} s; generation {report.generation}"
     )
     if report.skipped:
-        text += f"\nskipped {len(report.skipped)}: " + ", ".join(
-            f"{printable(s.path)} ({s.reason})" for s in report.skipped
-        )
+        text += "\nskipped " + skipped_summary([{"path": s.path, "reason": s.reason} for s in report.skipped])
     return text
+
+
+SKIPPED_SHOWN = 5  # skipped paths a summary names; the rest are counted
+
+
+def skipped_summary(
+    skipped: list[dict], total: int | None = None, by_reason: dict[str, int] | None = None, shown: int = SKIPPED_SHOWN
+) -> str:
+    """``12: 9 binary, 3 larger than 1.0 MB limit; e.g. a.bin (binary), … 10 more``: the count by reason
+    (the engine's ``skipped_by_reason`` when given, else counted from ``skipped``) and the first paths."""
+    total = len(skipped) if total is None else total
+    if not by_reason:
+        by_reason = {}
+        for s in skipped:
+            kind = str(s["reason"]).split(" (", 1)[0]
+            by_reason[kind] = by_reason.get(kind, 0) + 1
+    counts = ", ".join(f"{n} {reason}" for reason, n in sorted(by_reason.items(), key=lambda kv: (-kv[1], kv[0])))
+    named = ", ".join(f"{printable(s['path'])} ({s['reason']})" for s in skipped[:shown])
+    more = f", … {total - min(len(skipped), shown)} more" if total > min(len(skipped), shown) else ""
+    return f"{total}: {counts}" + (f"; e.g. {named}{more}" if named else "")
 
 
 def report_html(report: IndexReport) -> str:
@@ -234,10 +252,18 @@ def report_html(report: IndexReport) -> str:
 
 
 def progress_line(p: IndexProgress, width: int = 24) -> str:
-    """``[#####-----] 12/30 embedding shop/models.py`` for a terminal line redrawn with ``\\r``."""
+    """``[#####-----] indexing 12/30 files shop/models.py`` for a terminal line redrawn with ``\\r``."""
     filled = round(width * p.percent / 100)
-    line = f"[{'#' * filled}{'-' * (width - filled)}] {p.files_done}/{p.files_total} {p.phase}"
+    line = f"[{'#' * filled}{'-' * (width - filled)}] {progress_counts(p)}"
     return f"{line} {printable(p.current_file)}" if p.current_file else line
+
+
+def progress_counts(p: IndexProgress) -> str:
+    """What a phase has done: files while analysing, chunks while embedding (when keyword and graph
+    search already answer over every file)."""
+    if p.phase == "embedding" and p.chunks:
+        return f"embedding {p.embedded}/{p.chunks} chunks (keyword and graph search ready)"
+    return f"{p.phase} {p.files_done}/{p.files_total} files" if p.files_total else p.phase
 
 
 # --------------------------------------------------------------------------- status
@@ -266,8 +292,8 @@ def _status_rows(status: dict) -> list[tuple[str, str]]:
     if status.get("coverage") is not None:
         rows.append(("semantic search", f"{status['coverage']:.0%} of the workspace"))
     skipped = status.get("skipped") or []
-    if skipped:
-        rows.append(("skipped", ", ".join(f"{printable(s['path'])} ({s['reason']})" for s in skipped)))
+    if skipped or status.get("skipped_total"):
+        rows.append(("skipped", skipped_summary(skipped, status.get("skipped_total"), status.get("skipped_by_reason"))))
     return rows
 
 

@@ -72,9 +72,10 @@ def test_index_shows_a_finished_progress_bar_and_the_report(executed):
     states = _widget_states(executed)
     children = [states[ref.removeprefix("IPY_MODEL_")] for ref in box["state"]["children"]]
     (bar,) = [c["state"] for c in children if c["model_name"] == "IntProgressModel"]
-    assert (bar["value"], bar["max"], bar["bar_style"]) == (3, 3, "success")
+    assert (bar["value"], bar["max"], bar["bar_style"], bar["description"]) == (1000, 1000, "success", "done")
     (shown,) = [o for o in cell.outputs if WIDGET_VIEW in o.get("data", {})]
-    assert shown["data"]["text/plain"] == "indexing done: 3 files"  # updated for viewers without widgets
+    # updated for viewers without widgets: the final summary, not "indexing"
+    assert shown["data"]["text/plain"].startswith("Indexed 3 of 3 files")
     text = "".join(o["data"]["text/plain"] for o in cell.outputs if "data" in o)
     assert "Indexed 3 of 3 files" in text
 

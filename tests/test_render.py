@@ -84,3 +84,22 @@ def test_notebook_cells_are_numbered_from_one_as_jupyterlab_does():
         "nb.ipynb:1-2 [cell 9]"
     )
     assert render.location({"source": "a.py", "start_line": 1, "end_line": 2, "cell_index": None}) == "a.py:1-2"
+
+
+def test_skipped_files_are_counted_by_reason_and_a_few_named():
+    skipped = [{"path": f"bin/{i}.dat", "reason": "binary"} for i in range(40)]
+    skipped += [{"path": f"big/{i}.csv", "reason": "larger than 1.0 MB limit (3.2 MB)"} for i in range(3)]
+    text = render.status_text({"state": "ready", "skipped": skipped})
+    (line,) = [x for x in text.splitlines() if x.startswith("skipped")]
+    assert "43: 40 binary, 3 larger than 1.0 MB limit" in line and "… 38 more" in line
+    assert line.count("bin/") == render.SKIPPED_SHOWN
+    # the engine's counts, when it gives them, are what is shown
+    counted = {"state": "ready", "skipped": skipped[:2], "skipped_total": 9000, "skipped_by_reason": {"binary": 9000}}
+    assert "9000: 9000 binary; e.g. bin/0.dat (binary), bin/1.dat (binary), … 8998 more" in render.status_text(counted)
+
+
+def test_progress_says_what_each_phase_counts():
+    analysing = IndexProgress("indexing", 12, 30, 80, "a.py")
+    embedding = IndexProgress("embedding", 30, 30, 4000, embedded=1000)
+    assert "indexing 12/30 files a.py" in render.progress_line(analysing)
+    assert "embedding 1000/4000 chunks (keyword and graph search ready)" in render.progress_line(embedding)

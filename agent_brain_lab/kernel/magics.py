@@ -119,20 +119,25 @@ class _WidgetProgress:
         if p.phase == self.drawn[1] and now - self.drawn[0] < self.INTERVAL:
             return
         self.drawn = (now, p.phase)
-        self.bar.max = max(p.files_total, 1)
-        self.bar.value = min(p.files_done, self.bar.max)
+        self.bar.max = 1000
+        self.bar.value = round(10 * p.percent)
+        self.bar.description = p.phase
         current = f" · <code>{escape(p.current_file)}</code>" if p.current_file else ""
-        self.label.value = f"{p.files_done}/{p.files_total} {escape(p.phase)}{current}"
+        self.label.value = f"{escape(render.progress_counts(p))}{current}"
 
-    def close(self, ok: bool) -> None:
+    def close(self, ok: bool, report: IndexReport | None = None) -> None:
         done, total = (self.latest.files_done, self.latest.files_total) if self.latest else (0, 0)
-        self.bar.max = max(total, 1)
-        self.bar.value = self.bar.max if ok else min(done, self.bar.max)
+        self.bar.max = 1000
+        self.bar.value = self.bar.max if ok else round(10 * self.latest.percent) if self.latest else 0
         self.bar.bar_style = "success" if ok else "danger"
-        outcome = f"done: {total} files" if ok else f"stopped after {done}/{total} files"
-        self.label.value = outcome
+        self.bar.description = "done" if ok else "stopped"
+        if ok:
+            outcome = render.report_text(report).split("\n", 1)[0] if report else f"Indexed {total} files"
+        else:
+            outcome = f"stopped after {done}/{total} files"
+        self.label.value = escape(outcome)
         bundle = self.box._repr_mimebundle_()
-        self.handle.update({**bundle, "text/plain": f"indexing {outcome}"}, raw=True)
+        self.handle.update({**bundle, "text/plain": outcome}, raw=True)
 
 
 class _TextProgress:
@@ -146,7 +151,7 @@ class _TextProgress:
         self.width = max(self.width, len(line))
         print("\r" + line.ljust(self.width), end="", flush=True)
 
-    def close(self, ok: bool) -> None:
+    def close(self, ok: bool, report: IndexReport | None = None) -> None:
         if self.width:
             print()
 
@@ -220,13 +225,12 @@ class BrainMagics(Magics):
 
     def _index(self, ns, brain: Brain) -> IndexReport:
         progress = None if ns.json else (_WidgetProgress() if _has_kernel() else _TextProgress())
-        ok = False
+        report = None
         try:
             report = commands.execute(ns, brain, progress=progress)
-            ok = True
         finally:
             if progress is not None:
-                progress.close(ok)
+                progress.close(report is not None, report)
         return report
 
 
