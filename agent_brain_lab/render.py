@@ -289,12 +289,32 @@ def _status_rows(status: dict) -> list[tuple[str, str]]:
     ]
     if status.get("problem"):
         rows[1:1] = [("problem", printable(str(status["problem"]))), ("fix", str(status.get("fix")))]
-    if status.get("coverage") is not None:
+    if status.get("state") == "indexing":
+        rows.insert(1, ("searchable now", searchable_now(status)))
+    elif status.get("coverage") is not None:
         rows.append(("semantic search", f"{status['coverage']:.0%} of the workspace"))
     skipped = status.get("skipped") or []
     if skipped or status.get("skipped_total"):
         rows.append(("skipped", skipped_summary(skipped, status.get("skipped_total"), status.get("skipped_by_reason"))))
     return rows
+
+
+def searchable_now(status: dict) -> str:
+    """While a run writes: what queries answer from already (the last published generation)."""
+    if not status.get("generation"):
+        return "nothing yet: the first index is analysing the files"
+    files, chunks = (status.get(k) or {} for k in ("files", "chunks"))
+    total = chunks.get("total", 0)
+    coverage = status.get("coverage")
+    coverage = 1.0 if coverage is None else coverage
+    text = f"{files.get('total', 0)} files, {total} chunks: keyword and graph search ready; "
+    text += f"semantic search {coverage:.0%} ({round(coverage * total)} of {total} chunks embedded"
+    eta = (status.get("job") or {}).get("eta_s")
+    return text + (f", about {_duration(eta)} to go)" if isinstance(eta, (int, float)) else ")")
+
+
+def _duration(seconds: float) -> str:
+    return f"{round(seconds)} s" if seconds < 90 else f"{round(seconds / 60)} min"
 
 
 def status_text(status: dict) -> str:

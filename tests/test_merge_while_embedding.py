@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_brain_lab import Brain
+from agent_brain_lab import Brain, render
 from agent_brain_lab.engine import indexer
 from tests.test_early_publish import FILES, brain, workspace
 
@@ -86,6 +86,7 @@ def test_a_save_during_embedding_is_found_by_keyword_and_graph_before_the_run_en
         assert report.files_indexed == 1 and report.chunks_added >= 2 and report.chunks_removed == 4
         status = reader.status()
         assert status.state == "indexing" and status.generation == report.generation and status.coverage < 1
+        assert "keyword and graph search ready; semantic search" in render.status_text(status.to_dict())
         hit = reader.query("zebra_quartz_total", mode="bm25", top_k=1).results[0]
         assert (hit.source, hit.symbol_name) == (SAVED, "zebra_quartz_total")
         assert all(r.source != SAVED for r in reader.query("ledger_3_2", mode="bm25").results)  # old chunks gone

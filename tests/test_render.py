@@ -103,3 +103,20 @@ def test_progress_says_what_each_phase_counts():
     embedding = IndexProgress("embedding", 30, 30, 4000, embedded=1000)
     assert "indexing 12/30 files a.py" in render.progress_line(analysing)
     assert "embedding 1000/4000 chunks (keyword and graph search ready)" in render.progress_line(embedding)
+
+
+def test_status_during_a_run_says_what_is_searchable_now():
+    status = {
+        "state": "indexing",
+        "generation": 3,
+        "files": {"total": 253},
+        "chunks": {"total": 4074},
+        "coverage": 0.25,
+        "job": {"eta_s": 600},
+    }
+    text = render.status_text(status)
+    assert (
+        "searchable now  253 files, 4074 chunks: keyword and graph search ready; semantic search 25% "
+        "(1018 of 4074 chunks embedded, about 10 min to go)"
+    ) in text
+    assert "the first index is analysing" in render.status_text({"state": "indexing", "generation": 0})
