@@ -145,11 +145,13 @@ class JobManager:
             if self._closed:
                 raise BrainError("the server is shutting down")
             if merge_into is not None and merge_into.status == "running":
-                job = Job(path=paths[0], more_paths=paths[1:], options=options, merged_into=merge_into.id)
-                job.status, job.started = "running", _now()
+                for queued in self._jobs.values():  # saves queued before the run began to embed go too
+                    if queued.status == "pending" and not queued.force:
+                        self._hand_over_locked(queued, merge_into)
+                job = Job(path=paths[0], more_paths=paths[1:], options=options)
                 self._jobs[job.id] = job
                 self._forget_old_locked()
-                threading.Thread(target=self._execute, args=(job,), name="agent-brain-merge", daemon=True).start()
+                self._hand_over_locked(job, merge_into)
                 return job
             active = self._active_locked()
             if exclusive and active is not None:
@@ -165,6 +167,12 @@ class JobManager:
             self._ensure_worker_locked()
         self._queue.put(job)
         return job
+
+    def _hand_over_locked(self, job: Job, running: Job) -> None:
+        """Run ``job`` now, on its own thread, as a request served by ``running``'s embedding phase
+        (the worker skips it if it was queued: it is no longer pending)."""
+        job.merged_into, job.status, job.started = running.id, "running", _now()
+        threading.Thread(target=self._execute, args=(job,), name="agent-brain-merge", daemon=True).start()
 
     def cancel(self, job_id: str) -> Job | None:
         """Ask a job to stop; a pending job is cancelled at once. Finished jobs are left as they are."""
