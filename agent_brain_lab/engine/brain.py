@@ -165,10 +165,11 @@ class Brain:
         subpaths = self._scope(paths, missing_ok) if paths and all(paths) else [""]
         scope = Scope(("",) if "" in subpaths else tuple(subpaths), tuple(include))
         if not (force or scope.everything or include or overrides or dask_scheduler):
-            ticket = self._merges.offer(scope.paths)
+            ticket = self._merges.offer(scope.paths)  # None: no run of this Brain is embedding
             merged = ticket.wait(cancel) if ticket is not None else None
             if merged is not None:
-                return merged  # refused (the run ended first): run on our own below
+                return merged
+            # no run took it (or it ended first): run on our own below, waiting for the writer lock
         settings = IndexSettings(
             scan=_scan_options(config),
             chunks=ChunkSettings(config.chunk_size, config.chunk_overlap),
