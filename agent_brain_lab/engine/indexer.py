@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 import time
 from collections import Counter
@@ -489,7 +490,7 @@ def _scan_scope(root: Path, settings: IndexSettings, scope: Scope):
     files: dict[str, WorkspaceFile] = {}
     skipped: dict[str, SkippedFile] = {}
     for subpath in scope.paths:
-        if subpath and not (root / subpath).exists():
+        if subpath and not os.path.exists(root / subpath):  # False, not an error, when it cannot be looked at
             continue  # gone from disk: what was indexed under it counts as deleted
         found, skips = scan(root, settings.scan, subpath)
         files.update((f.path, f) for f in found if scope.covers(f.path))
