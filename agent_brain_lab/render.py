@@ -261,8 +261,13 @@ def _status_rows(status: dict) -> list[tuple[str, str]]:
     if status.get("coverage") is not None:
         rows.append(("semantic search", f"{status['coverage']:.0%} of the workspace"))
     skipped = status.get("skipped") or []
-    if skipped:
-        rows.append(("skipped", ", ".join(f"{printable(s['path'])} ({s['reason']})" for s in skipped)))
+    total = status.get("skipped_total", len(skipped))
+    if total:
+        by_reason = status.get("skipped_by_reason") or {}
+        counts = ", ".join(f"{reason}: {n}" for reason, n in by_reason.items())
+        rows.append(("skipped", f"{total} ({counts})" if counts else str(total)))
+        more = f", … {total - len(skipped)} more (--all-skipped lists them)" if total > len(skipped) else ""
+        rows.append(("", ", ".join(f"{printable(s['path'])} ({s['reason']})" for s in skipped) + more))
     return rows
 
 

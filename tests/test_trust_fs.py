@@ -294,3 +294,41 @@ def test_folders_and_files_another_user_keeps_private_are_skips_and_an_ignored_o
     }  # nothing at all about pgdata/: ignored before anything looked inside
     assert out["indexed"] == 3 and out["status_skipped"] == 2
     _assert_no_secret(Brain(root), root)
+
+
+# --------------------------------------------------------------------------- many skips stay small
+
+
+def test_status_with_50k_unsupported_files_is_small_and_lists_them_all_on_request(tmp_path):
+    root = _workspace(tmp_path)
+    for i in range(50):
+        folder = root / "data" / f"part{i:02d}"
+        folder.mkdir(parents=True)
+        for j in range(1000):
+            (folder / f"blob{j:04d}.dat").touch()
+    (root / "big.md").write_text("x" * 2000)
+    Brain(root, max_file_bytes=1000).index()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+
+    def status(*flags: str) -> subprocess.CompletedProcess:
+        cmd = [sys.executable, "-m", "agent_brain_lab.cli", "status", "--json", *flags]
+        return subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=300)
+
+    small = status()
+    assert small.returncode == 0, small.stderr
+    assert len(small.stdout) < 20_000  # was 4.2 MB: every skip listed
+    data = json.loads(small.stdout)
+    assert data["skipped_total"] == 50_001
+    assert data["skipped_by_reason"] == {"unsupported file type": 50_000, "larger than 1.0 KB limit": 1}
+    assert [s["path"] for s in data["skipped"]] == sorted(s["path"] for s in data["skipped"])
+    assert len(data["skipped"]) == 50
+    assert data["skipped"][0] == {"path": "big.md", "reason": "larger than 1.0 KB limit (2.0 KB)"}
+
+    full = json.loads(status("--all-skipped").stdout)
+    assert len(full["skipped"]) == full["skipped_total"] == 50_001
+    assert Brain(root).status(all_skipped=True).skipped == full["skipped"]
+    text = subprocess.run(
+        [sys.executable, "-m", "agent_brain_lab.cli", "status"], cwd=root, env=env, capture_output=True, text=True
+    ).stdout
+    assert "50001 (unsupported file type: 50000, larger than 1.0 KB limit: 1)" in text
+    assert "49951 more (--all-skipped lists them)" in text and len(text) < 20_000
