@@ -78,10 +78,10 @@ def chunk_document(
 
 def merge_small(chunks: list[Chunk], chunk_size: int) -> tuple[list[Chunk], dict[str, str]]:
     """``chunks`` with each run of at least ``MERGE_RUN`` consecutive small ones (shorter than
-    ``chunk_size / SMALL_SECTION``, no symbol, same source type and language) packed into chunks of up
-    to ``chunk_size`` characters, so a file of thousands of one-line sections or cells is not
-    thousands of chunks, while a document with a few short sections keeps one chunk per section.
-    A merged chunk keeps the first one's section path and cell, and spans their lines. Returns the
+    ``chunk_size / SMALL_SECTION``, no symbol) packed into chunks of up to ``chunk_size`` characters,
+    so a file of thousands of one-line sections or cells is not thousands of chunks, while a document
+    with a few short sections keeps one chunk per section. A merged chunk keeps the first one's
+    section path, cell and language (a notebook's markdown and code cells merge), and spans their lines. Returns the
     chunks and the new chunk id of every chunk that was merged into another (old id -> new id)."""
     small = chunk_size // SMALL_SECTION
     out: list[Chunk] = []
@@ -112,13 +112,11 @@ def merge_small(chunks: list[Chunk], chunk_size: int) -> tuple[list[Chunk], dict
             pack()
         pending.clear()
 
-    kind = ("", "")
     for chunk in chunks:
         mergeable = len(chunk.text) < small and chunk.symbol_name is None
-        if pending and (not mergeable or (chunk.source_type, chunk.language) != kind):
+        if pending and not mergeable:
             flush()
         if mergeable:
-            kind = (chunk.source_type, chunk.language)
             pending.append(chunk)
         else:
             out.append(chunk)
