@@ -27,6 +27,7 @@ CHECK_EVERY = 2048  # lines (or pieces) between two calls of ``check`` while one
 SMALL_SECTION = 4  # a chunk shorter than chunk_size / SMALL_SECTION is small
 MERGE_RUN = 8  # this many small chunks in a row (or more) are packed together up to chunk_size
 HTML_PIECE = 65_536  # characters fed to the HTML parser between two checks
+MAX_TITLE_CHARS = 200  # a longer heading is cut (with "…") in the section path every chunk of it carries
 
 
 def no_check() -> None:
@@ -430,6 +431,7 @@ def build_sections(units: list[Unit]) -> list[Section]:
             level, title = unit.heading
             while stack and stack[-1][0] >= level:
                 stack.pop()
+            title = title if len(title) <= MAX_TITLE_CHARS else title[: MAX_TITLE_CHARS - 1] + "…"
             stack.append((level, title or "(untitled)"))
             sections.append(Section(tuple(t for _, t in stack), []))
         sections[-1].units.append(unit)
