@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-from .engine.types import IndexProgress, IndexReport, QueryResponse, QueryResult
+from .engine.types import MAX_SKIPPED_LISTED, IndexProgress, IndexReport, QueryResponse, QueryResult
 
 SNIPPET_LINES = 3
 SNIPPET_WIDTH = 100
@@ -213,9 +213,10 @@ def report_text(report: IndexReport) -> str:
         f" {report.chunks_embedded} embedded) in {report.duration_s:.1f} s; generation {report.generation}"
     )
     if report.skipped:
-        text += f"\nskipped {len(report.skipped)}: " + ", ".join(
-            f"{printable(s.path)} ({s.reason})" for s in report.skipped
-        )
+        listed = report.skipped[:MAX_SKIPPED_LISTED]  # as status lists them
+        more = len(report.skipped) - len(listed)
+        text += f"\nskipped {len(report.skipped)}: " + ", ".join(f"{printable(s.path)} ({s.reason})" for s in listed)
+        text += f", … {more} more (`status --all-skipped` lists them)" if more else ""
     return text
 
 
@@ -223,7 +224,10 @@ def report_html(report: IndexReport) -> str:
     head, _, _skipped = report_text(report).partition("\n")
     html = f"<p class='agent-brain-report'>{escape(head)}</p>"
     if report.skipped:
-        rows = "".join(f"<li><code>{escape(printable(s.path))}</code>: {escape(s.reason)}</li>" for s in report.skipped)
+        listed = report.skipped[:MAX_SKIPPED_LISTED]  # as status lists them
+        rows = "".join(f"<li><code>{escape(printable(s.path))}</code>: {escape(s.reason)}</li>" for s in listed)
+        more = len(report.skipped) - len(listed)
+        rows += f"<li>… {more} more</li>" if more else ""
         html += f"<details><summary>skipped {len(report.skipped)}</summary><ul>{rows}</ul></details>"
     return html
 

@@ -77,3 +77,16 @@ def test_summary_counts_what_was_returned_and_explains_multi():
 def test_status_shows_coverage_when_the_engine_reports_it():
     assert "semantic search" not in render.status_text({"state": "ready"})
     assert "semantic search  43% of the workspace" in render.status_text({"state": "ready", "coverage": 0.43})
+
+
+def test_a_report_of_many_skips_lists_the_first_ones_and_counts_the_rest():
+    from agent_brain_lab.engine.types import MAX_SKIPPED_LISTED
+
+    report = IndexReport(
+        generation=1, skipped=[SkippedFile(f"f{i:05d}.dat", "unsupported file type") for i in range(10_000)]
+    )
+    text = render.report_text(report)
+    assert text.count("unsupported file type") == MAX_SKIPPED_LISTED and len(text) < 5_000
+    assert f"… {10_000 - MAX_SKIPPED_LISTED} more" in text and "skipped 10000" in text
+    html = render.report_html(report)
+    assert html.count("<li>") == MAX_SKIPPED_LISTED + 1 and len(html) < 10_000

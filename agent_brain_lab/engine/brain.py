@@ -10,6 +10,7 @@ looked up in the catalog they came from.
 from __future__ import annotations
 
 import bisect
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -95,7 +96,7 @@ def find_workspace(start: str | Path) -> Path:
     """The nearest folder upward that holds an index, else ``start`` itself."""
     start = Path(start).resolve()
     for folder in (start, *start.parents):
-        if (folder / INDEX_DIR).is_dir():
+        if os.path.isdir(folder / INDEX_DIR):  # False (not an error) for a folder one may not look into
             return folder
     return start
 
