@@ -181,7 +181,8 @@ def test_a_swapper_process_flipping_files_and_folders_to_links_out_never_leaks_o
         out, _ = swapper.communicate(timeout=60)
     assert swapper.returncode == 0 and int(out) > 1000, out  # it really flipped, about every millisecond
     assert runs >= 5
-    assert "symlink to a file outside the workspace" in reasons
+    swap_reasons = {"symlink to a file outside the workspace", "symlink to a folder outside the workspace"}
+    assert reasons & swap_reasons or any(r.startswith(("changed while", "cannot read")) for r in reasons), reasons
     _assert_no_secret(brain, root)
 
 
