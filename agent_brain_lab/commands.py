@@ -17,6 +17,7 @@ from typing import Any
 
 from .engine import find_workspace
 from .engine.types import (
+    MAX_SKIPPED_LISTED,
     MODES,
     SOURCE_TYPES,
     BrainError,
@@ -25,6 +26,7 @@ from .engine.types import (
     InvalidRequest,
     NotIndexed,
     QueryRequest,
+    StatusRequest,
 )
 from .engine.watch import follow
 from .engine.workspace import resolve_path
@@ -145,7 +147,12 @@ def build_parser(prog: str = "agent-brain-lab") -> _Parser:
         help="keep only files matching these globs, relative to the root (** allowed)",
     )
 
-    sub.add_parser("status", parents=[common, as_json], help="show what is indexed")
+    status = sub.add_parser("status", parents=[common, as_json], help="show what is indexed")
+    status.add_argument(
+        "--all-skipped",
+        action="store_true",
+        help=f"list every skipped file (default: the first {MAX_SKIPPED_LISTED}; all are counted by reason)",
+    )
     sub.add_parser("reset", parents=[common, as_json], help="delete the index")
 
     graph = sub.add_parser(
@@ -173,7 +180,7 @@ def parse(argv: Sequence[str], *, prog: str, cwd: Path) -> argparse.Namespace:
     """Parse and validate a command line.
 
     Adds ``root`` (the workspace) and ``request``: a QueryRequest, an IndexRequest (paths relative
-    to the root) or a GraphRequest, built by the engine's one validator.
+    to the root), a GraphRequest or a StatusRequest, built by the engine's one validator.
     Raises UsageError for a malformed line, InvalidRequest for a bad value, HelpShown for --help.
     """
     ns = build_parser(prog).parse_args(list(argv))
@@ -184,6 +191,8 @@ def parse(argv: Sequence[str], *, prog: str, cwd: Path) -> argparse.Namespace:
         ns.request = index_request(ns, cwd)
     elif ns.command == "graph":
         ns.request = GraphRequest.build({"name": ns.entity, "depth": ns.depth})
+    elif ns.command == "status":
+        ns.request = StatusRequest.build({"all_skipped": ns.all_skipped})
     return ns
 
 
@@ -242,7 +251,7 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
             dask_scheduler=ns.dask_scheduler,
         ),
         "query": lambda: brain.query(ns.request),
-        "status": lambda: brain.status().to_dict(),
+        "status": lambda: brain.status(ns.request).to_dict(),
         "graph": lambda: brain.graph_entity(ns.request).to_dict(),
         "reset": brain.reset,
         "watch": lambda: {"runs": follow(brain, force_polling=ns.polling or None)},

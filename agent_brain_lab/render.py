@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-from .engine.types import IndexProgress, IndexReport, QueryResponse, QueryResult
+from .engine.types import MAX_SKIPPED_LISTED, IndexProgress, IndexReport, QueryResponse, QueryResult
 
 SNIPPET_LINES = 3
 SNIPPET_WIDTH = 100
@@ -238,7 +238,8 @@ def skipped_summary(
             by_reason[kind] = by_reason.get(kind, 0) + 1
     counts = ", ".join(f"{n} {reason}" for reason, n in sorted(by_reason.items(), key=lambda kv: (-kv[1], kv[0])))
     named = ", ".join(f"{printable(s['path'])} ({s['reason']})" for s in skipped[:shown])
-    more = f", … {total - min(len(skipped), shown)} more" if total > min(len(skipped), shown) else ""
+    hidden = total - min(len(skipped), shown)
+    more = f", … {hidden} more (`status --all-skipped` lists them)" if hidden > 0 else ""
     return f"{total}: {counts}" + (f"; e.g. {named}{more}" if named else "")
 
 
@@ -246,7 +247,10 @@ def report_html(report: IndexReport) -> str:
     head, _, _skipped = report_text(report).partition("\n")
     html = f"<p class='agent-brain-report'>{escape(head)}</p>"
     if report.skipped:
-        rows = "".join(f"<li><code>{escape(printable(s.path))}</code>: {escape(s.reason)}</li>" for s in report.skipped)
+        listed = report.skipped[:MAX_SKIPPED_LISTED]  # as status lists them
+        rows = "".join(f"<li><code>{escape(printable(s.path))}</code>: {escape(s.reason)}</li>" for s in listed)
+        more = len(report.skipped) - len(listed)
+        rows += f"<li>… {more} more</li>" if more else ""
         html += f"<details><summary>skipped {len(report.skipped)}</summary><ul>{rows}</ul></details>"
     return html
 

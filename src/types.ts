@@ -131,7 +131,11 @@ export interface IStatus {
   generation: number;
   files: ICounts;
   chunks: ICounts;
+  /** The first 50 skipped files (all with `?skipped=all`). */
   skipped: ISkippedFile[];
+  /** How many files are skipped, and how many for each reason. */
+  skipped_total?: number;
+  skipped_by_reason?: Record<string, number>;
   graph: {
     entities: number;
     relations: number;

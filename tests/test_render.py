@@ -120,3 +120,16 @@ def test_status_during_a_run_says_what_is_searchable_now():
         "(1018 of 4074 chunks embedded, about 10 min to go)"
     ) in text
     assert "the first index is analysing" in render.status_text({"state": "indexing", "generation": 0})
+
+
+def test_a_report_of_many_skips_lists_the_first_ones_and_counts_the_rest():
+    from agent_brain_lab.engine.types import MAX_SKIPPED_LISTED
+
+    report = IndexReport(
+        generation=1, skipped=[SkippedFile(f"f{i:05d}.dat", "unsupported file type") for i in range(10_000)]
+    )
+    text = render.report_text(report)
+    assert text.count("f0") == render.SKIPPED_SHOWN and len(text) < 5_000
+    assert f"… {10_000 - render.SKIPPED_SHOWN} more" in text and "skipped 10000: 10000 unsupported file type" in text
+    html = render.report_html(report)
+    assert html.count("<li>") == MAX_SKIPPED_LISTED + 1 and len(html) < 10_000

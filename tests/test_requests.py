@@ -231,3 +231,20 @@ def test_command_line_index_and_graph_requests(tmp_path: Path):
     assert ns.request == GraphRequest("Cart", 2)
     with pytest.raises(UsageError):
         parse(["--workspace", "a\x00b", "status"], prog="p", cwd=tmp_path)
+
+
+def test_status_request_lists_the_first_skips_or_all_of_them():
+    from agent_brain_lab.engine.types import MAX_SKIPPED_LISTED, StatusRequest
+
+    big = "larger than 1.0 MB limit (1.2 MB)"
+    skips = [{"path": f"f{i}", "reason": big if i % 2 else "binary file"} for i in range(120)]
+    first = StatusRequest.build({}).listed(skips)
+    assert first["skipped"] == skips[:MAX_SKIPPED_LISTED] and first["skipped_total"] == 120
+    assert first["skipped_by_reason"] == {"binary file": 60, "larger than 1.0 MB limit": 60}
+    assert StatusRequest.build({"skipped": "all"}).listed(skips)["skipped"] == skips
+    assert StatusRequest.build({"all_skipped": True}) == StatusRequest.build({"skipped": "all"})
+    bad_requests = (({"skipped": "everything"}, "skipped"), ({"all_skipped": "yes"}, "all_skipped"), ({"x": 1}, "x"))
+    for bad, field in bad_requests:
+        with pytest.raises(InvalidRequest) as err:
+            StatusRequest.build(bad)
+        assert err.value.field == field

@@ -276,6 +276,28 @@ async def test_graph_entity(api):
     assert code == 200 and graph["matches"] == []
 
 
+@pytest.fixture
+def skips_root(jp_root_dir):
+    """More unsupported files than status lists (written before the server, like ``big_root``)."""
+    for i in range(60):
+        (jp_root_dir / "blobs").mkdir(exist_ok=True)
+        (jp_root_dir / "blobs" / f"b{i:02d}.dat").write_text("data\n")
+    return jp_root_dir
+
+
+@on_server_loop
+async def test_status_lists_the_first_skips_and_all_of_them_on_request(skips_root, api):
+    await index_all(api)
+    code, status = await api("GET", "status")
+    assert code == 200 and len(status["skipped"]) == 50
+    total = status["skipped_total"]
+    assert total >= 61 and status["skipped_by_reason"]["unsupported file type"] >= 60
+    code, full = await api("GET", "status", params={"skipped": "all"})
+    assert code == 200 and len(full["skipped"]) == full["skipped_total"] == total
+    code, err = await api("GET", "status", params={"skipped": "most"})
+    assert (code, err["error"], err["field"]) == (400, "invalid_request", "skipped")
+
+
 @on_server_loop
 async def test_reindex_subfolder_and_reset(api):
     await index_all(api)

@@ -189,10 +189,10 @@ def test_text_that_is_not_unicode_and_an_analyser_crash_skip_one_file_each(tmp_p
     write(tmp_path, "good.py", "def pelican_count():\n    return 3\n")
     real = indexer_module.analyze_file
 
-    def parser_bug(file, text, settings):  # fault injection: a parser that fails on one file
+    def parser_bug(file, text, settings, check):  # fault injection: a parser that fails on one file
         if file.path == "crashes.py":
             raise RuntimeError("parser exploded")
-        return real(file, text, settings)
+        return real(file, text, settings, check)
 
     monkeypatch.setattr(indexer_module, "analyze_file", parser_bug)
     brain = Brain(tmp_path)

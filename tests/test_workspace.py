@@ -371,9 +371,11 @@ def test_a_50mb_file_is_skipped_without_being_read(root, monkeypatch):
     with open(big, "wb") as f:
         f.truncate(50 * 1024 * 1024)
     opened: list[str] = []
-    real_open = builtins.open
+    real_open, real_os_open = builtins.open, os.open
     monkeypatch.setattr(builtins, "open", lambda file, *a, **k: opened.append(str(file)) or real_open(file, *a, **k))
+    monkeypatch.setattr(ws.os, "open", lambda file, *a, **k: opened.append(str(file)) or real_os_open(file, *a, **k))
     reasons = skipped(root)
+    assert any(p.endswith("README.md") for p in opened)  # the spy sees what the scan opens
     assert reasons["huge.txt"] == "larger than 1.0 MB limit (52.4 MB)"
     assert str(big) not in opened and str(big.resolve()) not in opened
 
@@ -503,7 +505,7 @@ def test_resolve_inside_rejects(root, tmp_path, rel, message):
 def fixture_file(root: Path, rel: str) -> WorkspaceFile:
     st = (root / rel).stat()
     kind = classify(rel) or ("doc", "text")
-    return WorkspaceFile(rel, root / rel, st.st_size, st.st_mtime, *kind)
+    return WorkspaceFile(rel, root / rel, st.st_size, st.st_mtime, *kind, st.st_dev, st.st_ino, root.resolve())
 
 
 def test_read_text_rejects_latin1_with_a_reason(root):

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
 
 from .chunking.code import analyze_code
 from .chunking.notebook import chunk_notebook
-from .chunking.text import chunk_document
+from .chunking.text import cap_chunks, chunk_document, no_check
 from .types import Chunk
-from .workspace import WorkspaceFile
+from .workspace import Unreadable, WorkspaceFile
+
+MAX_CHUNKS_PER_FILE = 2000  # more: the rest of the file becomes one trailing chunk (README "Limits")
+FILE_SECONDS = 60.0  # analysing one file for longer than this makes it a skip
 
 _BACKTICKED = re.compile(r"`([A-Za-z_][\w.:]*)(?:\(\))?`")
 _IDENT = re.compile(r"\b[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*\b(\()?")
@@ -22,20 +27,42 @@ class ChunkSettings:
     chunk_overlap: int = 200
 
 
-def analyze_file(file: WorkspaceFile, text: str, settings: ChunkSettings) -> tuple[list[Chunk], dict]:
-    """Chunks of the file and its facts for the graph: symbols, raw relations, doc sections."""
+def file_budget(check_cancel: Callable[[], None], seconds: float = FILE_SECONDS) -> Callable[[], None]:
+    """A ``check`` for the analysis of one file: ``check_cancel()`` (raises when the run is cancelled),
+    then Unreadable once ``seconds`` have passed since this call."""
+    deadline = time.monotonic() + seconds
+
+    def check() -> None:
+        check_cancel()
+        if time.monotonic() > deadline:
+            raise Unreadable(f"took longer than {seconds:g} s to analyse (the per-file limit)")
+
+    return check
+
+
+def analyze_file(
+    file: WorkspaceFile, text: str, settings: ChunkSettings, check: Callable[[], None] = no_check
+) -> tuple[list[Chunk], dict]:
+    """Chunks of the file (at most ``MAX_CHUNKS_PER_FILE``) and its facts for the graph: symbols, raw
+    relations, doc sections. ``check`` is called along the way (it raises to stop)."""
     if file.source_type == "notebook":
         chunks, symbols, relations = chunk_notebook(
-            file.path, text, file.source_type, settings.chunk_size, settings.chunk_overlap
+            file.path, text, file.source_type, settings.chunk_size, settings.chunk_overlap, check
         )
     elif file.source_type == "doc":
         chunks = chunk_document(
-            file.path, text, file.language, file.source_type, settings.chunk_size, settings.chunk_overlap
+            file.path, text, file.language, file.source_type, settings.chunk_size, settings.chunk_overlap, check
         )
         symbols, relations = [], []
     else:
+        check()
         analysis = analyze_code(file.path, text, file.language, file.source_type, settings.chunk_size)
         chunks, symbols, relations = analysis.chunks, analysis.symbols, analysis.relations
+        check()
+    chunks, moved = cap_chunks(chunks, MAX_CHUNKS_PER_FILE)
+    if moved:
+        symbols = [replace(s, chunk_id=moved.get(s.chunk_id, s.chunk_id)) for s in symbols]
+        relations = [replace(r, chunk_id=moved.get(r.chunk_id, r.chunk_id)) for r in relations]
     sections = [
         {
             "section_path": c.section_path,

@@ -10,6 +10,7 @@ looked up in the catalog they came from.
 from __future__ import annotations
 
 import bisect
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -44,6 +45,7 @@ from .types import (
     QueryRequest,
     QueryResponse,
     QueryResult,
+    StatusRequest,
     WorkspaceBusy,
 )
 from .workspace import ScanOptions, resolve_inside, scan
@@ -95,7 +97,7 @@ def find_workspace(start: str | Path) -> Path:
     """The nearest folder upward that holds an index, else ``start`` itself."""
     start = Path(start).resolve()
     for folder in (start, *start.parents):
-        if (folder / INDEX_DIR).is_dir():
+        if os.path.isdir(folder / INDEX_DIR):  # False (not an error) for a folder one may not look into
             return folder
     return start
 
@@ -331,9 +333,15 @@ class Brain:
         request = name if isinstance(name, GraphRequest) else GraphRequest.build({"name": name, "depth": depth})
         return self._read(lambda view: _neighbourhood(view, request.name, request.depth))
 
-    def status(self) -> IndexStatus:
+    def status(self, all_skipped: bool | StatusRequest = False) -> IndexStatus:
         """The index's state (ready | indexing | empty | corrupt) and what it holds. Reads only the
-        current generation's manifest once it has been opened: polling status costs no index work."""
+        current generation's manifest once it has been opened: polling status costs no index work.
+
+        Skipped files are counted by reason and the first ``MAX_SKIPPED_LISTED`` listed; all of them
+        with ``all_skipped=True`` (or a ``StatusRequest`` a front door built)."""
+        request = (
+            all_skipped if isinstance(all_skipped, StatusRequest) else StatusRequest.build({"all_skipped": all_skipped})
+        )
         status = IndexStatus(
             state="empty",
             root=str(self.root),
@@ -360,7 +368,10 @@ class Brain:
             status.generation = view.snapshot.gen
             status.index_id = view.catalog.index_id
             status.files, status.chunks, status.graph = manifest["files"], manifest["chunks"], manifest["graph"]
-            status.skipped, status.model = manifest["skipped"], manifest["model"]
+            status.model = manifest["model"]
+            listed = request.listed(manifest["skipped"])
+            status.skipped, status.skipped_total = listed["skipped"], listed["skipped_total"]
+            status.skipped_by_reason = listed["skipped_by_reason"]
             status.last_indexed = manifest["created"]
             status.coverage = view.snapshot.coverage
         if self._index_dir.exists() and self._index_dir.writer_active():

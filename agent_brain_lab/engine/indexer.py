@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 import time
 from collections import Counter
@@ -33,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pathspec
 
-from .analysis import ChunkSettings, analyze_file
+from .analysis import ChunkSettings, analyze_file, file_budget
 from .embedding import Embedder
 from .merges import Merges
 from .retrieval.filters import FilterColumns
@@ -258,7 +259,7 @@ class Indexer:
                 if not force and old and old.hash == digest:  # touched, not changed
                     run.report.files_unchanged += 1
                     continue
-                file_chunks, facts = _analyze(f, data, settings)
+                file_chunks, facts = _analyze(f, data, settings, file_budget(lambda: _check(cancel)))
             except (Unreadable, _Skip) as err:
                 run.skipped.append(SkippedFile(f.path, str(err)))
                 continue
@@ -529,16 +530,18 @@ def model_changed(catalog: Catalog, embedder: Embedder, force: bool) -> bool:
     return True
 
 
-def _analyze(f: WorkspaceFile, data: bytes, settings: IndexSettings) -> tuple[list[tuple[Chunk, str, str]], dict]:
+def _analyze(
+    f: WorkspaceFile, data: bytes, settings: IndexSettings, check
+) -> tuple[list[tuple[Chunk, str, str]], dict]:
     """One file's (chunk, text hash, tokens) and graph facts; _Skip (or Unreadable) when it cannot
     be indexed. Analysers run third-party parsers on untrusted text: any exception they raise is
-    this file's problem only."""
+    this file's problem only. ``check`` (cancel, the file's time budget) is called along the way."""
     text = decode_text(data)
     try:
-        chunks, facts = analyze_file(f, text, settings.chunks)
+        chunks, facts = analyze_file(f, text, settings.chunks, check)
         out = [(chunk, _text_hash(chunk), " ".join(tokenize(chunk.indexed_text()))) for chunk in chunks]
         _storable(f.path, chunks, facts)
-    except Unreadable:
+    except (Unreadable, IndexCancelled):
         raise
     except UnicodeEncodeError:
         raise _Skip("contains text that is not valid Unicode (lone surrogates)") from None
@@ -574,7 +577,7 @@ def _scan_scope(root: Path, settings: IndexSettings, scope: Scope):
     files: dict[str, WorkspaceFile] = {}
     skipped: dict[str, SkippedFile] = {}
     for subpath in scope.paths:
-        if subpath and not (root / subpath).exists():
+        if subpath and not os.path.exists(root / subpath):  # False, not an error, when it cannot be looked at
             continue  # gone from disk: what was indexed under it counts as deleted
         found, skips = scan(root, settings.scan, subpath)
         files.update((f.path, f) for f in found if scope.covers(f.path))

@@ -438,6 +438,52 @@ class SkippedFile:
     reason: str
 
 
+MAX_SKIPPED_LISTED = 50  # skipped paths ``status`` lists (all of them counted by reason); the rest on request
+
+
+def skip_kind(reason: str) -> str:
+    """What a skip reason counts under: the reason without its particulars in parentheses
+    ("larger than 1.0 MB limit (3.2 MB)" -> "larger than 1.0 MB limit")."""
+    return reason.split(" (", 1)[0]
+
+
+@dataclass(frozen=True)
+class StatusRequest:
+    """What ``status`` lists of the skipped files: the first ``MAX_SKIPPED_LISTED`` (default) or all.
+
+    ``skipped`` is "first" or "all" (REST ``?skipped=all``); ``all_skipped`` (true/false, the
+    Python keyword and the CLI's ``--all-skipped``) is the same choice."""
+
+    all_skipped: bool = False
+
+    FIELDS = ("skipped", "all_skipped")
+
+    @classmethod
+    def build(cls, data: Mapping[str, Any]) -> StatusRequest:
+        given = _given(data, cls.FIELDS)
+        listing = given.get("skipped", "first")
+        if listing not in ("first", "all"):
+            raise InvalidRequest("skipped", "must be 'first' or 'all'")
+        all_skipped = given.get("all_skipped", False)
+        if not isinstance(all_skipped, bool):
+            raise InvalidRequest("all_skipped", "must be true or false")
+        return cls(all_skipped=all_skipped or listing == "all")
+
+    def listed(self, skipped: Sequence[Mapping[str, str]]) -> dict[str, Any]:
+        """The status fields of ``skipped`` (every skip of the index): the listed ones, the total and
+        the count by :func:`skip_kind`, largest first."""
+        counts: dict[str, int] = {}
+        for s in skipped:
+            kind = skip_kind(s["reason"])
+            counts[kind] = counts.get(kind, 0) + 1
+        shown = skipped if self.all_skipped else skipped[:MAX_SKIPPED_LISTED]
+        return {
+            "skipped": [dict(s) for s in shown],
+            "skipped_total": len(skipped),
+            "skipped_by_reason": dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))),
+        }
+
+
 JobStatus = Literal["pending", "running", "done", "failed", "cancelled"]
 Phase = Literal["pending", "scanning", "indexing", "embedding", "writing", "done"]
 
@@ -500,7 +546,9 @@ class IndexCorrupt(BrainError):
 @dataclass
 class IndexStatus:
     """What ``Brain.status()`` reports. ``state`` is ready | indexing | empty | corrupt; when corrupt,
-    ``problem`` says what is wrong and ``fix`` is the command that repairs it."""
+    ``problem`` says what is wrong and ``fix`` is the command that repairs it. ``skipped`` lists the
+    first ``MAX_SKIPPED_LISTED`` skipped files (all of them when asked: :class:`StatusRequest`);
+    ``skipped_total`` and ``skipped_by_reason`` count every one."""
 
     state: str
     root: str
@@ -517,6 +565,8 @@ class IndexStatus:
     problem: str | None = None
     fix: str | None = None
     coverage: float = 1.0  # share of the chunks that are embedded (below 1 while a large run embeds)
+    skipped_total: int = 0
+    skipped_by_reason: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -174,7 +174,7 @@ class ChangeBatcher:
         root = self.brain.root
         states = {rel: _signature(root / rel) for rel in batch}
         fresh = [rel for rel in batch if rel not in self._covered or self._covered[rel] != states[rel]]
-        gone = {rel for rel in fresh if not (root / rel).exists()}
+        gone = {rel for rel in fresh if states[rel] is None}  # no stat: gone, or no longer reachable
         keep = self.brain.indexed(sorted(gone)) if gone else set()
         keep.update(rel for rel in fresh if rel not in gone and (not rel or self._admits(rel)))
         return {rel: states[rel] for rel in fresh if rel in keep}

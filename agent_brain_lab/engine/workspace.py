@@ -1,8 +1,12 @@
 """Walk a workspace and classify its files: what gets indexed, what is skipped and why.
 
 Files excluded on purpose (.gitignore, default excludes such as node_modules, hidden files, the
-user's exclude globs) are left out silently; files that would be indexed but cannot be (binary,
-too large, unsupported type) come back as :class:`SkippedFile` with a reason.
+user's exclude globs) are left out silently, before anything looks inside them; files that would be
+indexed but cannot be (binary, too large, unsupported type, unreadable) come back as
+:class:`SkippedFile` with a reason. The tree may change while it is walked and read, or be written
+by someone else: every ``OSError`` of the walk is a skip of that one path, and a file is read only
+if the descriptor opened (without following a symlink, without blocking on a pipe) is the regular
+file the scan saw (same device and inode), still inside the root. Anything else reads nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import pathspec
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 from .types import BrainError, InvalidRequest, SkippedFile
 
@@ -117,11 +126,14 @@ class Unreadable(BrainError):
 @dataclass(frozen=True)
 class WorkspaceFile:
     path: str  # POSIX, relative to the root
-    abs_path: Path
+    abs_path: Path  # what is opened: the file itself, or the target of a symlink inside the root
     size: int
     mtime: float
     source_type: str  # doc | code | test | notebook
     language: str
+    device: int  # st_dev and st_ino the scan saw: the read takes only this file
+    inode: int
+    root: Path  # the resolved workspace root: the file opened must still be under it
 
 
 @dataclass(frozen=True)
@@ -160,15 +172,86 @@ def read_text(f: WorkspaceFile) -> str:
 
 def read_bytes(f: WorkspaceFile) -> bytes:
     """The file's bytes, reading at most one byte more than the size the scan saw, so a file
-    that grew into a huge one in the meantime is never read whole."""
+    that grew into a huge one in the meantime is never read whole. Unreadable (a skip) unless what
+    opens is the file the scan saw: see :func:`open_scanned`."""
+    fd = open_scanned(f.abs_path, f.device, f.inode, f.root)
     try:
-        with open(f.abs_path, "rb") as fh:
+        with os.fdopen(fd, "rb") as fh:
             data = fh.read(f.size + 1)
     except OSError as err:
-        raise Unreadable(f"cannot read: {err.strerror or err}") from None
+        raise Unreadable(os_reason(err)) from None
     if len(data) > f.size:
         raise Unreadable("file changed while indexing")
     return data
+
+
+# Never follow a symlink in the last component, never block on a FIFO, never leak into children.
+OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def open_scanned(path: Path, device: int, inode: int, root: Path) -> int:
+    """A read-only descriptor on ``path``, checked to be the regular file with ``device``/``inode``
+    and to lie under ``root``; Unreadable (with the reason) for anything else. A file replaced by a
+    symlink, a pipe or another file between the scan and this call, or reached through a folder
+    swapped for a link out of the root, is never read."""
+    try:
+        fd = os.open(path, OPEN_FLAGS)
+    except OSError as err:
+        if err.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink where the scan saw a file
+            raise Unreadable("changed while indexing: now a symlink") from None
+        raise Unreadable(os_reason(err)) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise Unreadable("changed while indexing: no longer a regular file")
+        if (st.st_dev, st.st_ino) != (device, inode):
+            raise Unreadable("changed while indexing: replaced by another file")
+        if not _opened_inside(fd, path, st, root):
+            raise Unreadable("changed while indexing: now outside the workspace")
+    except OSError as err:
+        os.close(fd)
+        raise Unreadable(os_reason(err)) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _opened_inside(fd: int, path: Path, st: os.stat_result, root: Path) -> bool:
+    """Whether the file open on ``fd`` lies under ``root``: the kernel's name for the descriptor
+    (``/proc/self/fd``, ``F_GETPATH``), else the resolved ``path`` if it still names the same inode."""
+    name: str | None = None
+    try:
+        name = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        get_path = getattr(fcntl, "F_GETPATH", None) if fcntl is not None else None
+        if get_path is not None:
+            try:
+                name = os.fsdecode(fcntl.fcntl(fd, get_path, bytes(4096)).rstrip(b"\x00"))
+            except OSError:
+                name = None
+    if name is not None:
+        return name.startswith("/") and Path(name.removesuffix(" (deleted)")).is_relative_to(root)
+    real = Path(os.path.realpath(path))
+    other = os.stat(real, follow_symlinks=False)
+    return real.is_relative_to(root) and (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino)
+
+
+# What an OSError of the walk or a read means for the user (strerror alone names no path).
+_ERRNO_REASONS = {
+    errno.ENOENT: "deleted while indexing",
+    errno.ENOTDIR: "deleted while indexing",
+    errno.ELOOP: "symlink loop",
+    errno.ENAMETOOLONG: "path too long",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+}
+
+
+def os_reason(err: OSError, what: str = "cannot read") -> str:
+    """The skip reason for ``err``: ``cannot read: permission denied``; never a path."""
+    detail = _ERRNO_REASONS.get(err.errno or 0) or (err.strerror or type(err).__name__).lower()
+    return f"{what}: {detail}"
 
 
 def decode_text(data: bytes) -> str:
@@ -229,14 +312,22 @@ def human_size(n: int) -> str:
     return f"{size / 1000:.1f} GB"
 
 
-def _not_a_file(path: Path) -> str:
+def _not_a_file(entry: os.DirEntry) -> str:
     """Why an entry that is neither a folder nor a regular file is skipped."""
     try:
-        mode = path.stat().st_mode
+        link = entry.is_symlink()
+        mode = os.stat(entry.path).st_mode
     except OSError:
-        return "broken symlink" if path.is_symlink() else "cannot read"
+        return "broken symlink" if _is_link(entry) else "cannot read"
     kind = next((name for test, name in _SPECIAL_KINDS if test(mode)), "special file")
-    return f"not a regular file: {kind}{' behind a symlink' if path.is_symlink() else ''}"
+    return f"not a regular file: {kind}{' behind a symlink' if link else ''}"
+
+
+def _is_link(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False
 
 
 _SPECIAL_KINDS = (
@@ -271,11 +362,15 @@ class _Walker:
         self.files: list[WorkspaceFile] = []
         self.skipped: list[SkippedFile] = []
 
+    def skip(self, rel: str, reason: str) -> None:
+        self.skipped.append(SkippedFile(rel, reason))
+
     def walk_dir(self, abs_dir: Path, rel_dir: str, ignores: list[tuple[str, pathspec.GitIgnoreSpec]]) -> None:
         ignores = ignores + _load_gitignore(abs_dir, rel_dir)
         try:
             entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
-        except OSError:
+        except OSError as err:
+            self.skip(rel_dir or ".", os_reason(err, "cannot read folder"))
             return
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
@@ -283,19 +378,20 @@ class _Walker:
                 continue
             try:
                 is_dir = entry.is_dir()
-                is_file = entry.is_file()
-            except OSError:
+                is_file = not is_dir and entry.is_file()
+            except OSError as err:
+                self.skip(rel, os_reason(err))
                 continue
             if not _valid_name(entry.name):
                 what = "folder" if is_dir else "file"
-                self.skipped.append(SkippedFile(_printable(rel), f"{what} name is not valid UTF-8"))
+                self.skip(_printable(rel), f"{what} name is not valid UTF-8")
                 continue
             if is_dir:
                 self._visit_dir(entry, rel, ignores)
             elif is_file:
                 self._visit_file(entry, rel, ignores)
             else:
-                self.skipped.append(SkippedFile(rel, _not_a_file(Path(entry.path))))
+                self.skip(rel, _not_a_file(entry))
 
     def _on_target(self, rel: str) -> bool:
         """Whether ``rel`` is the target, inside it, or a folder on the way to it."""
@@ -303,16 +399,22 @@ class _Walker:
         return not t or rel == t or rel.startswith(t + "/") or t.startswith(rel + "/")
 
     def _visit_dir(self, entry: os.DirEntry, rel: str, ignores) -> None:
+        """Walk a folder unless a rule leaves it out; the rules are applied before anything inside
+        it is looked at (a gitignored folder someone else owns is never touched)."""
+        if entry.name in EXCLUDED_DIRS or _ignored(ignores, rel, is_dir=True) or self.exclude.match_file(rel + "/"):
+            return
         abs_dir = Path(entry.path)
-        if entry.name in EXCLUDED_DIRS or (abs_dir / "pyvenv.cfg").exists():
+        try:
+            if _is_venv(abs_dir):
+                return
+            real = resolve_path(abs_dir)
+        except OSError as err:
+            self.skip(rel, os_reason(err, "cannot read folder"))
             return
-        if _ignored(ignores, rel, is_dir=True) or self.exclude.match_file(rel + "/"):
-            return
-        real = abs_dir.resolve()
         if real in self.visited:
             return  # a symlink loop, or a second way into a folder already walked
         if not real.is_relative_to(self.root):
-            self.skipped.append(SkippedFile(rel, "symlink to a folder outside the workspace"))
+            self.skip(rel, "symlink to a folder outside the workspace")
             return
         self.visited.add(real)
         self.walk_dir(abs_dir, rel, ignores)
@@ -322,36 +424,76 @@ class _Walker:
             return
         if self.exclude.match_file(rel) or (self.include is not None and not self.include.match_file(rel)):
             return
-        abs_path = Path(entry.path)
-        if entry.is_symlink() and not abs_path.resolve().is_relative_to(self.root):
-            self.skipped.append(SkippedFile(rel, "symlink to a file outside the workspace"))
-            return
         try:
-            st = entry.stat()
+            found = self._identify(entry)
         except OSError as err:
-            self.skipped.append(SkippedFile(rel, f"cannot read: {err.strerror or err}"))
+            self.skip(rel, os_reason(err))
             return
+        if isinstance(found, str):
+            self.skip(rel, found)
+            return
+        abs_path, st = found
         kind = classify(rel)
-        reason = self._skip_reason(abs_path, st.st_size, kind)
+        reason = self._skip_reason(abs_path, st, kind)
         if reason or kind is None:
-            self.skipped.append(SkippedFile(rel, reason or "unsupported file type"))
+            self.skip(rel, reason or "unsupported file type")
             return
         source_type, language = kind
-        self.files.append(WorkspaceFile(rel, abs_path, st.st_size, st.st_mtime, source_type, language))
+        self.files.append(
+            WorkspaceFile(
+                rel, abs_path, st.st_size, st.st_mtime, source_type, language, st.st_dev, st.st_ino, self.root
+            )
+        )
 
-    def _skip_reason(self, abs_path: Path, size: int, kind: tuple[str, str] | None) -> str | None:
+    def _identify(self, entry: os.DirEntry) -> tuple[Path, os.stat_result] | str:
+        """(the path to open, its stat without following links), or why the entry is skipped: a
+        symlink is replaced by its target, which must be a regular file inside the root."""
+        abs_path = Path(entry.path)
+        if entry.is_symlink():
+            abs_path = resolve_path(abs_path)
+            if not abs_path.is_relative_to(self.root):
+                return "symlink to a file outside the workspace"
+        st = os.stat(abs_path, follow_symlinks=False)
+        if not stat.S_ISREG(st.st_mode):
+            return "changed while indexing: no longer a regular file"
+        return abs_path, st
+
+    def _skip_reason(self, abs_path: Path, st: os.stat_result, kind: tuple[str, str] | None) -> str | None:
         if kind is None:
-            return "binary file" if _looks_binary(abs_path) else "unsupported file type"
-        limit, what = self.options.max_file_bytes, ""
+            return "binary file" if self._looks_binary(abs_path, st) else "unsupported file type"
+        limit, what, size = self.options.max_file_bytes, "", st.st_size
         if kind[0] == "notebook":
             limit, what = limit * NOTEBOOK_SIZE_FACTOR, " for notebooks"
         elif kind[1] in CONFIG_LANGUAGES.values():
             limit, what = min(limit, CONFIG_MAX_BYTES), " for config files"
         if size > limit:
             return f"larger than {human_size(limit)} limit{what} ({human_size(size)})"
-        if _looks_binary(abs_path):
+        if self._looks_binary(abs_path, st):
             return "binary file"
         return None
+
+    def _looks_binary(self, path: Path, st: os.stat_result) -> bool:
+        """Whether the file's first bytes hold a NUL (False if it cannot be opened as scanned: the
+        read says why)."""
+        try:
+            fd = open_scanned(path, st.st_dev, st.st_ino, self.root)
+        except Unreadable:
+            return False
+        try:
+            return b"\x00" in os.read(fd, SNIFF_BYTES)
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
+
+
+def _is_venv(folder: Path) -> bool:
+    """Whether ``folder`` is a virtual environment (holds ``pyvenv.cfg``); OSError if it cannot be looked into."""
+    try:
+        os.stat(folder / "pyvenv.cfg")
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    return True
 
 
 def _valid_name(name: str) -> bool:
@@ -369,8 +511,17 @@ def _printable(rel: str) -> str:
 
 
 def _load_gitignore(abs_dir: Path, rel_dir: str) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
+    """The folder's ``.gitignore`` rules (none if it has none, or it is not a regular file one can
+    read: a pipe there must not block the walk)."""
     try:
-        lines = (abs_dir / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+        fd = os.open(abs_dir / ".gitignore", OPEN_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return []
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return []
+            lines = fh.read().decode("utf-8", errors="replace").splitlines()
     except OSError:
         return []
     return [(rel_dir, pathspec.GitIgnoreSpec.from_lines(lines))]
@@ -384,11 +535,3 @@ def _ignored(ignores: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir
         if result.include is not None:
             return result.include
     return False
-
-
-def _looks_binary(path: Path) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return b"\x00" in fh.read(SNIFF_BYTES)
-    except OSError:
-        return False

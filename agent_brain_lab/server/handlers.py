@@ -27,6 +27,7 @@ from ..engine.types import (
     ModelUnavailable,
     NotIndexed,
     QueryRequest,
+    StatusRequest,
     WorkspaceBusy,
 )
 from .service import BrainService
@@ -199,7 +200,8 @@ class StatusHandler(BrainHandler):
     @web.authenticated
     @authorized(READ)
     async def get(self) -> None:
-        self.reply(await self.service.run_status(self.service.status))
+        request = StatusRequest.build(query_fields(self.request.query_arguments, ("skipped",)))
+        self.reply(await self.service.run_status(self.service.status, request))
 
 
 class GraphEntityHandler(BrainHandler):

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..engine import Brain, BrainConfig
-from ..engine.types import BrainError, IndexReport, IndexRequest, InvalidRequest, index_scope
+from ..engine.types import BrainError, IndexReport, IndexRequest, InvalidRequest, StatusRequest, index_scope
 from ..engine.workspace import resolve_inside
 from .jobs import Job, JobManager, JobRunning
 
@@ -109,8 +109,8 @@ class BrainService:
 
     # ------------------------------------------------------------------ reading
 
-    def status(self) -> dict[str, Any]:
-        status = self.brain.status().to_dict()
+    def status(self, request: StatusRequest | None = None) -> dict[str, Any]:
+        status = self.brain.status(request or StatusRequest()).to_dict()
         job = self.jobs.active()
         if job is not None and job.status == "running":
             status["state"] = "indexing"

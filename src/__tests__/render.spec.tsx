@@ -281,6 +281,26 @@ describe('index section', () => {
     expect(host.querySelector('.jp-AgentBrain-status')).toBeNull();
   });
 
+  it('counts every skipped file while listing the first ones', () => {
+    renderIndex(
+      status({
+        skipped: [{ path: 'a.bin', reason: 'binary file' }],
+        skipped_total: 51234,
+        skipped_by_reason: { 'unsupported file type': 51200, 'binary file': 34 }
+      }),
+      null
+    );
+    expect(
+      host.querySelector('.jp-AgentBrain-skipped summary')!.textContent
+    ).toBe('51234 skipped files');
+    expect(
+      host.querySelector('.jp-AgentBrain-skippedReasons')!.textContent
+    ).toBe('unsupported file type 51200, binary file 34');
+    expect(
+      host.querySelector('.jp-AgentBrain-skippedMore')!.textContent
+    ).toContain('51233 more');
+  });
+
   it('summarises a ready index, skipped files expandable', () => {
     renderIndex(
       status({ skipped: [{ path: 'big.bin', reason: 'binary' }] }),

@@ -61,6 +61,7 @@ export function StatusSummary(props: { status: IStatus }): JSX.Element {
     );
   }
   const coverage = coverageNote(status.coverage);
+  const skippedTotal = status.skipped_total ?? status.skipped.length;
   return (
     <details className="jp-AgentBrain-statusDetails">
       <summary>
@@ -96,9 +97,14 @@ export function StatusSummary(props: { status: IStatus }): JSX.Element {
             : '–'}
         </dd>
       </dl>
-      {status.skipped.length > 0 && (
+      {skippedTotal > 0 && (
         <details className="jp-AgentBrain-skipped">
-          <summary>{status.skipped.length} skipped files</summary>
+          <summary>{skippedTotal} skipped files</summary>
+          {status.skipped_by_reason && (
+            <p className="jp-AgentBrain-skippedReasons">
+              {top(status.skipped_by_reason)}
+            </p>
+          )}
           <ul>
             {status.skipped.map(s => (
               <li key={s.path}>
@@ -106,6 +112,12 @@ export function StatusSummary(props: { status: IStatus }): JSX.Element {
               </li>
             ))}
           </ul>
+          {skippedTotal > status.skipped.length && (
+            <p className="jp-AgentBrain-skippedMore">
+              … and {skippedTotal - status.skipped.length} more (
+              <code>agent-brain-lab status --all-skipped</code>)
+            </p>
+          )}
         </details>
       )}
     </details>

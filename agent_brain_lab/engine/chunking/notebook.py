@@ -7,13 +7,14 @@ count from the start of that cell's source.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from ..types import Chunk
 from ..workspace import Unreadable
 from .code import analyze_code
-from .text import chunk_document, distinct_ids
+from .text import chunk_document, distinct_ids, merge_small, no_check
 
 LANGUAGE_ALIASES = {
     "python3": "python",
@@ -38,21 +39,28 @@ CELL_MAGICS = {
 
 
 def chunk_notebook(
-    source: str, text: str, source_type_of_code: str, chunk_size: int, chunk_overlap: int
+    source: str,
+    text: str,
+    source_type_of_code: str,
+    chunk_size: int,
+    chunk_overlap: int,
+    check: Callable[[], None] = no_check,
 ) -> tuple[list[Chunk], list, list]:
-    """(chunks, symbols, relations) of the notebook at ``source``; Unreadable if it is not one."""
+    """(chunks, symbols, relations) of the notebook at ``source``; Unreadable if it is not one.
+    Long runs of small cells are merged (:func:`merge_small`); ``check`` is called before each cell."""
     notebook = _load(text)
     language = notebook_language(notebook)
     chunks: list[Chunk] = []
     symbols: list = []
     relations: list = []
     for index, cell in enumerate(_cells(notebook)):
+        check()
         kind = cell.get("cell_type")
         body = _cell_source(cell, index)
         if not body.strip():
             continue
         if kind == "markdown":
-            found = chunk_document(source, body, "markdown", "notebook", chunk_size, chunk_overlap)
+            found = chunk_document(source, body, "markdown", "notebook", chunk_size, chunk_overlap, check)
             chunks.extend(_in_cell(found, index))
         elif kind == "code":
             if brain_magics_only(body):
@@ -63,6 +71,8 @@ def chunk_notebook(
             chunks.extend(moved)
             symbols.extend(replace(s, chunk_id=new_id[s.chunk_id]) for s in analysis.symbols)
             relations.extend(replace(r, chunk_id=new_id[r.chunk_id]) for r in analysis.relations)
+    chunks, merged_into = merge_small(chunks, chunk_size)
+    relations = [replace(r, chunk_id=merged_into.get(r.chunk_id, r.chunk_id)) for r in relations]
     return chunks, symbols, relations
 
 

@@ -2,8 +2,13 @@
 
 A document becomes a list of units (one per source line, or per block of visible text for
 HTML), grouped into sections by its headings. A heading with no text of its own joins its first
-subsection; large sections are cut on paragraph, then line boundaries with some overlap. Line numbers
+subsection; large sections are cut on paragraph, then line boundaries with some overlap; runs of
+small sections are merged into chunks of up to ``chunk_size`` (see :func:`merge_small`). Line numbers
 always point into the original file.
+
+The text is untrusted: every parser here runs in time linear in its input (no regular expression
+that can backtrack over a line more than a constant number of times), and calls ``check`` (cancel,
+time budget) every ``CHECK_EVERY`` lines.
 """
 
 from __future__ import annotations
@@ -11,11 +16,22 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from itertools import accumulate
 
 from ..types import Chunk
+
+CHECK_EVERY = 2048  # lines (or pieces) between two calls of ``check`` while one file is parsed
+SMALL_SECTION = 4  # a chunk shorter than chunk_size / SMALL_SECTION is small
+MERGE_RUN = 8  # this many small chunks in a row (or more) are packed together up to chunk_size
+HTML_PIECE = 65_536  # characters fed to the HTML parser between two checks
+MAX_TITLE_CHARS = 200  # a longer heading is cut (with "…") in the section path every chunk of it carries
+
+
+def no_check() -> None:
+    return None
 
 
 @dataclass
@@ -36,20 +52,105 @@ class Section:
 
 
 def chunk_document(
-    source: str, text: str, language: str, source_type: str, chunk_size: int, chunk_overlap: int
+    source: str,
+    text: str,
+    language: str,
+    source_type: str,
+    chunk_size: int,
+    chunk_overlap: int,
+    check: Callable[[], None] = no_check,
 ) -> list[Chunk]:
-    """Chunks of one document; ``language`` picks the parser (markdown, rst, html, else plain text)."""
+    """Chunks of one document; ``language`` picks the parser (markdown, rst, html, else plain text).
+    ``check`` is called every ``CHECK_EVERY`` lines (it raises to stop: cancel, time budget)."""
     if chunk_size < 1:
         raise ValueError("chunk_size must be positive")
     overlap = max(0, min(chunk_overlap, chunk_size // 2))
     parse = PARSERS.get(language, plain_units)
-    sections = absorb_bare_headings(build_sections(parse(text)))
+    sections = absorb_bare_headings(build_sections(parse(text, check)))
     chunks = []
-    for section in sections:
+    for n, section in enumerate(sections):
+        if n % CHECK_EVERY == 0:
+            check()
         section_path = " > ".join(section.path) or None
         for start, end, body in split_units(section.units, chunk_size, overlap):
             chunks.append(Chunk(source, source_type, language, start, end, body, section_path=section_path))
-    return distinct_ids(chunks)
+    return distinct_ids(merge_small(chunks, chunk_size)[0])
+
+
+def merge_small(chunks: list[Chunk], chunk_size: int) -> tuple[list[Chunk], dict[str, str]]:
+    """``chunks`` with each run of at least ``MERGE_RUN`` consecutive small ones (shorter than
+    ``chunk_size / SMALL_SECTION``, no symbol) packed into chunks of up to ``chunk_size`` characters,
+    so a file of thousands of one-line sections or cells is not thousands of chunks, while a document
+    with a few short sections keeps one chunk per section. A merged chunk keeps the first one's
+    section path, cell and language (a notebook's markdown and code cells merge), and spans their lines. Returns the
+    chunks and the new chunk id of every chunk that was merged into another (old id -> new id)."""
+    small = chunk_size // SMALL_SECTION
+    out: list[Chunk] = []
+    moved: dict[str, str] = {}
+    pending: list[Chunk] = []  # a run of small chunks not yet known to be long enough to merge
+    run: list[Chunk] = []
+    size = 0  # of the run's texts joined by newlines
+
+    def pack() -> None:
+        if len(run) == 1:
+            out.append(run[0])
+        elif run:
+            merged = joined(run)
+            moved.update((c.chunk_id, merged.chunk_id) for c in run)
+            out.append(merged)
+        run.clear()
+
+    def flush() -> None:  # the end of a run of small chunks: packed if it was long enough
+        nonlocal size
+        if len(pending) < MERGE_RUN:
+            out.extend(pending)
+        else:
+            for chunk in pending:
+                if run and size + 1 + len(chunk.text) > chunk_size:
+                    pack()
+                size = size + 1 + len(chunk.text) if run else len(chunk.text)
+                run.append(chunk)
+            pack()
+        pending.clear()
+
+    for chunk in chunks:
+        mergeable = len(chunk.text) < small and chunk.symbol_name is None
+        if pending and not mergeable:
+            flush()
+        if mergeable:
+            pending.append(chunk)
+        else:
+            out.append(chunk)
+    flush()
+    return out, moved
+
+
+def cap_chunks(chunks: list[Chunk], limit: int) -> tuple[list[Chunk], dict[str, str]]:
+    """At most ``limit`` chunks: the first ``limit - 1`` as they are and the rest joined into one
+    trailing chunk (keyword search still finds its words; its vector stands for its start). Returns
+    the chunks and the new id of every chunk folded into the trailing one (old id -> new id)."""
+    if len(chunks) <= limit:
+        return chunks, {}
+    rest = chunks[limit - 1 :]
+    tail = joined(rest)
+    return [*chunks[: limit - 1], tail], {c.chunk_id: tail.chunk_id for c in rest}
+
+
+def joined(chunks: list[Chunk]) -> Chunk:
+    """One chunk of ``chunks`` (consecutive, of one file): their texts joined by newlines, the first
+    one's anchor (section path, or cell: its lines then count on from that cell's start) and symbol
+    dropped."""
+    first, body = chunks[0], "\n".join(c.text for c in chunks)
+    end = first.start_line + body.count("\n") if first.cell_index is not None else max(c.end_line for c in chunks)
+    return replace(
+        first,
+        end_line=max(end, first.end_line),
+        text=body,
+        symbol_name=None,
+        symbol_type=None,
+        parent_symbol=None,
+        chunk_id="",
+    )
 
 
 def distinct_ids(chunks: list[Chunk]) -> list[Chunk]:
@@ -70,21 +171,41 @@ def distinct_ids(chunks: list[Chunk]) -> list[Chunk]:
 # --------------------------------------------------------------------------- parsers
 
 
-def plain_units(text: str) -> list[Unit]:
+def plain_units(text: str, check: Callable[[], None] = no_check) -> list[Unit]:
     return [Unit(n, n, line) for n, line in enumerate(text.split("\n"), 1)]
 
 
-ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+def atx_heading(line: str) -> tuple[int, str] | None:
+    """(level, raw title) of a Markdown ATX heading line (``## Title ##``), else None. Linear in the
+    line: string methods only (the regular expression this replaces backtracked quadratically)."""
+    body = line.lstrip(" ")
+    if len(line) - len(body) > 3 or not body.startswith("#"):
+        return None
+    rest = body.lstrip("#")
+    level = len(body) - len(rest)
+    if level > 6 or (rest and rest[0] not in " \t"):
+        return None
+    title = rest.strip(" \t")
+    bare = title.rstrip("#")
+    if not bare:
+        return level, ""  # only a closing sequence
+    if len(bare) < len(title) and bare[-1] in " \t":
+        title = bare.rstrip(" \t")  # a closing sequence of #s after a space
+    return level, title
+
+
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 LIST_OR_QUOTE = re.compile(r"^ {0,3}([-*+>]|\d+[.)])\s")
 
 
-def markdown_units(text: str) -> list[Unit]:
+def markdown_units(text: str, check: Callable[[], None] = no_check) -> list[Unit]:
     units = plain_units(text)
     fence: str | None = None
     front_matter = bool(units) and units[0].text.strip() == "---"
     for i, unit in enumerate(units):
+        if i % CHECK_EVERY == 0:
+            check()
         line = unit.text
         if front_matter:
             front_matter = not (i > 0 and line.strip() in ("---", "..."))
@@ -97,9 +218,9 @@ def markdown_units(text: str) -> list[Unit]:
         if opener:
             fence = opener.group(1)
             continue
-        atx = ATX.match(line)
+        atx = atx_heading(line)
         if atx:
-            unit.heading = (len(atx.group(1)), _clean_title(atx.group(2) or ""))
+            unit.heading = (atx[0], _clean_title(atx[1]))
             continue
         setext = SETEXT.match(line)
         prev = units[i - 1] if i else None
@@ -120,13 +241,15 @@ def markdown_units(text: str) -> list[Unit]:
 RST_ADORNMENT = re.compile(r"^([=\-`:'\"~^_*+#<>.!$%&(),/;?@\[\]\\{|}])\1+\s*$")
 
 
-def rst_units(text: str) -> list[Unit]:
+def rst_units(text: str, check: Callable[[], None] = no_check) -> list[Unit]:
     """Titles are a line underlined (optionally also overlined) by one repeated punctuation character;
     levels follow the order in which adornment styles first appear, as in docutils."""
     units = plain_units(text)
     styles: list[tuple[str, bool]] = []
     i = 0
     while i < len(units) - 1:
+        if i % CHECK_EVERY == 0:
+            check()
         title, under = units[i], units[i + 1]
         over = units[i - 1] if i else None
         ok = (
@@ -157,9 +280,11 @@ def _same_adornment(a: Unit | None, b: Unit) -> bool:
     return bool(a and RST_ADORNMENT.match(a.text) and a.text.rstrip() == b.text.rstrip())
 
 
-def html_units(text: str) -> list[Unit]:
+def html_units(text: str, check: Callable[[], None] = no_check) -> list[Unit]:
     parser = _HTMLText()
-    parser.feed(text)
+    for start in range(0, len(text), HTML_PIECE):
+        check()
+        parser.feed(text[start : start + HTML_PIECE])
     parser.close()
     return parser.finish()
 
@@ -266,8 +391,33 @@ PARSERS = {"markdown": markdown_units, "rst": rst_units, "html": html_units}
 
 
 def _clean_title(title: str) -> str:
-    title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title)  # [text](url) -> text
+    title = _link_texts(title)  # [text](url) -> text
     return " ".join(title.replace("`", "").replace("*", "").split())
+
+
+def _link_texts(title: str) -> str:
+    """``title`` with each Markdown link ``[text](url)`` replaced by its text: what
+    ``re.sub(r"\\[([^\\]]*)\\]\\([^)]*\\)", r"\\1", title)`` gives, in one pass (that expression
+    rescans the rest of the line from every ``[``: quadratic on ``[a](`` repeated)."""
+    out: list[str] = []
+    i = 0
+    while True:
+        start = title.find("[", i)
+        close = title.find("]", start + 1) if start >= 0 else -1
+        if close < 0:
+            break
+        if not title.startswith("(", close + 1):
+            out.append(title[i : close + 1])  # every "[" before this "]" fails the same way
+            i = close + 1
+            continue
+        end = title.find(")", close + 2)
+        if end < 0:
+            break  # no ")" left: no link can complete from here on
+        out.append(title[i:start])
+        out.append(title[start + 1 : close])
+        i = end + 1
+    out.append(title[i:])
+    return "".join(out)
 
 
 # --------------------------------------------------------------------------- sections
@@ -281,6 +431,7 @@ def build_sections(units: list[Unit]) -> list[Section]:
             level, title = unit.heading
             while stack and stack[-1][0] >= level:
                 stack.pop()
+            title = title if len(title) <= MAX_TITLE_CHARS else title[: MAX_TITLE_CHARS - 1] + "…"
             stack.append((level, title or "(untitled)"))
             sections.append(Section(tuple(t for _, t in stack), []))
         sections[-1].units.append(unit)
