@@ -216,7 +216,16 @@ def report_text(report: IndexReport) -> str:
         text += f"\nskipped {len(report.skipped)}: " + ", ".join(
             f"{printable(s.path)} ({s.reason})" for s in report.skipped
         )
+    for warning in report.warnings:
+        text += f"\nwarning: {warning}"
     return text
+
+
+def reset_text(result: dict, root: object) -> str:
+    """What ``reset`` did, and what it kept: ``Index reset: ROOT (embedding cache kept)``."""
+    cache = {"kept": "embedding cache kept", "dropped": "embedding cache deleted"}.get(result.get("cache", ""))
+    text = f"Index reset: {printable(root)}" + (f" ({cache})" if cache else "")
+    return text + (f"\n{result['note']}" if result.get("note") else "")
 
 
 def report_html(report: IndexReport) -> str:

@@ -10,6 +10,7 @@ looked up in the catalog they came from.
 from __future__ import annotations
 
 import bisect
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -27,13 +28,15 @@ from .query_vectors import QueryVectors
 from .retrieval.names import name_index
 from .snapshot import Snapshot
 from .store.catalog import Catalog, CatalogChanged, catalog_errors
-from .store.generations import FIX_RESET, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
+from .store.generations import CATALOG, FIX_RESET, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
 from .store.graph import CodeGraph
+from .store.storage import disk_full_problem, read_only_problem
 from .types import (
     Chunk,
     GraphNeighbourhood,
     GraphRequest,
     IndexCorrupt,
+    IndexProblem,
     IndexReport,
     IndexRequest,
     IndexStatus,
@@ -43,7 +46,9 @@ from .types import (
     QueryRequest,
     QueryResponse,
     QueryResult,
+    ResetRequest,
     WorkspaceBusy,
+    dask_address,
 )
 from .workspace import ScanOptions, resolve_inside, scan
 
@@ -62,6 +67,25 @@ class BrainConfig:
     bm25_k1: float = 1.2
     bm25_b: float = 0.75
     dask_scheduler: str | None = None  # address of a Dask scheduler to embed on while indexing; None/"": locally
+    # the index folder group-readable as far as the root is (default: private to its owner, 0700/0600);
+    # None: the environment variable SHARE_ENV ("1"/"0"), else off
+    share_index_with_group: bool | None = None
+
+    def __post_init__(self) -> None:
+        """The one place a configuration is checked, however it was made (constructor, ``updated``)."""
+        if self.chunk_size < 100:
+            raise InvalidRequest("chunk_size", "must be at least 100 characters")
+        if not 0 <= self.chunk_overlap < self.chunk_size:
+            raise InvalidRequest("chunk_overlap", "must be between 0 and chunk_size")
+        if self.max_file_bytes < 1:
+            raise InvalidRequest("max_file_bytes", "must be positive")
+        object.__setattr__(self, "dask_scheduler", dask_address(self.dask_scheduler) or None)
+        share = self.share_index_with_group
+        if share is None:
+            share = _env_flag(SHARE_ENV)
+        if not isinstance(share, bool):
+            raise InvalidRequest("share_index_with_group", "must be true or false")
+        object.__setattr__(self, "share_index_with_group", share)
 
     def updated(self, **overrides: Any) -> BrainConfig:
         known = {f.name for f in fields(self)}
@@ -71,14 +95,19 @@ class BrainConfig:
         values: dict[str, Any] = {
             k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items() if v is not None
         }
-        config = replace(self, **values)
-        if config.chunk_size < 100:
-            raise InvalidRequest("chunk_size", "must be at least 100 characters")
-        if not 0 <= config.chunk_overlap < config.chunk_size:
-            raise InvalidRequest("chunk_overlap", "must be between 0 and chunk_size")
-        if config.max_file_bytes < 1:
-            raise InvalidRequest("max_file_bytes", "must be positive")
-        return config
+        return replace(self, **values)
+
+
+SHARE_ENV = "AGENT_BRAIN_SHARE_INDEX_WITH_GROUP"
+
+
+def _env_flag(name: str) -> bool:
+    value = os.environ.get(name, "").strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise InvalidRequest(name, f"must be 1 or 0 (got {value[:20]!r})")
 
 
 @dataclass(frozen=True)
@@ -103,9 +132,9 @@ class Brain:
     def __init__(self, root: str | Path, config: BrainConfig | None = None, **overrides: Any):
         self.root = Path(root).expanduser().resolve()
         if not self.root.is_dir():
-            raise InvalidRequest("root", f"{self.root} is not a directory")
+            raise InvalidRequest("root", f"{Path(root).name or 'the workspace root'!r} is not a directory")
         self.config = (config or BrainConfig()).updated(**overrides)
-        self._index_dir = IndexDir(self.root)
+        self._index_dir = IndexDir(self.root, shared=bool(self.config.share_index_with_group))
         self._model = resolve_model(self.config.model, self.config.model_path)
         self._embedder = Embedder(self._model)
         self._view: _View | None = None
@@ -174,8 +203,11 @@ class Brain:
     def check_can_index(self, force: bool = False) -> None:
         """Fail fast, before an index job is queued: another process is writing, the catalog is
         unreadable, or the model or format changed and ``force`` was not given. (``index`` checks again
-        under the writer lock.)"""
+        under the writer lock.) A folder this process cannot write is :class:`IndexReadOnly` at once."""
         self._index_dir.check_folder()
+        problem = read_only_problem(self._index_dir.path)
+        if problem is not None:
+            raise problem
         for _ in range(3):
             identity = self._index_dir.identity()
             try:
@@ -193,7 +225,7 @@ class Brain:
                 self._index_dir.check_format()
             catalog = Catalog(self._index_dir.catalog_path)
             try:
-                with catalog_errors():
+                with catalog_errors(self._index_dir.path, reading=True):
                     model_changed(catalog, self._embedder, force)
             finally:
                 catalog.close()
@@ -242,15 +274,47 @@ class Brain:
                 raise error
         return sorted(scope)
 
-    def reset(self) -> None:
-        """Delete the index, whatever state it is in (refuses while another writer runs)."""
+    def reset(self, drop_cache: bool = False) -> dict[str, Any]:
+        """Delete the index, whatever state it is in (refuses while another writer runs), keeping the
+        embedding cache (the vectors of every text embedded so far, hours of work on a large
+        workspace) unless ``drop_cache``: the catalog is emptied of files, chunks and its index id in
+        place. A catalog that cannot be read as a database goes whole, cache included.
+
+        Returns ``{"status": "reset", "cache": "kept" | "dropped" | "none", "note": why, or None}``."""
+        drop_cache = ResetRequest.build({"drop_cache": drop_cache}).drop_cache
         self._forget()
         if not self._index_dir.exists():
             self._index_dir.remove()  # nothing, or garbage where the folder belongs
-            return
+            return {"status": "reset", "cache": "none", "note": None}
         with self._index_dir.writer_lock():
             self._forget()
-            self._index_dir.remove()
+            kept = () if drop_cache else (CATALOG, f"{CATALOG}-wal", f"{CATALOG}-shm")
+            self._index_dir.remove(keep=kept)  # first: frees the space a full disk needs
+            if drop_cache:
+                return {"status": "reset", "cache": "dropped", "note": None}
+            note = self._keep_cache()
+            return {"status": "reset", "cache": "none" if note else "kept", "note": note}
+
+    def _keep_cache(self) -> str | None:
+        """Empty the catalog but for its embedding cache; when that fails the catalog goes (returns why)."""
+        path = self._index_dir.catalog_path
+        if not path.exists():
+            return "there was no catalog"
+        folder = self._index_dir.path
+        try:
+            catalog = Catalog(path, create=True, file_mode=self._index_dir.file_mode)
+            try:
+                with catalog_errors(folder):
+                    catalog.empty_for_reset()
+            finally:
+                catalog.close()
+            return None
+        except IndexProblem as err:
+            if not isinstance(err, IndexCorrupt):
+                raise  # a read-only folder, a disk still full: nothing is deleted that could be kept
+            note = f"the embedding cache could not be kept: {err.problem}"
+        self._index_dir.remove()
+        return note
 
     # ---------------------------------------------------------------- reading
 
@@ -313,8 +377,13 @@ class Brain:
         return self._read(lambda view: _neighbourhood(view, request.name, request.depth))
 
     def status(self) -> IndexStatus:
-        """The index's state (ready | indexing | empty | corrupt) and what it holds. Reads only the
-        current generation's manifest once it has been opened: polling status costs no index work."""
+        """The index's state and what it holds. Reads only the current generation's manifest once it
+        has been opened: polling status costs no index work.
+
+        ``state``: ``ready``, ``indexing``, ``empty``; ``corrupt`` (damage), ``io_error`` and
+        ``no_access`` when the index cannot be read; ``read_only`` and ``disk_full`` when it answers
+        queries but cannot be written (each of these with ``problem`` and ``fix``)."""
+        folder = self._index_dir.path
         status = IndexStatus(
             state="empty",
             root=str(self.root),
@@ -327,13 +396,14 @@ class Brain:
             index_bytes=self._index_dir.size_bytes(),
             last_indexed=None,
             format_version=FORMAT_VERSION,
+            writable=read_only_problem(folder) is None,
         )
         try:
             view = self._current_view()
         except NotIndexed:
             pass
-        except IndexCorrupt as err:
-            status.state, status.problem, status.fix = "corrupt", err.problem, err.fix
+        except IndexProblem as err:
+            status.state, status.problem, status.fix = err.state, err.problem, err.fix
             status.index_id = self._index_dir.index_id() if self._index_dir.exists() else None
         else:
             manifest = view.snapshot.manifest
@@ -344,6 +414,9 @@ class Brain:
             status.skipped, status.model = manifest["skipped"], manifest["model"]
             status.last_indexed = manifest["created"]
             status.coverage = view.snapshot.coverage
+            cannot_write = read_only_problem(folder) if not status.writable else disk_full_problem(folder)
+            if cannot_write is not None:  # answers, but the next run cannot write
+                status.state, status.problem, status.fix = cannot_write.state, cannot_write.problem, cannot_write.fix
         if self._index_dir.exists() and self._index_dir.writer_active():
             status.state = "indexing"
         return status
@@ -357,7 +430,7 @@ class Brain:
         for _ in range(3):
             view = self._current_view()
             try:
-                with catalog_errors():
+                with catalog_errors(self._index_dir.path, reading=True):
                     return work(view)
             except CatalogChanged:
                 self._forget(view)
@@ -385,11 +458,11 @@ class Brain:
             index_id, gen, *_ = identity
             if not gen:
                 self._forget()
-                raise NotIndexed(f"{self.root} has no index yet: index it first")
+                raise NotIndexed("this workspace has no index yet: index it first")
             with self._lock:
                 if self._view is not None and self._view.identity == identity:
                     try:
-                        with catalog_errors():
+                        with catalog_errors(self._index_dir.path, reading=True):
                             if self._view.catalog.same_index():
                                 return self._view
                     except IndexCorrupt:
