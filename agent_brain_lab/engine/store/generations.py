@@ -20,6 +20,7 @@ import fcntl
 import os
 import re
 import shutil
+import stat
 import time
 import uuid
 from collections.abc import Iterator
@@ -39,24 +40,24 @@ FIX_FORCE = "agent-brain-lab index --force"
 FIX_RESET = "agent-brain-lab reset"
 
 
-def index_modes(root: Path, shared: bool) -> tuple[int, int]:
-    """(folder mode, file mode) of the index: private (0700, 0600), or with ``shared`` the group's
-    read (and the folder's search) permission wherever the root grants it to the group."""
-    folder, file = 0o700, 0o600
-    if shared:
-        try:
-            group = os.stat(root).st_mode & 0o050  # the group's read and search bits on the root
-        except OSError:
-            group = 0
-        folder |= group
-        file |= group & 0o040
-    return folder, file
+def index_modes(root: Path, shared: bool) -> tuple[int, int, int | None]:
+    """(folder mode, file mode, group id) of the index: private (0700, 0600, None: the writer's group),
+    or with ``shared`` the root's group with the read (and the folders' search) permission the root
+    grants that group; the folders then carry set-group-ID so that every file keeps that group."""
+    if not shared:
+        return 0o700, 0o600, None
+    try:
+        st = os.stat(root)
+    except OSError:
+        return 0o700, 0o600, None
+    group = st.st_mode & 0o050  # the group's read and search bits on the root
+    return 0o700 | group | (stat.S_ISGID if group else 0), 0o600 | (group & 0o040), st.st_gid if group else None
 
 
 class IndexDir:
     def __init__(self, root: Path, *, shared: bool = False):
         self.path = root / INDEX_DIR
-        self.folder_mode, self.file_mode = index_modes(root, shared)
+        self.folder_mode, self.file_mode, self.group = index_modes(root, shared)
 
     @property
     def catalog_path(self) -> Path:
@@ -73,17 +74,24 @@ class IndexDir:
     def secure(self) -> None:
         """Give the folder and everything in it the index's modes (umask-independent; a file this
         process cannot change, another user's, is left as it is)."""
-        os.chmod(self.path, self.folder_mode)
+        self._secure(str(self.path), self.folder_mode)
         for folder, dirs, names in os.walk(self.path):
-            for name in dirs + names:
-                path = os.path.join(folder, name)
-                try:
-                    st = os.lstat(path)
-                    mode = self.folder_mode if name in dirs else self.file_mode
-                    if (st.st_mode & 0o777) != mode and not os.path.islink(path):
-                        os.chmod(path, mode)
-                except (FileNotFoundError, PermissionError):
-                    pass  # removed meanwhile, or not ours
+            for name in dirs:
+                self._secure(os.path.join(folder, name), self.folder_mode)
+            for name in names:
+                self._secure(os.path.join(folder, name), self.file_mode)
+
+    def _secure(self, path: str, mode: int) -> None:
+        try:
+            st = os.lstat(path)
+            if stat.S_ISLNK(st.st_mode):
+                return
+            if self.group is not None and st.st_gid != self.group:
+                os.chown(path, -1, self.group)
+            if stat.S_IMODE(st.st_mode) != mode:
+                os.chmod(path, mode)
+        except (FileNotFoundError, PermissionError):
+            pass  # removed meanwhile, or not ours
 
     def exists(self) -> bool:
         return self.path.is_dir()
