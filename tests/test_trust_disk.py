@@ -21,7 +21,8 @@ import pytest
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine import indexer as indexer_module
-from agent_brain_lab.engine.types import DiskFull, IndexReadOnly
+from agent_brain_lab.engine.store.storage import storage_problem
+from agent_brain_lab.engine.types import DiskFull, IndexReadOnly, StorageIOError
 
 REPO = Path(__file__).resolve().parents[1]
 OTHER_USER = "abl-test-reader"
@@ -347,3 +348,59 @@ def test_a_workspace_shared_on_purpose_is_group_readable(public_tmp, other_user,
     monkeypatch.setenv("AGENT_BRAIN_SHARE_INDEX_WITH_GROUP", "maybe")
     proc = cli(root, "status")
     assert proc.returncode == 2 and "AGENT_BRAIN_SHARE_INDEX_WITH_GROUP" in proc.stderr
+
+
+# ------------------------------------------------------------------ the classifier, on real errors
+
+
+def _raised(action) -> BaseException:
+    try:
+        action()
+    except (OSError, sqlite3.Error) as err:
+        return err
+    raise AssertionError("nothing was raised")
+
+
+def test_real_os_and_sqlite_errors_are_classified_apart_from_damage(tmp_path):
+    """Each error comes from the real thing: /dev/full (ENOSPC), /proc/self/mem (EIO), SQLite's page
+    limit (SQLITE_FULL), a read-only connection (SQLITE_READONLY), a file that is no database."""
+    folder = tmp_path / ".agent-brain"
+    folder.mkdir()
+
+    def dev_full() -> None:
+        with open("/dev/full", "wb", buffering=0) as fh:
+            fh.write(b"x")
+
+    def proc_mem() -> None:
+        with open("/proc/self/mem", "rb", buffering=0) as fh:
+            fh.seek(0)
+            fh.read(1)
+
+    def page_limit() -> None:
+        db = sqlite3.connect(tmp_path / "small.sqlite")
+        db.execute("CREATE TABLE t (x BLOB)")
+        db.execute("PRAGMA max_page_count = 3")
+        db.execute("INSERT INTO t VALUES (zeroblob(100000))")
+
+    def read_only() -> None:
+        sqlite3.connect(tmp_path / "ro.sqlite").execute("CREATE TABLE t (x)").connection.commit()
+        sqlite3.connect(f"file:{tmp_path / 'ro.sqlite'}?mode=ro", uri=True).execute("INSERT INTO t VALUES (1)")
+
+    def not_a_database() -> None:
+        (tmp_path / "junk.sqlite").write_bytes(b"not a database" * 100)
+        sqlite3.connect(tmp_path / "junk.sqlite").execute("SELECT * FROM sqlite_master").fetchall()
+
+    expected = {
+        dev_full: DiskFull,
+        proc_mem: StorageIOError,
+        page_limit: DiskFull,
+        read_only: IndexReadOnly,
+    }
+    for action, kind in expected.items():
+        problem = storage_problem(_raised(action), folder)
+        assert isinstance(problem, kind), (action.__name__, problem)
+        assert problem.fix and str(tmp_path) not in str(problem)
+    assert storage_problem(_raised(not_a_database), folder) is None  # damage stays damage
+    assert storage_problem(PermissionError(errno.EACCES, "Permission denied"), folder, reading=True).state == (
+        "no_access"
+    )

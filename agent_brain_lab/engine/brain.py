@@ -328,14 +328,14 @@ class Brain:
                 graph = self._current_view().snapshot.graph
                 if graph is not None:
                     name_index(graph)  # multi's names leg: built once per graph
-            except (IndexCorrupt, NotIndexed):
+            except (IndexProblem, NotIndexed):
                 pass  # status says what is wrong; queries raise it
 
     def is_indexed(self) -> bool:
         """Whether there is an index (a readable one or not: ``status()`` tells which)."""
         try:
             return self._index_dir.current() > 0
-        except IndexCorrupt:
+        except IndexProblem:  # damaged, or not readable by this user: there is one
             return True
 
     def query(self, query: str | dict | QueryRequest, **fields: Any) -> QueryResponse:
@@ -512,7 +512,7 @@ class Brain:
         CURRENT counts as not replaced: that is damage to report)."""
         try:
             return self._index_dir.identity() != identity
-        except IndexCorrupt:
+        except IndexProblem:
             return False
 
     def _forget(self, view: _View | None = None) -> None:
@@ -528,7 +528,7 @@ class Brain:
         try:
             self._current_view(written=(gen, graph))
             name_index(graph)
-        except (IndexCorrupt, NotIndexed, WorkspaceBusy):
+        except (IndexProblem, NotIndexed, WorkspaceBusy):
             pass  # replaced or broken since: the next read reports it
 
 
