@@ -434,7 +434,7 @@ class Brain:
                     return work(view)
             except CatalogChanged:
                 self._forget(view)
-            except IndexCorrupt:
+            except IndexProblem:
                 if not self._replaced(view.identity):
                     if doubted:
                         raise  # seen twice, from two fresh opens: damage
@@ -465,7 +465,7 @@ class Brain:
                         with catalog_errors(self._index_dir.path, reading=True):
                             if self._view.catalog.same_index():
                                 return self._view
-                    except IndexCorrupt:
+                    except IndexProblem:
                         pass  # damage, or a catalog removed by a reset since the check: a fresh open decides
                     except CatalogChanged:
                         pass  # its file was replaced since this connection opened it: reopen below
@@ -476,7 +476,7 @@ class Brain:
                 try:
                     self._index_dir.check_format()
                     catalog = Catalog(self._index_dir.catalog_path)
-                except IndexCorrupt:
+                except IndexProblem:
                     if self._replaced(identity):
                         continue  # a reset or publish removed files under us: look again
                     raise
@@ -498,7 +498,7 @@ class Brain:
                     )
                     self._view = _View(identity, catalog, snapshot)
                     return self._view
-                except IndexCorrupt:
+                except IndexProblem:
                     if self._replaced(identity):
                         continue  # the generation was collected while we loaded it: look again
                     raise
