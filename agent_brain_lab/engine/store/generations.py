@@ -245,11 +245,11 @@ class IndexDir:
                     if time.monotonic() >= deadline:
                         raise busy() from None
                     time.sleep(0.1)
-            fh.seek(0)
-            fh.truncate()
-            fh.write(f"{os.getpid()}\n")
-            fh.flush()
             with storage_errors(self.path):
+                fh.seek(0)
+                fh.truncate()
+                fh.write(f"{os.getpid()}\n")
+                fh.flush()
                 os.chmod(self.path / "writer.lock", self.file_mode)
                 ignore = self.path / ".gitignore"
                 if not ignore.exists():
@@ -262,7 +262,10 @@ class IndexDir:
                     _write_atomic(self.path / "INDEX_ID", uuid.uuid4().hex, self.file_mode)
             yield
         finally:
-            fh.close()  # closing releases the flock
+            try:
+                fh.close()  # closing releases the flock
+            except OSError:  # the pid line could not be flushed (a full disk): closed all the same
+                pass
 
     def writer_active(self) -> bool:
         return writer_active(self.path)
