@@ -52,7 +52,7 @@ def _print(ns, result: Any) -> None:
     if ns.json:
         print(json.dumps(commands.as_data(ns, result), indent=2, ensure_ascii=False))
     elif ns.command == "reset":
-        print(f"Index reset: {ns.root}")
+        print(render.reset_text(result, ns.root))
     else:
         print(_TEXT[ns.command](result))
 

@@ -26,7 +26,9 @@ from .engine.types import (
     InvalidRequest,
     NotIndexed,
     QueryRequest,
+    ResetRequest,
     StatusRequest,
+    dask_address,
 )
 from .engine.watch import follow
 from .engine.workspace import resolve_path
@@ -56,6 +58,8 @@ _FLAGS.update(
         "exclude": "--exclude",
         "chunk_size": "--chunk-size",
         "chunk_overlap": "--chunk-overlap",
+        "dask_scheduler": "--dask-scheduler",
+        "drop_cache": "--drop-cache",
     }
 )
 
@@ -153,7 +157,10 @@ def build_parser(prog: str = "agent-brain-lab") -> _Parser:
         action="store_true",
         help=f"list every skipped file (default: the first {MAX_SKIPPED_LISTED}; all are counted by reason)",
     )
-    sub.add_parser("reset", parents=[common, as_json], help="delete the index")
+    reset = sub.add_parser(
+        "reset", parents=[common, as_json], help="delete the index (the embedding cache is kept: no re-embedding)"
+    )
+    reset.add_argument("--drop-cache", action="store_true", help="delete the embedding cache too")
 
     graph = sub.add_parser(
         "graph", parents=[common, as_json], help="show an entity's neighbourhood in the knowledge graph"
@@ -189,6 +196,9 @@ def parse(argv: Sequence[str], *, prog: str, cwd: Path) -> argparse.Namespace:
         ns.request = query_request(ns)
     elif ns.command == "index":
         ns.request = index_request(ns, cwd)
+        ns.dask_scheduler = dask_address(ns.dask_scheduler) if ns.dask_scheduler is not None else None
+    elif ns.command == "reset":
+        ns.request = ResetRequest.build({"drop_cache": ns.drop_cache})
     elif ns.command == "graph":
         ns.request = GraphRequest.build({"name": ns.entity, "depth": ns.depth})
     elif ns.command == "status":
@@ -253,7 +263,7 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
         "query": lambda: brain.query(ns.request),
         "status": lambda: brain.status(ns.request).to_dict(),
         "graph": lambda: brain.graph_entity(ns.request).to_dict(),
-        "reset": brain.reset,
+        "reset": lambda: brain.reset(drop_cache=ns.request.drop_cache),
         "watch": lambda: {"runs": follow(brain, force_polling=ns.polling or None)},
     }
     if ns.command not in actions:
@@ -264,7 +274,7 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
 def as_data(ns: argparse.Namespace, result: Any) -> Any:
     """The JSON-able form of a command's result (what ``--json`` prints or returns)."""
     if ns.command == "reset":
-        return {"status": "reset", "root": str(ns.root)}
+        return {**result, "root": str(ns.root)}
     return result.to_dict() if hasattr(result, "to_dict") else dict(result)
 
 

@@ -219,6 +219,8 @@ def report_text(report: IndexReport) -> str:
     )
     if report.skipped:
         text += "\nskipped " + skipped_summary([{"path": s.path, "reason": s.reason} for s in report.skipped])
+    for warning in report.warnings:
+        text += f"\nwarning: {warning}"
     return text
 
 
@@ -241,6 +243,13 @@ def skipped_summary(
     hidden = total - min(len(skipped), shown)
     more = f", … {hidden} more (`status --all-skipped` lists them)" if hidden > 0 else ""
     return f"{total}: {counts}" + (f"; e.g. {named}{more}" if named else "")
+
+
+def reset_text(result: dict, root: object) -> str:
+    """What ``reset`` did, and what it kept: ``Index reset: ROOT (embedding cache kept)``."""
+    cache = {"kept": "embedding cache kept", "dropped": "embedding cache deleted"}.get(result.get("cache", ""))
+    text = f"Index reset: {printable(root)}" + (f" ({cache})" if cache else "")
+    return text + (f"\n{result['note']}" if result.get("note") else "")
 
 
 def report_html(report: IndexReport) -> str:

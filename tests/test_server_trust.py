@@ -11,6 +11,7 @@ import time
 import pytest
 from test_server_support import call_api, on_server_loop
 
+from agent_brain_lab.engine.store.generations import IndexDir
 from agent_brain_lab.server.handlers import MAX_BODY_BYTES, ROUTES, SETTINGS_KEY
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
@@ -155,3 +156,63 @@ async def test_unknown_routes_under_the_namespace_are_json_404(raw):
     for method, path in [("GET", ("nope",)), ("POST", ("jobs", "a", "b")), ("DELETE", ("graph",))]:
         code, err = await raw(method, *path, body="{}" if method == "POST" else None)
         assert code == 404 and err["error"] == "not_found" and err["message"], (method, path, err)
+
+
+async def _indexed(raw) -> dict:
+    code, job = await raw("POST", "index", body={})
+    assert code == 202, job
+    while job["status"] in ("pending", "running"):
+        await asyncio.sleep(0.1)
+        code, job = await raw("GET", "jobs", job["id"])
+    assert job["status"] == "done", job
+    return job
+
+
+@on_server_loop
+async def test_no_error_sent_to_a_client_carries_the_root_path(raw, jp_root_dir, tmp_path):
+    """Every kind of error a client can get: not indexed, bad paths, unknown job, busy, damage."""
+    root = str(jp_root_dir)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (jp_root_dir / "away").symlink_to(outside)
+    errors = [
+        await raw("POST", "query", body={"query": "zebra"}),  # not_indexed
+        await raw("GET", "graph", "entity", params={"name": "Zebra"}),  # not_indexed
+        await raw("POST", "index", body={"path": "/etc"}),  # absolute (its own text is echoed, not the root)
+        await raw("POST", "index", body={"path": "../x"}),
+        await raw("POST", "index", body={"path": "no/such/folder"}),
+        await raw("POST", "index", body={"path": "away"}),  # leaves the root through a symlink
+        await raw("POST", "index", body={"path": "docs/zebra.md"}),  # not a folder
+        await raw("GET", "jobs", "0123456789ab"),
+        await raw("DELETE", "index", body={"drop_cache": "yes"}),
+    ]
+    await _indexed(raw)
+    with IndexDir(jp_root_dir).writer_lock():  # another process writing
+        errors.append(await raw("POST", "index", body={}))
+    folder = jp_root_dir / ".agent-brain"
+    (folder / "CURRENT").write_text("not a generation\n")  # damage
+    errors += [await raw("POST", "query", body={"query": "zebra"}), await raw("GET", "status")]
+    kinds = set()
+    for code, body in errors:
+        if code >= 400:
+            kinds.add(body["error"])
+        assert root not in json.dumps(body) or code < 400, body
+    assert {"not_indexed", "invalid_request", "not_found", "workspace_busy", "index_corrupt"} <= kinds, kinds
+
+
+@on_server_loop
+async def test_reset_keeps_the_embedding_cache_unless_asked(raw, jp_root_dir):
+    await _indexed(raw)
+    code, body = await raw("DELETE", "index")
+    assert (code, body["status"], body["cache"]) == (200, "reset", "kept"), body
+    code, body = await raw("DELETE", "index", body={"drop_cache": False})
+    assert (code, body["cache"]) == (200, "kept"), body
+    job = await _indexed(raw)
+    assert job["report"]["chunks_embedded"] == 0  # nothing embedded again after a reset
+    code, body = await raw("DELETE", "index", body={"drop_cache": True})
+    assert (code, body["cache"]) == (200, "dropped"), body
+    assert sorted(p.name for p in (jp_root_dir / ".agent-brain").iterdir()) == ["writer.lock"]
+    code, err = await raw("DELETE", "index", body={"drop_cache": "yes"})
+    assert (code, err["error"], err["field"]) == (400, "invalid_request", "drop_cache")
+    code, err = await raw("DELETE", "index", body={"keep": True})
+    assert (code, err["error"]) == (400, "invalid_request")

@@ -310,7 +310,14 @@ def test_reset_works_on_whatever_sits_in_the_index_folder(tmp_path):
         path = tmp_path / ".agent-brain" / junk
         shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
         path.write_bytes(b"\xff\x00junk")
-    cli(tmp_path, "reset")
+    cli(tmp_path, "reset")  # the catalog (emptied, holding the embedding cache) stays; all else goes
+    left = {p.name for p in (tmp_path / ".agent-brain").iterdir()}
+    assert (
+        {"writer.lock", "catalog.sqlite"}
+        <= left
+        <= {"writer.lock", "catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm"}
+    )
+    cli(tmp_path, "reset", "--drop-cache")
     assert sorted(p.name for p in (tmp_path / ".agent-brain").iterdir()) == ["writer.lock"]
 
 

@@ -29,13 +29,15 @@ from .query_vectors import QueryVectors
 from .retrieval.names import name_index
 from .snapshot import Snapshot
 from .store.catalog import Catalog, CatalogChanged, catalog_errors
-from .store.generations import FIX_RESET, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
+from .store.generations import CATALOG, FIX_RESET, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
 from .store.graph import CodeGraph
+from .store.storage import disk_full_problem, read_only_problem
 from .types import (
     Chunk,
     GraphNeighbourhood,
     GraphRequest,
     IndexCorrupt,
+    IndexProblem,
     IndexReport,
     IndexRequest,
     IndexStatus,
@@ -45,8 +47,10 @@ from .types import (
     QueryRequest,
     QueryResponse,
     QueryResult,
+    ResetRequest,
     StatusRequest,
     WorkspaceBusy,
+    dask_address,
 )
 from .workspace import ScanOptions, resolve_inside, scan
 
@@ -65,6 +69,25 @@ class BrainConfig:
     bm25_k1: float = 1.2
     bm25_b: float = 0.75
     dask_scheduler: str | None = None  # address of a Dask scheduler to embed on while indexing; None/"": locally
+    # the index folder group-readable as far as the root is (default: private to its owner, 0700/0600);
+    # None: the environment variable SHARE_ENV ("1"/"0"), else off
+    share_index_with_group: bool | None = None
+
+    def __post_init__(self) -> None:
+        """The one place a configuration is checked, however it was made (constructor, ``updated``)."""
+        if self.chunk_size < 100:
+            raise InvalidRequest("chunk_size", "must be at least 100 characters")
+        if not 0 <= self.chunk_overlap < self.chunk_size:
+            raise InvalidRequest("chunk_overlap", "must be between 0 and chunk_size")
+        if self.max_file_bytes < 1:
+            raise InvalidRequest("max_file_bytes", "must be positive")
+        object.__setattr__(self, "dask_scheduler", dask_address(self.dask_scheduler) or None)
+        share = self.share_index_with_group
+        if share is None:
+            share = _env_flag(SHARE_ENV)
+        if not isinstance(share, bool):
+            raise InvalidRequest("share_index_with_group", "must be true or false")
+        object.__setattr__(self, "share_index_with_group", share)
 
     def updated(self, **overrides: Any) -> BrainConfig:
         known = {f.name for f in fields(self)}
@@ -74,14 +97,19 @@ class BrainConfig:
         values: dict[str, Any] = {
             k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items() if v is not None
         }
-        config = replace(self, **values)
-        if config.chunk_size < 100:
-            raise InvalidRequest("chunk_size", "must be at least 100 characters")
-        if not 0 <= config.chunk_overlap < config.chunk_size:
-            raise InvalidRequest("chunk_overlap", "must be between 0 and chunk_size")
-        if config.max_file_bytes < 1:
-            raise InvalidRequest("max_file_bytes", "must be positive")
-        return config
+        return replace(self, **values)
+
+
+SHARE_ENV = "AGENT_BRAIN_SHARE_INDEX_WITH_GROUP"
+
+
+def _env_flag(name: str) -> bool:
+    value = os.environ.get(name, "").strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise InvalidRequest(name, f"must be 1 or 0 (got {value[:20]!r})")
 
 
 @dataclass(frozen=True)
@@ -106,9 +134,9 @@ class Brain:
     def __init__(self, root: str | Path, config: BrainConfig | None = None, **overrides: Any):
         self.root = Path(root).expanduser().resolve()
         if not self.root.is_dir():
-            raise InvalidRequest("root", f"{self.root} is not a directory")
+            raise InvalidRequest("root", f"{Path(root).name or 'the workspace root'!r} is not a directory")
         self.config = (config or BrainConfig()).updated(**overrides)
-        self._index_dir = IndexDir(self.root)
+        self._index_dir = IndexDir(self.root, shared=bool(self.config.share_index_with_group))
         self._model = resolve_model(self.config.model, self.config.model_path)
         self._embedder = Embedder(self._model)
         self._view: _View | None = None
@@ -195,8 +223,11 @@ class Brain:
     def check_can_index(self, force: bool = False) -> None:
         """Fail fast, before an index job is queued: another process is writing, the catalog is
         unreadable, or the model or format changed and ``force`` was not given. (``index`` checks again
-        under the writer lock.)"""
+        under the writer lock.) A folder this process cannot write is :class:`IndexReadOnly` at once."""
         self._index_dir.check_folder()
+        problem = read_only_problem(self._index_dir.path)
+        if problem is not None:
+            raise problem
         for _ in range(3):
             identity = self._index_dir.identity()
             try:
@@ -214,7 +245,7 @@ class Brain:
                 self._index_dir.check_format()
             catalog = Catalog(self._index_dir.catalog_path)
             try:
-                with catalog_errors():
+                with catalog_errors(self._index_dir.path, reading=True):
                     model_changed(catalog, self._embedder, force)
             finally:
                 catalog.close()
@@ -263,15 +294,47 @@ class Brain:
                 raise error
         return sorted(scope)
 
-    def reset(self) -> None:
-        """Delete the index, whatever state it is in (refuses while another writer runs)."""
+    def reset(self, drop_cache: bool = False) -> dict[str, Any]:
+        """Delete the index, whatever state it is in (refuses while another writer runs), keeping the
+        embedding cache (the vectors of every text embedded so far, hours of work on a large
+        workspace) unless ``drop_cache``: the catalog is emptied of files, chunks and its index id in
+        place. A catalog that cannot be read as a database goes whole, cache included.
+
+        Returns ``{"status": "reset", "cache": "kept" | "dropped" | "none", "note": why, or None}``."""
+        drop_cache = ResetRequest.build({"drop_cache": drop_cache}).drop_cache
         self._forget()
         if not self._index_dir.exists():
             self._index_dir.remove()  # nothing, or garbage where the folder belongs
-            return
+            return {"status": "reset", "cache": "none", "note": None}
         with self._index_dir.writer_lock():
             self._forget()
-            self._index_dir.remove()
+            kept = () if drop_cache else (CATALOG, f"{CATALOG}-wal", f"{CATALOG}-shm")
+            self._index_dir.remove(keep=kept)  # first: frees the space a full disk needs
+            if drop_cache:
+                return {"status": "reset", "cache": "dropped", "note": None}
+            note = self._keep_cache()
+            return {"status": "reset", "cache": "none" if note else "kept", "note": note}
+
+    def _keep_cache(self) -> str | None:
+        """Empty the catalog but for its embedding cache; when that fails the catalog goes (returns why)."""
+        path = self._index_dir.catalog_path
+        if not path.exists():
+            return "there was no catalog"
+        folder = self._index_dir.path
+        try:
+            catalog = Catalog(path, create=True, file_mode=self._index_dir.file_mode)
+            try:
+                with catalog_errors(folder):
+                    catalog.empty_for_reset()
+            finally:
+                catalog.close()
+            return None
+        except IndexProblem as err:
+            if not isinstance(err, IndexCorrupt):
+                raise  # a read-only folder, a disk still full: nothing is deleted that could be kept
+            note = f"the embedding cache could not be kept: {err.problem}"
+        self._index_dir.remove()
+        return note
 
     # ---------------------------------------------------------------- reading
 
@@ -285,14 +348,14 @@ class Brain:
                 graph = self._current_view().snapshot.graph
                 if graph is not None:
                     name_index(graph)  # multi's names leg: built once per graph
-            except (IndexCorrupt, NotIndexed):
+            except (IndexProblem, NotIndexed):
                 pass  # status says what is wrong; queries raise it
 
     def is_indexed(self) -> bool:
         """Whether there is an index (a readable one or not: ``status()`` tells which)."""
         try:
             return self._index_dir.current() > 0
-        except IndexCorrupt:
+        except IndexProblem:  # damaged, or not readable by this user: there is one
             return True
 
     def query(self, query: str | dict | QueryRequest, **fields: Any) -> QueryResponse:
@@ -334,14 +397,18 @@ class Brain:
         return self._read(lambda view: _neighbourhood(view, request.name, request.depth))
 
     def status(self, all_skipped: bool | StatusRequest = False) -> IndexStatus:
-        """The index's state (ready | indexing | empty | corrupt) and what it holds. Reads only the
-        current generation's manifest once it has been opened: polling status costs no index work.
+        """The index's state and what it holds. Reads only the current generation's manifest once it
+        has been opened: polling status costs no index work.
 
-        Skipped files are counted by reason and the first ``MAX_SKIPPED_LISTED`` listed; all of them
-        with ``all_skipped=True`` (or a ``StatusRequest`` a front door built)."""
+        ``state``: ``ready``, ``indexing``, ``empty``; ``corrupt`` (damage), ``io_error`` and
+        ``no_access`` when the index cannot be read; ``read_only`` and ``disk_full`` when it answers
+        queries but cannot be written (each of these with ``problem`` and ``fix``). Skipped files are
+        counted by reason and the first ``MAX_SKIPPED_LISTED`` listed; all of them with
+        ``all_skipped=True`` (or a ``StatusRequest`` a front door built)."""
         request = (
             all_skipped if isinstance(all_skipped, StatusRequest) else StatusRequest.build({"all_skipped": all_skipped})
         )
+        folder = self._index_dir.path
         status = IndexStatus(
             state="empty",
             root=str(self.root),
@@ -354,13 +421,14 @@ class Brain:
             index_bytes=self._index_dir.size_bytes(),
             last_indexed=None,
             format_version=FORMAT_VERSION,
+            writable=read_only_problem(folder) is None,
         )
         try:
             view = self._current_view()
         except NotIndexed:
             pass
-        except IndexCorrupt as err:
-            status.state, status.problem, status.fix = "corrupt", err.problem, err.fix
+        except IndexProblem as err:
+            status.state, status.problem, status.fix = err.state, err.problem, err.fix
             status.index_id = self._index_dir.index_id() if self._index_dir.exists() else None
         else:
             manifest = view.snapshot.manifest
@@ -374,6 +442,9 @@ class Brain:
             status.skipped_by_reason = listed["skipped_by_reason"]
             status.last_indexed = manifest["created"]
             status.coverage = view.snapshot.coverage
+            cannot_write = read_only_problem(folder) if not status.writable else disk_full_problem(folder)
+            if cannot_write is not None:  # answers, but the next run cannot write
+                status.state, status.problem, status.fix = cannot_write.state, cannot_write.problem, cannot_write.fix
         if self._index_dir.exists() and self._index_dir.writer_active():
             status.state = "indexing"
         return status
@@ -387,11 +458,11 @@ class Brain:
         for _ in range(3):
             view = self._current_view()
             try:
-                with catalog_errors():
+                with catalog_errors(self._index_dir.path, reading=True):
                     return work(view)
             except CatalogChanged:
                 self._forget(view)
-            except IndexCorrupt:
+            except IndexProblem:
                 if not self._replaced(view.identity):
                     if doubted:
                         raise  # seen twice, from two fresh opens: damage
@@ -415,14 +486,14 @@ class Brain:
             index_id, gen, *_ = identity
             if not gen:
                 self._forget()
-                raise NotIndexed(f"{self.root} has no index yet: index it first")
+                raise NotIndexed("this workspace has no index yet: index it first")
             with self._lock:
                 if self._view is not None and self._view.identity == identity:
                     try:
-                        with catalog_errors():
+                        with catalog_errors(self._index_dir.path, reading=True):
                             if self._view.catalog.same_index():
                                 return self._view
-                    except IndexCorrupt:
+                    except IndexProblem:
                         pass  # damage, or a catalog removed by a reset since the check: a fresh open decides
                     except CatalogChanged:
                         pass  # its file was replaced since this connection opened it: reopen below
@@ -433,7 +504,7 @@ class Brain:
                 try:
                     self._index_dir.check_format()
                     catalog = Catalog(self._index_dir.catalog_path)
-                except IndexCorrupt:
+                except IndexProblem:
                     if self._replaced(identity):
                         continue  # a reset or publish removed files under us: look again
                     raise
@@ -455,7 +526,7 @@ class Brain:
                     )
                     self._view = _View(identity, catalog, snapshot)
                     return self._view
-                except IndexCorrupt:
+                except IndexProblem:
                     if self._replaced(identity):
                         continue  # the generation was collected while we loaded it: look again
                     raise
@@ -469,7 +540,7 @@ class Brain:
         CURRENT counts as not replaced: that is damage to report)."""
         try:
             return self._index_dir.identity() != identity
-        except IndexCorrupt:
+        except IndexProblem:
             return False
 
     def _forget(self, view: _View | None = None) -> None:
@@ -485,7 +556,7 @@ class Brain:
         try:
             self._current_view(written=(gen, graph))
             name_index(graph)
-        except (IndexCorrupt, NotIndexed, WorkspaceBusy):
+        except (IndexProblem, NotIndexed, WorkspaceBusy):
             pass  # replaced or broken since: the next read reports it
 
 

@@ -10,10 +10,12 @@ ends the run with one :class:`ClusterError`. ``distributed`` is an optional depe
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 import socket
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -28,6 +30,7 @@ from .types import BrainError, IndexCancelled
 TASK_TEXTS = 32  # texts per cluster task: one model batch, so a task pads to its own longest text
 GROUP = 1024  # texts the indexer hands over per call (and caches after): 32 tasks keep 32 worker threads busy
 WORKERS_WAIT_S = 120  # an adaptive cluster may start its first worker on demand
+HANDSHAKE_GRACE_S = 5.0  # beyond Dask's connect timeout: a peer that accepts but never answers as a scheduler
 
 
 class ClusterError(BrainError):
@@ -107,16 +110,7 @@ class DaskEmbedder(Embedder):
     def _connect(self):
         if self._client is not None:
             return self._client
-        try:
-            from distributed import Client
-        except ImportError as err:
-            raise ClusterError(
-                'dask_scheduler is set but the `distributed` package is missing: pip install "agent_brain_lab[dask]"'
-            ) from err
-        try:
-            client = Client(self.scheduler, set_as_default=False)
-        except (OSError, TimeoutError) as err:
-            raise ClusterError(f"cannot reach the Dask scheduler at {self.scheduler}: {err}") from err
+        client = self._open_client()
         self._client = client
         self._fingerprint = model_fingerprint(self.spec)
         try:
@@ -134,6 +128,69 @@ class DaskEmbedder(Embedder):
                 )
         return client
 
+    def _open_client(self):
+        """A client of the scheduler, within Dask's connect timeout plus ``HANDSHAKE_GRACE_S``: a peer
+        that is no Dask scheduler (a web server, something silent) can make ``Client()`` hang or
+        fail in odd ways (a MemoryError for a frame length read from an HTTP reply); each is one
+        :class:`ClusterError`. A constructor still stuck at the deadline is left to finish (or not) on
+        its own daemon thread; a client it makes after that is closed."""
+        try:
+            import dask
+            from distributed import Client
+        except ImportError as err:
+            raise ClusterError(
+                'dask_scheduler is set but the `distributed` package is missing: pip install "agent_brain_lab[dask]"'
+            ) from err
+        connect_s = float(dask.utils.parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s") or 30)
+        outcome: dict[str, Any] = {}
+        done, lock = threading.Event(), threading.Lock()
+
+        def connect() -> None:
+            try:
+                # the Dask handshake on a bare connection first: a peer that answers something else fails
+                # here, before a Client exists (a half-made Client blocks for seconds when collected)
+                asyncio.run(_handshake(self.scheduler, connect_s))
+                client = Client(self.scheduler, set_as_default=False, timeout=connect_s)
+            except BaseException as err:  # handed to the waiting thread
+                outcome["error"] = err
+            else:
+                with lock:
+                    if outcome.get("abandoned"):
+                        client.close(timeout=5)
+                        return
+                    outcome["client"] = client
+            finally:
+                done.set()
+
+        threading.Thread(target=connect, name="agent-brain-dask-connect", daemon=True).start()
+        limit = connect_s + HANDSHAKE_GRACE_S
+        deadline = time.monotonic() + limit
+        silent = ClusterError(
+            f"no Dask scheduler answered at {self.scheduler} within {limit:g} s (is something else listening there?)"
+        )
+        while not done.wait(0.1):
+            if self._cancel.is_set() or time.monotonic() >= deadline:
+                with lock:
+                    if "client" not in outcome:
+                        outcome["abandoned"] = True
+                        if self._cancel.is_set():
+                            raise IndexCancelled("indexing was cancelled; the last generation keeps serving")
+                        raise silent
+                break
+        failure = outcome.pop("error", None)
+        if isinstance(failure, TimeoutError) and not str(failure):  # the handshake's own deadline
+            raise silent
+        if isinstance(failure, (OSError, TimeoutError)):
+            raise ClusterError(f"cannot reach the Dask scheduler at {self.scheduler}: {failure}") from None
+        if isinstance(failure, Exception):
+            raise ClusterError(
+                f"the peer at {self.scheduler} is not a Dask scheduler (it answered something else: "
+                f"{type(failure).__name__}: {str(failure)[:200]})"
+            ) from None
+        if failure is not None:
+            raise failure  # KeyboardInterrupt, SystemExit
+        return outcome["client"]
+
     def _gather(self, client, futures) -> list[np.ndarray]:
         """Wait for every batch, checking the cancel event; map cluster failures to one error."""
         while not all(f.done() for f in futures):
@@ -150,6 +207,14 @@ class DaskEmbedder(Embedder):
             lost = client.status != "running"  # futures are cancelled when the scheduler goes away
             what = "lost the Dask scheduler" if lost else "embedding failed on the Dask cluster"
             raise ClusterError(f"{what} at {self.scheduler}: {type(err).__name__}: {err}") from err
+
+
+async def _handshake(address: str, timeout: float) -> None:
+    """Open a connection to ``address`` and exchange Dask's handshake, within ``timeout`` (+1 s)."""
+    from distributed.comm import connect
+
+    comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout + 1)
+    await comm.close()
 
 
 def _payload(spec: ModelSpec) -> tuple[str, str | None, str]:

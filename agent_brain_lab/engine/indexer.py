@@ -25,7 +25,8 @@ import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cached_property
@@ -45,12 +46,14 @@ from .store.catalog import Catalog, ChunkRow, FileState, catalog_errors
 from .store.datafiles import CorruptIndexFile, link_or_copy
 from .store.generations import FIX_FORCE, FORMAT_VERSION, IndexDir
 from .store.graph import CodeGraph
+from .store.storage import storage_errors
 from .store.vectors import VectorIndex, is_vector_file
 from .tokenizer import tokenize
 from .types import (
     Chunk,
     IndexCancelled,
     IndexCorrupt,
+    IndexProblem,
     IndexProgress,
     IndexReport,
     ModelMismatch,
@@ -125,6 +128,7 @@ class Indexer:
         self.embedder = embedder
         self.merges = merges  # requests this run serves while it embeds (engine/merges.py)
         self.published_graph: CodeGraph | None = None  # the graph of the generation this run published
+        self.published: int | None = None  # the last generation this run published
 
     def run(
         self,
@@ -138,14 +142,15 @@ class Indexer:
     ) -> IndexReport:
         started = time.monotonic()
         notify = progress or (lambda p: None)
-        with self.index_dir.writer_lock(wait), catalog_errors():
+        folder = self.index_dir.path
+        with self.index_dir.writer_lock(wait), catalog_errors(folder), storage_errors(folder):
             self.index_dir.clear_staging()
             if self.index_dir.format_version() != FORMAT_VERSION:
                 if not force:
                     self.index_dir.check_format()  # raises, naming --force
                 self.index_dir.write_format()  # the old generation is now unreadable: rebuilt below
                 scope = EVERYTHING
-            catalog = Catalog(self.index_dir.catalog_path, create=True)
+            catalog = Catalog(self.index_dir.catalog_path, create=True, file_mode=self.index_dir.file_mode)
             try:
                 fresh = catalog.index_id is None  # a new catalog: whatever a generation holds is not from it
                 catalog.claim(self.index_dir.index_id() or "")
@@ -161,8 +166,9 @@ class Indexer:
             force, scope = True, EVERYTHING  # a new model or chunking makes every old chunk stale
         run, gen, current, complete = self._update(catalog, gen, settings, scope, force, damaged, notify, cancel)
         if not complete:
-            gen, current = self._complete(catalog, gen, run, settings, notify, cancel)
-        run.report.generation = gen
+            with self._after_publish(run):  # run.report.generation stands if completing fails on a full disk
+                gen, current = self._complete(catalog, gen, run, settings, notify, cancel)
+                run.report.generation = gen
         return self._finish(run, current, started, notify)
 
     def _update(
@@ -209,6 +215,21 @@ class Indexer:
                 notify(IndexProgress("embedding", len(files), len(files), current, embedded=embedded))
         run.report.generation = gen
         return run, gen, current, complete
+
+    @contextmanager
+    def _after_publish(self, run: _Run) -> Iterator[None]:
+        """Work after this run published (clean-up, embedding the rest): a storage problem there (a
+        full disk) does not make the run a failure — what it published answers — but a warning in
+        its report, with the fix. (Damage and cancel still end the run as they would anywhere.)"""
+        folder = self.index_dir.path
+        try:
+            with catalog_errors(folder), storage_errors(folder):
+                yield
+        except IndexProblem as err:
+            if isinstance(err, IndexCorrupt) or self.published is None:
+                raise
+            run.report.generation = self.published
+            run.report.warnings.append(f"generation {self.published} was published and answers; then {err}")
 
     def _finish(self, run: _Run, chunks_total: int, started: float, notify) -> IndexReport:
         report = run.report
@@ -412,14 +433,19 @@ class Indexer:
         old, new = self.index_dir.gen_path(gen), gen + 1
         manifest = read_manifest(old)
         staging = self.index_dir.staging(new)
-        contents = {n: entry for n, entry in manifest["contents"].items() if not is_vector_file(n)}
-        for name in contents:
-            (staging / name).parent.mkdir(parents=True, exist_ok=True)
-            link_or_copy(old / name, staging / name)
-        manifest["contents"] = contents | describe_contents(staging, vectors.save(staging))
-        manifest.update(generation=new, created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
-        (staging / MANIFEST).write_text(json.dumps(manifest, indent=1))
+        try:
+            contents = {n: entry for n, entry in manifest["contents"].items() if not is_vector_file(n)}
+            for name in contents:
+                (staging / name).parent.mkdir(parents=True, exist_ok=True)
+                link_or_copy(old / name, staging / name)
+            manifest["contents"] = contents | describe_contents(staging, vectors.save(staging))
+            manifest.update(generation=new, created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            (staging / MANIFEST).write_text(json.dumps(manifest, indent=1))
+        except BaseException:
+            self.index_dir.discard(staging)
+            raise
         self.index_dir.publish(new, staging)
+        self.published = new
         vectors.moved(self.index_dir.gen_path(new))
         self.index_dir.collect_garbage({gen, new})
         return new
@@ -436,6 +462,29 @@ class Indexer:
         files), so a small change costs what it changes, not what the index holds."""
         new = gen + 1
         staging = self.index_dir.staging(new)
+        try:
+            chunks, vectors = self._stage_generation(
+                catalog, gen, staging, settings, run, rebuild, retired, added, removed_paths
+            )
+        except BaseException:
+            self.index_dir.discard(staging)  # a full disk gets its space back; CURRENT still names ``gen``
+            raise
+        self.index_dir.publish(new, staging)
+        self.published = new
+        with self._after_publish(run):
+            catalog.set_meta(model=self.embedder.spec.identity, chunking=_chunking_key(settings))
+            catalog.forget_before(gen)
+            self.index_dir.collect_garbage({gen, new})
+            if rebuild or new % PRUNE_EVERY == 0:
+                catalog.prune_vectors(self.embedder.spec.identity)
+        return chunks, len(vectors)
+
+    def _stage_generation(
+        self, catalog: Catalog, gen: int, staging: Path, settings, run: _Run, rebuild: bool, retired, added, removed
+    ) -> tuple[int, VectorIndex]:
+        """Write generation ``gen + 1``'s derived indexes and manifest into ``staging``; returns its
+        chunk count and its vectors."""
+        new = gen + 1
         previous = None if rebuild or not gen else self.index_dir.gen_path(gen)  # None: build from every row
         rows = _Rows(catalog, new)
         columns = self._columns(previous, rows, run, retired, added)
@@ -455,7 +504,7 @@ class Indexer:
         graph_stats = {"entities": 0, "relations": 0, "by_relation": {}}
         if settings.graph_enabled:
             added_facts = {state.path: facts for state, facts in run.staged if facts is not None}
-            graph = graph_store.next_generation(previous, removed_paths, added_facts, lambda: catalog.live_facts(new))
+            graph = graph_store.next_generation(previous, removed, added_facts, lambda: catalog.live_facts(new))
             graph.save(staging)
             graph_stats = graph.stats()
             self.published_graph = graph
@@ -472,13 +521,7 @@ class Indexer:
             "contents": describe_contents(staging, settle=True),
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=1))
-        self.index_dir.publish(new, staging)
-        catalog.set_meta(model=self.embedder.spec.identity, chunking=_chunking_key(settings))
-        catalog.forget_before(gen)
-        self.index_dir.collect_garbage({gen, new})
-        if rebuild or new % PRUNE_EVERY == 0:
-            catalog.prune_vectors(self.embedder.spec.identity)
-        return len(columns), len(vectors)
+        return len(columns), vectors
 
     def _columns(self, previous: Path | None, rows: _Rows, run: _Run, retired, added) -> FilterColumns:
         """The previous generation's filter columns patched, else built from every live row."""

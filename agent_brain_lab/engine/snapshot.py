@@ -26,6 +26,7 @@ from .store.generations import FIX_INDEX, inode_of
 from .store.graph import FOLDER as GRAPH_FOLDER
 from .store.graph import CodeGraph
 from .store.keywords import KeywordIndex
+from .store.storage import storage_problem
 from .store.vectors import VectorIndex
 from .types import IndexCorrupt
 
@@ -104,6 +105,7 @@ class Snapshot:
         try:
             return load()
         except Exception as err:  # loaders of files we did not verify byte by byte fail in many ways
+            _raise_storage_problem(err, self.dir)
             raise _damaged(self.dir, what, f"cannot be loaded ({type(err).__name__}: {err})") from None
 
 
@@ -121,7 +123,8 @@ def _manifest_of(gen: int, gen_dir: Path) -> dict:
         raise IndexCorrupt(f"CURRENT names generation {gen} but .agent-brain/{gen_dir.name} is missing", FIX_INDEX)
     try:
         manifest = read_manifest(gen_dir)
-    except (OSError, ValueError):
+    except (OSError, ValueError) as err:
+        _raise_storage_problem(err, gen_dir)
         raise _damaged(gen_dir, MANIFEST, "is missing or unreadable") from None
     missing = [k for k in MANIFEST_KEYS if k not in manifest]
     if missing:
@@ -179,17 +182,30 @@ def _backdate(path: Path) -> None:
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - 1_000_000_000))
 
 
+def _raise_storage_problem(err: BaseException, gen_dir: Path) -> None:
+    """A read that failed for the disk's sake (EIO, EACCES), not the file's: its own problem."""
+    problem = storage_problem(err, gen_dir.parent, reading=True) if isinstance(err, OSError) else None
+    if problem is not None:
+        raise problem from None
+
+
 def _check_file(path: Path, expected: Any) -> str | None:
     try:
         size = path.stat().st_size
-    except OSError:
+    except FileNotFoundError:
+        return "is missing"
+    except OSError as err:
+        _raise_storage_problem(err, path.parent)
         return "is missing"
     if not isinstance(expected, dict) or size != expected.get("bytes"):
         return "is truncated or damaged (its size differs from the manifest)"
     try:
         size, digest = file_digest(path)
-    except OSError:
+    except FileNotFoundError:
         return "is missing"  # removed since the size check: a publish or reset collected it
+    except OSError as err:
+        _raise_storage_problem(err, path.parent)
+        return "is missing"
     if size != expected.get("bytes") or digest != expected.get("sha1"):
         return "is damaged (its content differs from the manifest)"
     return None

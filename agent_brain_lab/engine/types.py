@@ -244,6 +244,51 @@ class GraphRequest:
         return cls(name=name, depth=_int_in(given, "depth", cls.depth, 0, MAX_GRAPH_DEPTH))
 
 
+@dataclass(frozen=True)
+class ResetRequest:
+    """What ``reset`` deletes: the index, and the embedding cache only when ``drop_cache``."""
+
+    drop_cache: bool = False
+
+    @classmethod
+    def build(cls, data: Mapping[str, Any]) -> ResetRequest:
+        given = _given(data, ("drop_cache",))
+        drop_cache = given.get("drop_cache", False)
+        if not isinstance(drop_cache, bool):
+            raise InvalidRequest("drop_cache", "must be true or false")
+        return cls(drop_cache=drop_cache)
+
+
+DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+_DASK_ADDRESS = re.compile(
+    r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))(?::(?P<port>[0-9]{1,5}))?",
+    re.ASCII,
+)
+
+
+def dask_address(value: Any, name: str = "dask_scheduler") -> str:
+    """A Dask scheduler address (``tcp://host:8786``, ``tls://[::1]:8786``, ``host:8786``) checked at
+    once; "" means none (embed locally). Anything else is ``InvalidRequest(name)``."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InvalidRequest(name, "must be a string such as tcp://host:8786")
+    address = _check_text(name, value, MAX_NAME_CHARS).strip()
+    if not address:
+        return ""
+    match = _DASK_ADDRESS.fullmatch(address)
+    scheme = match and match.group("scheme")
+    port = match and match.group("port")
+    if not match or (scheme and scheme not in DASK_SCHEMES) or (port is not None and not 0 < int(port) < 65536):
+        schemes = ", ".join(DASK_SCHEMES)
+        raise InvalidRequest(
+            name, f"{_safe(address[:80])!r} is not a Dask scheduler address (e.g. tcp://host:8786; schemes: {schemes})"
+        )
+    if port is None:
+        raise InvalidRequest(name, f"{_safe(address[:80])!r} lacks a port (e.g. tcp://host:8786)")
+    return address
+
+
 def _given(data: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
     """The fields that were given (None: use the default); an unknown field is an error."""
     if not isinstance(data, Mapping):
@@ -520,6 +565,9 @@ class IndexReport:
     chunks_embedded: int = 0
     skipped: list[SkippedFile] = field(default_factory=list)
     duration_s: float = 0.0
+    # what went wrong after the run published (a full disk during clean-up, while embedding the rest):
+    # the generation reported was published and answers; each warning says what to do
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -528,26 +576,75 @@ class IndexReport:
 # --------------------------------------------------------------------------- index state
 
 
-class IndexCorrupt(BrainError):
-    """The index on disk cannot be read as it is: ``problem`` says what is wrong, ``fix`` is the command
-    that repairs it."""
+class IndexProblem(BrainError):
+    """The index on disk cannot be used as it is: ``problem`` says what is wrong, ``fix`` what repairs
+    it; ``state`` is what ``status()`` reports. Only :class:`IndexCorrupt` means damage: a full disk, a
+    read-only medium, a folder this user may not read or an I/O error leave the index as it was."""
 
-    code = "index_corrupt"
+    code = "index_problem"
+    state = "corrupt"
 
     def __init__(self, problem: str, fix: str):
-        super().__init__(f"{problem} — fix: `{fix}`")
+        super().__init__(f"{problem} — fix: {self.fix_text(fix)}")
         self.problem = problem
         self.fix = fix
+
+    @staticmethod
+    def fix_text(fix: str) -> str:
+        return fix
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "problem": self.problem, "fix": self.fix}
 
 
+class IndexCorrupt(IndexProblem):
+    """Real damage: ``fix`` is the command that repairs it."""
+
+    code = "index_corrupt"
+    state = "corrupt"
+
+    @staticmethod
+    def fix_text(fix: str) -> str:
+        return f"`{fix}`"
+
+
+class DiskFull(IndexProblem):
+    """The file system holding the index has no room (SQLITE_FULL, ENOSPC, EDQUOT): nothing is damaged,
+    the last generation keeps answering; freeing space and indexing again repairs it."""
+
+    code = "disk_full"
+    state = "disk_full"
+
+
+class IndexReadOnly(IndexProblem):
+    """The index cannot be written (a read-only mount, no write permission): queries answer from it,
+    indexing needs write access."""
+
+    code = "read_only"
+    state = "read_only"
+
+
+class IndexNoAccess(IndexProblem):
+    """This user may not read the index (it is private to the user who wrote it)."""
+
+    code = "no_access"
+    state = "no_access"
+
+
+class StorageIOError(IndexProblem):
+    """The disk returned I/O errors (SQLITE_IOERR, EIO): not a problem of the index's contents."""
+
+    code = "io_error"
+    state = "io_error"
+
+
 @dataclass
 class IndexStatus:
-    """What ``Brain.status()`` reports. ``state`` is ready | indexing | empty | corrupt; when corrupt,
-    ``problem`` says what is wrong and ``fix`` is the command that repairs it. ``skipped`` lists the
-    first ``MAX_SKIPPED_LISTED`` skipped files (all of them when asked: :class:`StatusRequest`);
+    """What ``Brain.status()`` reports. ``state`` is ready | indexing | empty | corrupt | disk_full |
+    read_only | no_access | io_error (see :class:`IndexProblem`); in every state but the first three,
+    ``problem`` says what is wrong and ``fix`` what repairs it. ``writable``: whether this process can
+    write the index (a read-only index still answers queries). ``skipped`` lists the first
+    ``MAX_SKIPPED_LISTED`` skipped files (all of them when asked: :class:`StatusRequest`);
     ``skipped_total`` and ``skipped_by_reason`` count every one."""
 
     state: str
@@ -567,6 +664,7 @@ class IndexStatus:
     coverage: float = 1.0  # share of the chunks that are embedded (below 1 while a large run embeds)
     skipped_total: int = 0
     skipped_by_reason: dict[str, int] = field(default_factory=dict)
+    writable: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

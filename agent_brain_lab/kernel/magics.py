@@ -173,7 +173,7 @@ def _expand(text: str, namespace: dict) -> str:
 @magics_class
 class BrainMagics(Magics):
     """``%brain`` returns: index -> IndexReport, query -> QueryResponse, status -> StatusView (dict),
-    graph -> GraphView (dict), reset -> None; with ``--json``, plain JSON-able data instead."""
+    graph -> GraphView (dict), reset -> what it kept (dict); with ``--json``, plain JSON-able data instead."""
 
     def __init__(self, shell):
         super().__init__(shell)
@@ -220,7 +220,7 @@ class BrainMagics(Magics):
         if ns.command == "graph":
             return GraphView(cast(dict, result), brain)
         if ns.command == "reset":
-            print(f"Index reset: {ns.root}")
+            print(render.reset_text(cast(dict, result), ns.root))
         return result
 
     def _index(self, ns, brain: Brain) -> IndexReport:
@@ -250,7 +250,7 @@ Examples:
     %brain query {question} --json   {var} interpolates a Python variable; --json returns a dict
     %brain status                    what is indexed (a dict)
     %brain graph Cart --depth 2      the knowledge-graph neighbourhood (interactive explorer)
-    %brain reset                     delete the index
+    %brain reset                     delete the index (keeps the embedding cache; --drop-cache too)
 
 The workspace is the nearest folder upward holding .agent-brain/, else the current folder;
 --workspace PATH overrides it. Bad input raises one line (BrainMagicError), not a traceback.

@@ -19,14 +19,16 @@ from tornado import web
 
 from ..engine.types import (
     BrainError,
+    DiskFull,
     GraphRequest,
     IndexCancelled,
-    IndexCorrupt,
+    IndexProblem,
     InvalidRequest,
     ModelMismatch,
     ModelUnavailable,
     NotIndexed,
     QueryRequest,
+    ResetRequest,
     StatusRequest,
     WorkspaceBusy,
 )
@@ -45,7 +47,8 @@ ERROR_STATUS: tuple[tuple[type[BrainError], int], ...] = (
     (InvalidRequest, 400),
     (NotIndexed, 503),
     (ModelUnavailable, 503),
-    (IndexCorrupt, 503),
+    (DiskFull, 507),  # Insufficient Storage
+    (IndexProblem, 503),  # index_corrupt, read_only, no_access, io_error
     (WorkspaceBusy, 409),
     (ModelMismatch, 409),
     (IndexCancelled, 409),
@@ -168,8 +171,8 @@ class IndexHandler(BrainHandler):
     @web.authenticated
     @authorized(WRITE)
     async def delete(self) -> None:
-        await self.service.run(self.service.reset)
-        self.reply({"status": "reset"})
+        request = ResetRequest.build(self.json_body())
+        self.reply(await self.service.run(self.service.reset, drop_cache=request.drop_cache))
 
 
 class JobsHandler(BrainHandler):

@@ -118,11 +118,11 @@ class BrainService:
         status["watch"] = self.watch_status()
         return status
 
-    def reset(self) -> None:
+    def reset(self, drop_cache: bool = False) -> dict[str, Any]:
         active = self.jobs.active()
         if active is not None:
             raise JobRunning(active)
-        self.brain.reset()
+        return self.brain.reset(drop_cache=drop_cache)
 
     def close(self) -> None:
         self.jobs.close()

@@ -27,7 +27,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..types import Chunk, IndexCorrupt, WorkspaceBusy
-from .generations import FIX_RESET
+from .generations import FIX_RESET, create_private, writer_active
+from .storage import storage_problem
 
 NEVER = 2**62  # gen_removed of a live row
 _TRANSIENT = ("locked", "busy", "locking protocol")  # SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL
@@ -97,13 +98,17 @@ class CatalogChanged(Exception):
 
 
 @contextmanager
-def catalog_errors() -> Iterator[None]:
-    """SQLite errors that mean the catalog cannot be read become :class:`IndexCorrupt`; those of
-    another connection holding it (locked past the busy timeout, a WAL being recovered) become
-    :class:`WorkspaceBusy`: both are answers, never a traceback."""
+def catalog_errors(folder: Path | None = None, *, reading: bool = False) -> Iterator[None]:
+    """SQLite errors become answers, never a traceback: a full disk, a read-only or unreadable folder
+    and I/O errors their own :class:`IndexProblem` (see :mod:`.storage`; ``folder``, the index folder,
+    tells the vaguer codes apart); another connection holding the catalog (locked past the busy
+    timeout, a WAL being recovered) :class:`WorkspaceBusy`; only the rest, damage, :class:`IndexCorrupt`."""
     try:
         yield
     except sqlite3.DatabaseError as err:
+        problem = storage_problem(err, folder, reading=reading) if folder is not None else None
+        if problem is not None:
+            raise problem from None
         if isinstance(err, sqlite3.OperationalError) and any(word in str(err) for word in _TRANSIENT):
             raise WorkspaceBusy(f".agent-brain/catalog.sqlite is held by another process ({err}): try again") from None
         raise IndexCorrupt(f".agent-brain/catalog.sqlite cannot be read ({err})", FIX_RESET) from None
@@ -112,18 +117,21 @@ def catalog_errors() -> Iterator[None]:
 class Catalog:
     """One SQLite database; one connection per thread (WAL: readers never wait for the writer).
 
-    A writer opens it with ``create=True``; readers open an existing file only. ``index_id`` is the
+    A writer opens it with ``create=True`` (a new file gets ``file_mode``); readers open an existing
+    file only, read-only when they cannot write it (see :meth:`_connect_reader`). ``index_id`` is the
     id every later connection must find in the meta table.
     """
 
-    def __init__(self, path: Path, *, create: bool = False):
+    def __init__(self, path: Path, *, create: bool = False, file_mode: int = 0o600):
         self.path = path
         self._create = create
         self._local = threading.local()
+        self.read_only = False  # whether this reader fell back to a read-only (or immutable) connection
         if create and not path.exists():  # a log left beside a deleted catalog would be replayed into the new one
             for suffix in ("-wal", "-shm", "-journal"):
                 path.with_name(path.name + suffix).unlink(missing_ok=True)
-        with catalog_errors():
+            create_private(path, file_mode)  # SQLite gives its -wal and -shm files the catalog's mode
+        with catalog_errors(path.parent, reading=not create):
             if create:
                 self.db.executescript(_SCHEMA)
             self.index_id = self.get_meta("index_id")
@@ -134,25 +142,59 @@ class Catalog:
     def db(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            uri = f"{self.path.resolve().as_uri()}?mode={'rwc' if self._create else 'rw'}"
-            try:
-                conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None, check_same_thread=False)
-            except sqlite3.OperationalError as err:
-                raise IndexCorrupt(f".agent-brain/catalog.sqlite cannot be opened ({err})", FIX_RESET) from None
-            try:
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=NORMAL")
-            except BaseException:
-                conn.close()
-                raise
+            conn = self._connect("rwc") if self._create else self._connect_reader()
             self._local.conn = conn
             if hasattr(self, "index_id") and not self.same_index():  # a further thread opened another catalog
                 self.close()
                 raise CatalogChanged(str(self.path))
         return conn
 
+    def _connect(self, mode: str, *, wal: bool = True) -> sqlite3.Connection:
+        uri = f"{self.path.resolve().as_uri()}?mode={mode}"
+        conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None, check_same_thread=False)
+        try:
+            if wal:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+            else:  # the first read opens the WAL and its index: fail here, not in a query
+                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _connect_reader(self) -> sqlite3.Connection:
+        """A reader's connection: read-write (WAL readers share the ``-shm`` index), else, on a medium
+        or folder it cannot write (or a full disk where the ``-shm`` file cannot grow), read-only
+        (``mode=ro``), else ``immutable=1`` — only when no writer holds the lock and no write-ahead log
+        has content (an immutable reader does not see the log)."""
+        folder = self.path.parent
+        try:
+            return self._connect("rw")
+        except sqlite3.OperationalError as err:
+            if storage_problem(err, folder, reading=True) is None:
+                raise
+            first = err
+        for mode in ("ro", "ro&immutable=1"):
+            if mode.endswith("immutable=1") and not _no_writer_can_change(self.path):
+                break
+            try:
+                conn = self._connect(mode, wal=False)
+            except sqlite3.DatabaseError:
+                continue
+            self.read_only = True
+            return conn
+        raise first
+
     def _tx(self):
         return _Transaction(self.db)
+
+    def empty_for_reset(self) -> None:
+        """Forget every file, chunk and the index id, keeping the embedding cache (``reset``)."""
+        with self._tx() as db:
+            for table in ("meta", "files", "chunks"):
+                db.execute(f"DELETE FROM {table}")
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)
@@ -353,6 +395,19 @@ class Catalog:
             if db.execute(f"SELECT COUNT(*) {dead}").fetchone()[0] > live:
                 dropped += db.execute(f"DELETE {dead}").rowcount
         return dropped
+
+
+def _no_writer_can_change(path: Path) -> bool:
+    """Whether a catalog can be read as immutable: no writer holds the lock, and its write-ahead log
+    is absent or empty (everything committed is in the main file)."""
+    try:
+        if path.with_name(path.name + "-wal").stat().st_size > 0:
+            return False
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    return not writer_active(path.parent)
 
 
 class _Transaction:

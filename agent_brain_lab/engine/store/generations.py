@@ -8,6 +8,10 @@ is enforced with ``flock`` on ``writer.lock`` (released by the kernel if the wri
 ``INDEX_ID`` holds a random id written when the folder is created (the catalog keeps the same id in
 its meta table): a reader that sees it change knows the whole index was replaced (reset, rebuilt,
 restored) and must not reinterpret anything it holds against the new one.
+
+The folder is private to the user who writes it: created 0700, its files 0600, whatever the umask
+(``shared=True``: group-readable as far as the workspace root itself is). Every writer tightens what
+an earlier version or umask left looser, so an existing index is private after its next write.
 """
 
 from __future__ import annotations
@@ -16,13 +20,15 @@ import fcntl
 import os
 import re
 import shutil
+import stat
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..types import IndexCorrupt, WorkspaceBusy
+from ..types import IndexCorrupt, IndexProblem, WorkspaceBusy
+from .storage import storage_errors, storage_problem
 
 FORMAT_VERSION = 2  # 2: the graph is stored as data (no pickle), manifests list their files' digests
 INDEX_DIR = ".agent-brain"
@@ -34,9 +40,24 @@ FIX_FORCE = "agent-brain-lab index --force"
 FIX_RESET = "agent-brain-lab reset"
 
 
+def index_modes(root: Path, shared: bool) -> tuple[int, int, int | None]:
+    """(folder mode, file mode, group id) of the index: private (0700, 0600, None: the writer's group),
+    or with ``shared`` the root's group with the read (and the folders' search) permission the root
+    grants that group; the folders then carry set-group-ID so that every file keeps that group."""
+    if not shared:
+        return 0o700, 0o600, None
+    try:
+        st = os.stat(root)
+    except OSError:
+        return 0o700, 0o600, None
+    group = st.st_mode & 0o050  # the group's read and search bits on the root
+    return 0o700 | group | (stat.S_ISGID if group else 0), 0o600 | (group & 0o040), st.st_gid if group else None
+
+
 class IndexDir:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, *, shared: bool = False):
         self.path = root / INDEX_DIR
+        self.folder_mode, self.file_mode, self.group = index_modes(root, shared)
 
     @property
     def catalog_path(self) -> Path:
@@ -46,7 +67,31 @@ class IndexDir:
         """Create the folder if it is missing (its files are written under the writer lock: two
         writers starting at once must not replace the same file)."""
         self.check_folder()
-        self.path.mkdir(exist_ok=True)
+        with storage_errors(self.path):
+            self.path.mkdir(mode=self.folder_mode, exist_ok=True)
+            self.secure()
+
+    def secure(self) -> None:
+        """Give the folder and everything in it the index's modes (umask-independent; a file this
+        process cannot change, another user's, is left as it is)."""
+        self._secure(str(self.path), self.folder_mode)
+        for folder, dirs, names in os.walk(self.path):
+            for name in dirs:
+                self._secure(os.path.join(folder, name), self.folder_mode)
+            for name in names:
+                self._secure(os.path.join(folder, name), self.file_mode)
+
+    def _secure(self, path: str, mode: int) -> None:
+        try:
+            st = os.lstat(path)
+            if stat.S_ISLNK(st.st_mode):
+                return
+            if self.group is not None and st.st_gid != self.group:
+                os.chown(path, -1, self.group)
+            if stat.S_IMODE(st.st_mode) != mode:
+                os.chmod(path, mode)
+        except (FileNotFoundError, PermissionError):
+            pass  # removed meanwhile, or not ours
 
     def exists(self) -> bool:
         return self.path.is_dir()
@@ -54,10 +99,10 @@ class IndexDir:
     def check_folder(self) -> None:
         """IndexCorrupt when something other than a folder sits where the index folder belongs."""
         if not self.path.is_dir() and (self.path.exists() or self.path.is_symlink()):
-            raise IndexCorrupt(f"{self.path} is not a folder", FIX_RESET)
+            raise IndexCorrupt(f"{INDEX_DIR} is not a folder", FIX_RESET)
 
     def write_format(self) -> None:
-        _write_atomic(self.path / "FORMAT", str(FORMAT_VERSION))
+        _write_atomic(self.path / "FORMAT", str(FORMAT_VERSION), self.file_mode)
 
     def format_version(self) -> int | None:
         """The FORMAT the folder was written in; None when the file is missing or unreadable."""
@@ -98,7 +143,9 @@ class IndexDir:
         except FileNotFoundError:
             return 0
         except OSError as err:
-            raise IndexCorrupt(f"cannot read .agent-brain/CURRENT: {err.strerror or err}", FIX_INDEX) from None
+            problem = storage_problem(err, self.path, reading=True)
+            what = err.strerror or err
+            raise problem or IndexCorrupt(f"cannot read .agent-brain/CURRENT: {what}", FIX_INDEX) from None
         if not text.isascii() or not text.isdigit():
             raise IndexCorrupt(".agent-brain/CURRENT does not name a generation", FIX_INDEX)
         return int(text)
@@ -113,11 +160,34 @@ class IndexDir:
         return path
 
     def publish(self, gen: int, staged: Path) -> None:
+        """Make the staged folder generation ``gen`` and point CURRENT at it. When this fails (a full
+        disk) CURRENT still names the previous generation, and what was written is removed again to
+        give the space back; a failure after CURRENT was replaced is no failure (it is published)."""
         target = self.gen_path(gen)
-        _remove(target)
-        _fsync_tree(staged)
-        os.replace(staged, target)
-        _write_atomic(self.path / "CURRENT", str(gen))
+        try:
+            _remove(target)
+            _fsync_tree(staged, self.file_mode, self.folder_mode)
+            os.replace(staged, target)
+            _write_atomic(self.path / "CURRENT", str(gen), self.file_mode)
+        except BaseException:
+            if self._current_or_none() == gen:
+                return
+            self.discard(staged, target)
+            raise
+
+    def _current_or_none(self) -> int | None:
+        try:
+            return self.current()
+        except IndexProblem:
+            return None
+
+    def discard(self, *paths: Path) -> None:
+        """Remove a failed writer's folders (best effort: the next writer clears what is left)."""
+        for path in paths:
+            try:
+                _remove(path)
+            except OSError:
+                pass
 
     def clear_staging(self) -> None:
         """Remove the staging folders of writers that were killed (call under the writer lock)."""
@@ -144,23 +214,26 @@ class IndexDir:
                     pass
         return total
 
-    def remove(self) -> None:
-        """Delete everything but the lock file (other processes may hold it open). Whatever the
-        folder holds, even garbage, goes: this is how a broken index is always recoverable."""
+    def remove(self, keep: tuple[str, ...] = ()) -> None:
+        """Delete everything but the lock file (other processes may hold it open) and the names in
+        ``keep``. Whatever the folder holds, even garbage, goes: this is how a broken index is always
+        recoverable."""
         if not self.exists():
             _remove(self.path)  # a file (or a dangling link) where the folder should be
             return
-        _remove(self.path / "CURRENT")  # first: readers see no index rather than a generation losing its files
-        for entry in self.path.iterdir():
-            if entry.name != "writer.lock":
-                _remove(entry)
+        with storage_errors(self.path):
+            _remove(self.path / "CURRENT")  # first: readers see no index rather than a generation losing its files
+            for entry in self.path.iterdir():
+                if entry.name != "writer.lock" and entry.name not in keep:
+                    _remove(entry)
 
     # ---------------------------------------------------------------- writer lock
 
     @contextmanager
     def writer_lock(self, wait: float = 0.0) -> Iterator[None]:
         self.ensure()
-        fh = open(self.path / "writer.lock", "a+")
+        with storage_errors(self.path):
+            fh = open(self.path / "writer.lock", "a+")
         # a short grace period: a status probe may hold the lock for a moment
         deadline = time.monotonic() + max(wait, 0.3)
         try:
@@ -172,33 +245,47 @@ class IndexDir:
                     if time.monotonic() >= deadline:
                         raise busy() from None
                     time.sleep(0.1)
-            fh.seek(0)
-            fh.truncate()
-            fh.write(f"{os.getpid()}\n")
-            fh.flush()
-            ignore = self.path / ".gitignore"
-            if not ignore.exists():
-                _write_atomic(ignore, "# the Agent Brain Lab index; rebuild with `agent-brain-lab index`\n*")
-            if not (self.path / "FORMAT").exists():
-                self.write_format()
-            if self.index_id() is None:  # a new index (or one just reset) gets its identity from its first writer
-                _write_atomic(self.path / "INDEX_ID", uuid.uuid4().hex)
+            with storage_errors(self.path):
+                fh.seek(0)
+                fh.truncate()
+                fh.write(f"{os.getpid()}\n")
+                fh.flush()
+                os.chmod(self.path / "writer.lock", self.file_mode)
+                ignore = self.path / ".gitignore"
+                if not ignore.exists():
+                    _write_atomic(
+                        ignore, "# the Agent Brain Lab index; rebuild with `agent-brain-lab index`\n*", self.file_mode
+                    )
+                if not (self.path / "FORMAT").exists():
+                    self.write_format()
+                if self.index_id() is None:  # a new index (or one just reset) gets its identity from its first writer
+                    _write_atomic(self.path / "INDEX_ID", uuid.uuid4().hex, self.file_mode)
             yield
         finally:
-            fh.close()  # closing releases the flock
+            try:
+                fh.close()  # closing releases the flock
+            except OSError:  # the pid line could not be flushed (a full disk): closed all the same
+                pass
 
     def writer_active(self) -> bool:
+        return writer_active(self.path)
+
+
+def writer_active(folder: Path) -> bool:
+    """Whether a writer holds the lock of the index folder ``folder``."""
+    try:
+        fh = open(folder / "writer.lock", "rb")
+    except FileNotFoundError:  # no writer yet, or the folder was just deleted
+        return False
+    except PermissionError:  # another user's private index: it says so when read
+        return False
+    with fh:
         try:
-            fh = open(self.path / "writer.lock", "rb")
-        except FileNotFoundError:  # no writer yet, or the folder was just deleted
-            return False
-        with fh:
-            try:
-                fcntl.flock(fh, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return True
-            fcntl.flock(fh, fcntl.LOCK_UN)
-            return False
+            fcntl.flock(fh, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(fh, fcntl.LOCK_UN)
+        return False
 
 
 def busy() -> WorkspaceBusy:
@@ -225,22 +312,46 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Replace a small file in one step (write a temporary twin, fsync, rename, fsync the folder)."""
+def create_private(path: Path, mode: int) -> None:
+    """Create an empty file with ``mode`` whatever the umask (nothing happens if it exists)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    except FileExistsError:
+        return
+    try:
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
+
+
+def _write_atomic(path: Path, text: str, mode: int = 0o600) -> None:
+    """Replace a small file in one step (write a temporary twin, fsync, rename, fsync the folder);
+    a failed write (a full disk) leaves the old file and no twin."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w") as fh:
-        fh.write(f"{text}\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, mode)
+        with open(fd, "w") as fh:
+            os.fchmod(fd, mode)
+            fh.write(f"{text}\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     _fsync_dir(path.parent)
 
 
-def _fsync_tree(path: Path) -> None:
+def _fsync_tree(path: Path, file_mode: int, folder_mode: int) -> None:
+    """Sync a staged folder to disk, giving its folders and files the index's modes."""
     for file in path.rglob("*"):
-        if file.is_file():
+        if file.is_dir():
+            os.chmod(file, folder_mode)
+        elif file.is_file():
+            os.chmod(file, file_mode)
             with open(file, "rb") as fh:
                 os.fsync(fh.fileno())
+    os.chmod(path, folder_mode)
     _fsync_dir(path)
 
 

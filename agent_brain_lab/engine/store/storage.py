@@ -1,0 +1,156 @@
+"""What an OS or SQLite error says about the disk under ``.agent-brain/``, apart from damage.
+
+A full disk (``SQLITE_FULL``, ENOSPC, EDQUOT), a read-only medium or folder (``SQLITE_READONLY``,
+EROFS, EACCES/EPERM on a write), a folder this user may not read (EACCES on a read) and I/O errors
+(``SQLITE_IOERR``, EIO) leave the index as it was: each is its own :class:`IndexProblem` with its own
+fix, and only what is left (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``, digests that differ) is corruption.
+Messages name files relative to the workspace root, never an absolute path.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..types import DiskFull, IndexNoAccess, IndexProblem, IndexReadOnly, StorageIOError
+
+DISK_FULL_BYTES = 1 << 20  # less free space than this on the index's file system: status says disk_full
+FIX_SPACE = (
+    "free space on the disk that holds .agent-brain/, then run `agent-brain-lab index` "
+    "(nothing was lost: queries answer from the last generation)"
+)
+FIX_WRITE = (
+    "the index is read-only: queries work, indexing needs write access to .agent-brain/ "
+    "(a read-write mount, or the user who owns it)"
+)
+FIX_ACCESS = (
+    "the index is private to the user who wrote it: run as that user, or have them share it with "
+    "your group (AGENT_BRAIN_SHARE_INDEX_WITH_GROUP=1, then `agent-brain-lab index`)"
+)
+FIX_IO = "check the disk (dmesg, fsck); once it reads again, run `agent-brain-lab index`"
+
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
+_FULL = {errno.ENOSPC, errno.EDQUOT}
+_DENIED = {errno.EACCES, errno.EPERM}
+
+
+def free_bytes(folder: Path) -> int | None:
+    """Bytes this process may still write on the file system holding ``folder`` (None: unknown)."""
+    probe = folder if folder.exists() else folder.parent
+    try:
+        st = os.statvfs(probe)
+    except OSError:
+        return None
+    blocks = st.f_bfree if os.geteuid() == 0 else st.f_bavail  # root may use the reserved blocks
+    return blocks * st.f_frsize
+
+
+def writable(folder: Path) -> bool:
+    """Whether this process can write the index folder (or create it) and its catalog."""
+    target = folder if folder.exists() else folder.parent
+    if not os.access(target, os.W_OK | os.X_OK):
+        return False
+    catalog = folder / "catalog.sqlite"
+    return not catalog.exists() or os.access(catalog, os.W_OK)
+
+
+def disk_full(folder: Path) -> bool:
+    free = free_bytes(folder)
+    return free is not None and free < DISK_FULL_BYTES
+
+
+def storage_problem(err: BaseException, folder: Path, *, reading: bool = False) -> IndexProblem | None:
+    """The storage problem ``err`` (an OSError or a SQLite error) reports, or None when it is none of
+    them (damage, a file removed under us, a bug). ``reading``: the error came from a read."""
+    if isinstance(err, sqlite3.Error):
+        code = getattr(err, "sqlite_errorcode", None)
+        primary = code & 0xFF if isinstance(code, int) else None
+        what = str(err)
+        if primary == _SQLITE_FULL:
+            return _full(what)
+        if primary == _SQLITE_READONLY:
+            return _guess(folder, what, reading) or _read_only(what)
+        if primary == _SQLITE_IOERR:
+            return _guess(folder, what, reading) or StorageIOError(
+                f"the disk holding .agent-brain/ returned an I/O error ({what})", FIX_IO
+            )
+        if primary == _SQLITE_CANTOPEN:
+            return _guess(folder, what, reading)
+        return None
+    if isinstance(err, OSError) and err.errno is not None:
+        what = err.strerror or errno.errorcode.get(err.errno, str(err.errno))
+        if err.errno in _FULL:
+            return _full(what)
+        if err.errno == errno.EROFS:
+            return _read_only(what)
+        if err.errno in _DENIED:
+            return _no_access(what) if reading else _read_only(what)
+        if err.errno == errno.EIO:
+            return StorageIOError(f"the disk holding .agent-brain/ returned an I/O error ({what})", FIX_IO)
+    return None
+
+
+def _guess(folder: Path, what: str, reading: bool) -> IndexProblem | None:
+    """An error SQLite does not name precisely (cannot open, I/O error on the shared-memory file):
+    what the folder shows — unreadable, read-only, or a full file system."""
+    if reading and not _readable(folder):
+        return _no_access(what)
+    if not writable(folder):
+        return _read_only(what)
+    if disk_full(folder):
+        return _full(what)
+    return None
+
+
+def _readable(folder: Path) -> bool:
+    catalog = folder / "catalog.sqlite"
+    return os.access(folder, os.R_OK | os.X_OK) and (not catalog.exists() or os.access(catalog, os.R_OK))
+
+
+def _full(what: str) -> DiskFull:
+    return DiskFull(f"the disk holding .agent-brain/ is full ({what})", FIX_SPACE)
+
+
+def _read_only(what: str) -> IndexReadOnly:
+    return IndexReadOnly(f".agent-brain/ cannot be written ({what})", FIX_WRITE)
+
+
+def _no_access(what: str) -> IndexNoAccess:
+    return IndexNoAccess(f"this user may not read .agent-brain/ ({what})", FIX_ACCESS)
+
+
+def read_only_problem(folder: Path) -> IndexReadOnly | None:
+    """The reason indexing cannot write ``folder`` (None when it can): asked before a run starts."""
+    if writable(folder):
+        return None
+    target = folder if folder.exists() else folder.parent
+    try:
+        read_only_fs = bool(os.statvfs(target).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only_fs = False
+    return _read_only("read-only file system" if read_only_fs else "no write permission")
+
+
+def disk_full_problem(folder: Path) -> DiskFull | None:
+    """DiskFull when the file system holding ``folder`` has less than ``DISK_FULL_BYTES`` free."""
+    free = free_bytes(folder)
+    if free is None or free >= DISK_FULL_BYTES:
+        return None
+    return _full(f"{free // 1024} KB free")
+
+
+@contextmanager
+def storage_errors(folder: Path, *, reading: bool = False) -> Iterator[None]:
+    """OS and SQLite errors that are storage problems become their :class:`IndexProblem`; the rest
+    pass unchanged."""
+    try:
+        yield
+    except (OSError, sqlite3.Error) as err:
+        problem = storage_problem(err, folder, reading=reading)
+        if problem is None:
+            raise
+        raise problem from None
