@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hub_workspace import CALLERS, METHODS, SUBCLASSES, write_hub_workspace
+from hub_workspace import CALLERS, METHODS, SUBCLASSES
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.explore import GROUP_PREFIX, MAX_SHOWN, PER_RELATION, STRUCTURAL
@@ -20,11 +20,9 @@ DISPATCH = "hub/core.py::dispatch"
 SESSION = "hub/core.py::Session"
 
 
-@pytest.fixture(scope="module")
-def brain(tmp_path_factory):
-    brain = Brain(write_hub_workspace(tmp_path_factory.mktemp("hub")))
-    brain.index()
-    return brain
+@pytest.fixture
+def brain(hub_brain):
+    return hub_brain
 
 
 def raw_neighbours(brain: Brain, node: str) -> dict[tuple[str, str], set[str]]:

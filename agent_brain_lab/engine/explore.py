@@ -52,6 +52,11 @@ def phrase(relation: str, direction: str) -> str:
     return PHRASES.get((relation, direction)) or (relation if direction == "out" else f"{relation} (incoming)")
 
 
+def group_label(hidden: int, words: str) -> str:
+    """What a group is called: "+42 more callers", or just "callers" when it holds nothing back."""
+    return f"+{hidden} more {words}" if hidden else words
+
+
 def explore(graph: CodeGraph, seeds: list[str], depth: int, per_relation: int, all_relations: bool) -> dict[str, Any]:
     """``nodes`` shown (each with ``hop``), ``groups`` (every relation of every walked node, with
     what it shows and what it holds back), ``edges`` among the shown nodes (structure left out
@@ -153,7 +158,7 @@ def _group(graph: CodeGraph, parent: str, relation: str, direction: str, members
         "phrase": words,
         "total": len(members),
         "shown": shown,
-        "label": f"+{len(more)} more {words}" if more else words,
+        "label": group_label(len(more), words),
         "more": [{**graph.node(m), "hop": hop} for m, _ in more],
         "more_edges": [e for _, edges in more for e in edges],
     }
