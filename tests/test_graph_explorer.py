@@ -161,3 +161,12 @@ def test_cli_graph_text_and_options(brain):
     full = cli("Session", "--all-relations", "--per-relation", "0")
     assert "Session — contains: 14\n" in full and "more neighbours grouped" not in full
     assert "Session -contains-> Session.step_12" in full and "structure hidden" not in full
+
+
+def test_the_mcp_answer_counts_what_is_held_back(brain):
+    from agent_brain_lab.mcp.tools import compact_graph
+
+    out = compact_graph(brain.graph_entity("dispatch").to_dict())
+    assert out["held_back"] == [f"+{CALLERS + 1 + SUBCLASSES - PER_RELATION} more callers of {DISPATCH}"]
+    assert out["structure_hidden"] == {"contains": 1, "defined_in": 1}
+    assert len(out["nodes"]) == 1 + PER_RELATION + 2

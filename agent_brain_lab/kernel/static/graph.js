@@ -78,7 +78,7 @@ function arrange(nodes, groups, matches) {
     blocks.get(parent).push(block);
   };
   const left = new Set(groups);
-  for (let moved = true; moved; ) {
+  for (let moved = true; moved;) {
     moved = false;
     for (const group of left) {
       if (!side.has(group.parent)) continue;
@@ -94,11 +94,13 @@ function arrange(nodes, groups, matches) {
   }
   // Nodes no group placed (state from an older engine, or reached by an expansion): beside a
   // placed neighbour, else as roots of their own.
-  for (let moved = true; moved; ) {
+  for (let moved = true; moved;) {
     moved = false;
     for (const node of nodes) {
       if (side.has(node.id)) continue;
-      const parent = [...side.keys()].find(id => byId.has(id) && id !== node.id);
+      const parent = [...side.keys()].find(
+        id => byId.has(id) && id !== node.id
+      );
       if (parent === undefined) break;
       const where = side.get(parent) || 1;
       side.set(node.id, where);
@@ -180,7 +182,7 @@ function layout(nodes, groups, matches) {
             y: y + (i % grid.rows) * ROW + ROW / 2
           };
         } else {
-          const h = typeof item === 'string' ? height.get(item) ?? ROW : ROW;
+          const h = typeof item === 'string' ? (height.get(item) ?? ROW) : ROW;
           const cy =
             typeof item === 'string' && kids(item).length
               ? place(item, y, depth + 1)
@@ -257,7 +259,14 @@ class Scene {
     const roots = new Set(matches);
     const nodeEls = nodes
       .filter(node => pos.has(node.id))
-      .map(node => this.nodeEl(node, pos.get(node.id), roots.has(node.id) || node.hop === 0, state));
+      .map(node =>
+        this.nodeEl(
+          node,
+          pos.get(node.id),
+          roots.has(node.id) || node.hop === 0,
+          state
+        )
+      );
     const pills = groups
       .filter(g => g.more.length && pos.has(g.id))
       .map(g => this.pillEl(g, pos.get(g.id), state));
@@ -291,7 +300,9 @@ class Scene {
             (edge.target === b.parent && b.members.has(edge.source)))
       );
     const lines = edges
-      .filter(e => pos.has(e.source) && pos.has(e.target) && e.source !== e.target)
+      .filter(
+        e => pos.has(e.source) && pos.has(e.target) && e.source !== e.target
+      )
       .filter(e => !bundled(e))
       .map(edge => {
         const r = roots.has(edge.target) ? 10 : 6;
@@ -307,7 +318,12 @@ class Scene {
       });
     const stubs = groups
       .filter(g => g.more.length && pos.has(g.id) && pos.has(g.parent))
-      .map(g => svg('path', { class: 'abl-edge abl-edge-more', d: curve(pos.get(g.parent), pos.get(g.id), 0) }));
+      .map(g =>
+        svg('path', {
+          class: 'abl-edge abl-edge-more',
+          d: curve(pos.get(g.parent), pos.get(g.id), 0)
+        })
+      );
     const brackets = bundles.flatMap(b => {
       const mid = { x: b.x, y: (b.top + b.bottom) / 2 };
       const parent = pos.get(b.parent);
@@ -321,7 +337,10 @@ class Scene {
       title.textContent = `${b.members.size} ${b.group?.phrase ?? ''}`;
       edge.append(title);
       return [
-        svg('path', { class: 'abl-edge abl-bracket', d: `M${b.x},${b.top} L${b.x},${b.bottom}` }),
+        svg('path', {
+          class: 'abl-edge abl-bracket',
+          d: `M${b.x},${b.top} L${b.x},${b.bottom}`
+        }),
         edge
       ];
     });
@@ -348,7 +367,11 @@ class Scene {
     g.append(svg('circle', { r: root ? 10 : 6, fill: kindColour(node.kind) }));
     const name = fullName(node);
     const label = root
-      ? svg('text', { y: -18, 'text-anchor': 'middle', class: 'abl-root-label' })
+      ? svg('text', {
+          y: -18,
+          'text-anchor': 'middle',
+          class: 'abl-root-label'
+        })
       : svg('text', {
           x: at.side < 0 ? -10 : 10,
           y: 4,
@@ -435,7 +458,11 @@ class Scene {
     const centred = Math.min((width / 2 - 10) / reach, k);
     this.view =
       centred >= 0.85 * k
-        ? { k: centred, tx: width / 2, ty: height / 2 - centred * (box.y + box.height / 2) }
+        ? {
+            k: centred,
+            tx: width / 2,
+            ty: height / 2 - centred * (box.y + box.height / 2)
+          }
         : { k, tx: width / 2 - k * (box.x + box.width / 2), ty };
   }
 
@@ -645,7 +672,11 @@ export default {
       notice.hidden = !model.get('message');
       const chunks = model.get('chunks');
       chunksBox.replaceChildren(
-        h('summary', { class: 'abl-muted' }, `Source chunks (${chunks.length})`),
+        h(
+          'summary',
+          { class: 'abl-muted' },
+          `Source chunks (${chunks.length})`
+        ),
         chunkList(chunks)
       );
       scene.update(
