@@ -4,7 +4,7 @@
 // block per relation group of the engine; a block of more than MAX_ROWS leaves wraps into
 // columns. A group the engine capped ends in a "+42 more callers" pill: a click shows them.
 // Click a node to expand it (the kernel merges its neighbours into the synced state); wheel
-// zooms, dragging pans. Long names are cut with an ellipsis; hovering shows the full name.
+// zooms, dragging pans. Long names are shortened (see shortName); hovering shows the full name.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const PALETTE = [
@@ -20,14 +20,14 @@ const PALETTE = [
   '#17becf'
 ];
 const ROW = 18; // pixels per node row
-const COL = 190; // pixels per column: a circle and a label of MAX_LABEL characters
+const COL = 200; // pixels per column: a circle and a label of MAX_LABEL characters
 const CAPTION = 18; // a block's relation caption
 const GAP = 10; // between blocks
 const INNER = 70; // from the queried entity to its first column
 const MAX_ROWS = 36; // leaves per column before a block wraps into another column
-const MAX_LABEL = 26; // characters of a name drawn; the title shows all of it
+const MAX_LABEL = 28; // characters of a name drawn; the title shows all of it
 const MIN_HEIGHT = 260;
-const MAX_HEIGHT = 720; // the view grows with the drawing up to this, then it scales or scrolls
+const MAX_HEIGHT = 900; // the view grows with the drawing up to this, then it scales or scrolls
 const CLICK_SLOP = 4; // pixels a pointer may move and still count as a click
 
 function svg(tag, attrs = {}) {
@@ -57,8 +57,18 @@ function fullName(node) {
   return node.qualname || node.name || node.id;
 }
 
-function cut(text, limit = MAX_LABEL) {
-  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+/**
+ * A name that fits MAX_LABEL characters: the qualified name, else the bare name (a method without
+ * its class), else cut in the middle, since siblings often differ only at the end
+ * (test_pool_for_tls_verify_True / _False). The node's title holds the full name.
+ */
+function shortName(node, limit = MAX_LABEL) {
+  const full = fullName(node);
+  if (full.length <= limit) return full;
+  const text = node.name && node.name.length < full.length ? node.name : full;
+  if (text.length <= limit) return text;
+  const head = Math.ceil((limit - 1) / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (limit - 1 - head))}`;
 }
 
 /**
@@ -271,6 +281,7 @@ class Scene {
       .filter(g => g.more.length && pos.has(g.id))
       .map(g => this.pillEl(g, pos.get(g.id), state));
     this.nodeLayer.replaceChildren(...nodeEls, ...pills);
+    this.fitLabels(nodes);
     this.captionLayer.replaceChildren(
       ...captions.map(c => {
         const text = svg('text', {
@@ -377,13 +388,29 @@ class Scene {
           y: 4,
           'text-anchor': at.side < 0 ? 'end' : 'start'
         });
-    label.textContent = root ? cut(name, 48) : cut(name);
+    label.textContent = shortName(node, root ? 48 : MAX_LABEL);
     const title = svg('title');
     title.textContent = `${name} (${node.kind})\n${nodeLines(node)}\nhop ${node.hop}${state.expanded.has(node.id) ? '' : ' · click to expand'}`;
     g.append(label, title);
     this.keyboard(g, () => this.onNodeClick(node.id));
     this.nodeEls.set(node.id, g);
     return g;
+  }
+
+  /** Shorten labels wider than their column (wide letters: MAX_LABEL is a guess until drawn). */
+  fitLabels(nodes) {
+    const room = COL - 24;
+    for (const node of nodes) {
+      const g = this.nodeEls.get(node.id);
+      const label = g?.querySelector('text:not(.abl-root-label)');
+      if (!label || !label.isConnected) continue;
+      for (
+        let limit = label.textContent.length - 2;
+        limit > 8 && label.getComputedTextLength() > room;
+        limit -= 2
+      )
+        label.textContent = shortName(node, limit);
+    }
   }
 
   pillEl(group, at, state) {
