@@ -93,23 +93,34 @@ def explore(graph: CodeGraph, seeds: list[str], depth: int, per_relation: int, a
 
 def _pick(buckets: list, hops: dict[str, int], hop: int, cap: int | None, budget: int | None) -> list[str]:
     """Show each group's next neighbour in turn, until every group shows ``cap`` (counting those
-    another group of this hop already shows) or ``budget`` nodes were added."""
+    another group of this hop already shows) or ``budget`` nodes were added. Linear in the members."""
     fresh: list[str] = []
     queues = [[m for m, _ in members] for *_, members in buckets]
-    while budget is None or len(fresh) < budget:
-        moved = False
-        for queue in queues:
-            if budget is not None and len(fresh) >= budget:
+    holders: dict[str, list[int]] = {}
+    for i, queue in enumerate(queues):
+        for m in queue:
+            holders.setdefault(m, []).append(i)
+    shown = [0] * len(queues)
+    at = [0] * len(queues)
+    full = budget if budget is not None else len(holders)
+    live = list(range(len(queues)))
+    while live and len(fresh) < full:
+        still = []
+        for i in live:
+            if len(fresh) >= full:
                 break
-            if cap is not None and sum(1 for m in queue if hops.get(m) == hop) >= cap:
+            queue = queues[i]
+            while at[i] < len(queue) and queue[at[i]] in hops:
+                at[i] += 1
+            if at[i] == len(queue) or (cap is not None and shown[i] >= cap):
                 continue
-            nxt = next((m for m in queue if m not in hops), None)
-            if nxt is not None:
-                hops[nxt] = hop
-                fresh.append(nxt)
-                moved = True
-        if not moved:
-            break
+            node = queue[at[i]]
+            hops[node] = hop
+            fresh.append(node)
+            for j in holders[node]:
+                shown[j] += 1
+            still.append(i)
+        live = still
     return fresh
 
 
