@@ -200,7 +200,12 @@ function layout(nodes, groups, matches) {
           at = { x: x0, y: cy };
           y += h;
         }
-        pos.set(key, { ...at, side: block.side, depth: depth + 1 });
+        pos.set(key, {
+          ...at,
+          side: block.side,
+          depth: depth + 1,
+          parent: typeof item === 'string' && kids(item).length > 0
+        });
         ys.push(at.y);
       });
       if (grid && grid.cols > 1)
@@ -377,11 +382,14 @@ class Scene {
     if (root) g.append(svg('circle', { r: 15, class: 'abl-halo' }));
     g.append(svg('circle', { r: root ? 10 : 6, fill: kindColour(node.kind) }));
     const name = fullName(node);
-    const label = root
+    // the queried entity, and a node with neighbours further out, carry their label above:
+    // beside them it would sit where their edges run
+    const above = root || at.parent;
+    const label = above
       ? svg('text', {
-          y: -18,
+          y: root ? -18 : -10,
           'text-anchor': 'middle',
-          class: 'abl-root-label'
+          class: root ? 'abl-root-label' : 'abl-label-above'
         })
       : svg('text', {
           x: at.side < 0 ? -10 : 10,
@@ -402,7 +410,9 @@ class Scene {
     const room = COL - 24;
     for (const node of nodes) {
       const g = this.nodeEls.get(node.id);
-      const label = g?.querySelector('text:not(.abl-root-label)');
+      const label = g?.querySelector(
+        'text:not(.abl-root-label):not(.abl-label-above)'
+      );
       if (!label || !label.isConnected) continue;
       for (
         let limit = label.textContent.length - 2;
