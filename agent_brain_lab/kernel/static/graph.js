@@ -77,7 +77,7 @@ function shortName(node, limit = MAX_LABEL) {
  * `{roots, blocks}`, blocks by parent id: `[{group, side, items}]`, an item being a node id
  * or `{pill: group}` for what the group still holds back.
  */
-function arrange(nodes, groups, matches) {
+function arrange(nodes, edges, groups, matches) {
   const byId = new Map(nodes.map(n => [n.id, n]));
   let roots = matches.filter(id => byId.has(id));
   if (!roots.length) roots = nodes.filter(n => n.hop === 0).map(n => n.id);
@@ -103,16 +103,19 @@ function arrange(nodes, groups, matches) {
     }
   }
   // Nodes no group placed (state from an older engine, or reached by an expansion): beside a
-  // placed neighbour, else as roots of their own.
+  // placed neighbour (pointing at it: left of a root), else as roots of their own.
   for (let moved = true; moved;) {
     moved = false;
     for (const node of nodes) {
       if (side.has(node.id)) continue;
-      const parent = [...side.keys()].find(
-        id => byId.has(id) && id !== node.id
+      const edge = edges.find(
+        e =>
+          (e.source === node.id && side.has(e.target)) ||
+          (e.target === node.id && side.has(e.source))
       );
-      if (parent === undefined) break;
-      const where = side.get(parent) || 1;
+      if (!edge) continue;
+      const parent = edge.source === node.id ? edge.target : edge.source;
+      const where = side.get(parent) || (edge.source === node.id ? -1 : 1);
       side.set(node.id, where);
       add(parent, { group: null, side: where, items: [node.id] });
       moved = true;
@@ -126,8 +129,8 @@ function arrange(nodes, groups, matches) {
  * Positions of nodes, pills and captions: `{pos: Map(id -> {x, y, side, depth}), captions, bundles}`;
  * a block wrapped into columns is one bundle: a bracket beside it and one edge to its parent.
  */
-function layout(nodes, groups, matches) {
-  const { roots, blocks } = arrange(nodes, groups, matches);
+function layout(nodes, edges, groups, matches) {
+  const { roots, blocks } = arrange(nodes, edges, groups, matches);
   const kids = id => blocks.get(id) ?? [];
   const isLeaf = item => typeof item !== 'string' || !kids(item).length;
   const shape = new Map(); // block -> {cols, rows} when it is a grid of leaves
@@ -266,7 +269,7 @@ class Scene {
   }
 
   update(nodes, edges, groups, matches, state) {
-    const { pos, captions, bundles } = layout(nodes, groups, matches);
+    const { pos, captions, bundles } = layout(nodes, edges, groups, matches);
     const focused = this.root.contains(document.activeElement)
       ? document.activeElement.dataset?.id
       : undefined;
