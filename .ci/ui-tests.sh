@@ -27,6 +27,12 @@ fi
 # A regular (not editable) install: the venv's prefix gets the built labextension and the
 # server-extension config, exactly as a user's `pip install .` would; nothing outside the venv.
 "$venv/bin/python" -m pip install -q --no-deps --force-reinstall "$repo"
+# The notebook widgets' frontends (ipywidgets' manager, anywidget) are labextensions shipped as data
+# files under the prefix of the Python that installed them: the base one's are invisible to the
+# venv's JupyterLab. Installed here too, at the base install's versions, as a user's venv has them.
+widget_pins=$("$venv/bin/python" -c 'from importlib.metadata import version as v; print(*(f"{p}=={v(p)}" for p in ("jupyterlab_widgets", "anywidget")))')
+# shellcheck disable=SC2086
+"$venv/bin/python" -m pip install -q --no-deps --ignore-installed $widget_pins
 "$venv/bin/python" -m jupyterlab.labextensions list 2>&1 | grep -E "agent-brain-lab .*enabled.*OK"
 
 echo "== ui-tests node modules"

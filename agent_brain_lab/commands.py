@@ -167,6 +167,16 @@ def build_parser(prog: str = "agent-brain-lab") -> _Parser:
     )
     graph.add_argument("entity", metavar="ENTITY", help="entity name, e.g. a class or function")
     graph.add_argument("--depth", metavar="D", help=f"hops to follow (default: {GraphRequest.depth})")
+    graph.add_argument(
+        "--per-relation",
+        metavar="N",
+        help=f"neighbours shown per relation, the rest grouped (default: {GraphRequest.per_relation}; 0: all)",
+    )
+    graph.add_argument(
+        "--all-relations",
+        action="store_true",
+        help="also follow contains/defined_in (file, class and member structure), hidden by default",
+    )
     # CLI only (execute() has no action for it): agent_brain_lab.cli runs the server.
     sub.add_parser("mcp", parents=[common], help="serve the brain to AI agents: an MCP server on stdin/stdout")
     watch = sub.add_parser(
@@ -200,7 +210,9 @@ def parse(argv: Sequence[str], *, prog: str, cwd: Path) -> argparse.Namespace:
     elif ns.command == "reset":
         ns.request = ResetRequest.build({"drop_cache": ns.drop_cache})
     elif ns.command == "graph":
-        ns.request = GraphRequest.build({"name": ns.entity, "depth": ns.depth})
+        ns.request = GraphRequest.build(
+            {"name": ns.entity, "depth": ns.depth, "per_relation": ns.per_relation, "all_relations": ns.all_relations}
+        )
     elif ns.command == "status":
         ns.request = StatusRequest.build({"all_skipped": ns.all_skipped})
     return ns

@@ -357,38 +357,91 @@ def _edge_line(edge: dict, names: dict[str, str]) -> str:
     )
 
 
+MORE_NAMES = 10  # names of a group's hidden neighbours the text lists (the HTML lists all)
+
+
+def _graph_outline(graph: dict) -> dict[str, Any]:
+    """What the text and HTML forms show: a head line, notes, the queried entities, each relation
+    group of the engine (its shown neighbours, what it holds back), the edges and the chunks."""
+    nodes = {n["id"]: n for n in graph.get("nodes", [])}
+    names = {i: n.get("qualname") or n.get("name") or i for i, n in nodes.items()}
+    groups = graph.get("groups", [])
+    held = len({m["id"] for g in groups for m in g.get("more", []) if m["id"] not in nodes})
+    edges = graph.get("edges", [])
+    head = f"{graph.get('query')}: {len(nodes)} nodes, {len(edges)} edges"
+    notes = []
+    if held:
+        cap = graph.get("per_relation")
+        notes.append(f"{held} more neighbours grouped: at most {cap} shown per relation (--per-relation 0 shows all)")
+    hidden = graph.get("hidden_relations") or {}
+    if hidden:
+        notes.append(f"structure hidden: {_count_pairs(hidden)} (--all-relations shows it)")
+    sections = []
+    for g in groups:
+        if not g.get("total"):
+            continue
+        title = f"{names.get(g['parent'], g['parent'])} — {g['phrase']}: {g['total']}"
+        more = [m.get("qualname") or m.get("name") or m["id"] for m in g.get("more", [])]
+        if more:
+            title += f", {len(g['shown'])} shown"
+        sections.append((title, [_node_line(nodes[i]) for i in g["shown"] if i in nodes], more))
+    return {
+        "head": head,
+        "notes": notes,
+        "matches": [_node_line(n) for n in nodes.values() if n.get("hop") == 0],
+        "sections": sections,
+        "edges": [_edge_line(e, names) for e in edges],
+        "chunks": [
+            f"{location(c)}  {printable(c.get('qualified_symbol') or c.get('section_path') or '')}".rstrip()
+            for c in graph.get("chunks", [])
+        ],
+    }
+
+
+def _more_line(names: list[str], limit: int | None) -> str:
+    listed = ", ".join(printable(n) for n in names[:limit])
+    return f"+{len(names)} more: {listed}" + (", …" if limit is not None and len(names) > limit else "")
+
+
 def graph_text(graph: dict) -> str:
     if not graph.get("matches"):
         return f"no entity named {graph.get('query')!r} in the graph"
-    names = {n["id"]: n.get("name") or n["id"] for n in graph.get("nodes", [])}
-    nodes = sorted(graph.get("nodes", []), key=lambda n: (n.get("hop", 0), str(n.get("name"))))
-    lines = [f"{graph.get('query')}: {len(nodes)} nodes, {len(graph.get('edges', []))} edges"]
-    lines += ["  " + _node_line(n) for n in nodes]
-    lines += ["  " + _edge_line(e, names) for e in graph.get("edges", [])]
-    chunks = graph.get("chunks", [])
-    if chunks:
+    out = _graph_outline(graph)
+    lines = [out["head"], *out["notes"]]
+    lines += ["  " + line for line in out["matches"]]
+    for title, shown, more in out["sections"]:
+        lines.append(f"  {title}")
+        lines += ["    " + line for line in shown]
+        if more:
+            lines.append("    " + _more_line(more, MORE_NAMES))
+    if out["edges"]:
+        lines.append("edges:")
+        lines += ["  " + line for line in out["edges"]]
+    if out["chunks"]:
         lines.append("source chunks:")
-        lines += [
-            f"  {location(c)}  {printable(c.get('qualified_symbol') or c.get('section_path') or '')}".rstrip()
-            for c in chunks
-        ]
+        lines += ["  " + line for line in out["chunks"]]
     return "\n".join(lines)
 
 
 def graph_html(graph: dict) -> str:
     if not graph.get("matches"):
         return f"<p>no entity named <code>{escape(str(graph.get('query')))}</code> in the graph</p>"
-    names = {n["id"]: n.get("name") or n["id"] for n in graph.get("nodes", [])}
-    head, *_ = graph_text(graph).split("\n", 1)
-    nodes = "".join(
-        f"<li>{escape(_node_line(n))}</li>"
-        for n in sorted(graph.get("nodes", []), key=lambda n: (n.get("hop", 0), str(n.get("name"))))
+    out = _graph_outline(graph)
+
+    def items(lines: list[str], code: bool = False) -> str:
+        return "".join(f"<li><code>{escape(x)}</code></li>" if code else f"<li>{escape(x)}</li>" for x in lines)
+
+    sections = "".join(
+        f"<li>{escape(title)}<ul>{items(shown)}</ul>"
+        + (f"<details><summary>+{len(more)} more</summary>{escape(_more_line(more, None))}</details>" if more else "")
+        + "</li>"
+        for title, shown, more in out["sections"]
     )
-    edges = "".join(f"<li><code>{escape(_edge_line(e, names))}</code></li>" for e in graph.get("edges", []))
-    chunks = "".join(f"<li><code>{escape(location(c))}</code></li>" for c in graph.get("chunks", []))
+    notes = "".join(f"<p><i>{escape(note)}</i></p>" for note in out["notes"])
     return (
-        f"<div class='agent-brain-graph'><p><b>{escape(head)}</b></p>"
-        f"<p>nodes</p><ul>{nodes}</ul><p>edges</p><ul>{edges}</ul>"
-        + (f"<p>source chunks</p><ul>{chunks}</ul>" if chunks else "")
+        f"<div class='agent-brain-graph'><p><b>{escape(out['head'])}</b></p>{notes}"
+        f"<ul>{items(out['matches'])}</ul><p>by relation</p><ul>{sections}</ul>"
+        f"<p>edges</p><ul>{items(out['edges'], code=True)}</ul>"
+        + (f"<p>source chunks</p><ul>{items(out['chunks'], code=True)}</ul>" if out["chunks"] else "")
         + "</div>"
     )

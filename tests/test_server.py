@@ -161,6 +161,8 @@ async def test_bad_query_is_400_naming_the_field(api, body, field):
         ({"name": "Cart", "depth": "deep"}, "depth"),
         ({"name": "Cart", "depth": "9"}, "depth"),
         ({"name": "Cart", "depth": "-1"}, "depth"),
+        ({"name": "Cart", "per_relation": "-1"}, "per_relation"),
+        ({"name": "Cart", "all_relations": "yes"}, "all_relations"),
     ],
 )
 @on_server_loop
@@ -272,6 +274,12 @@ async def test_graph_entity(api):
     assert graph["query"] == "LighthouseKeeper"
     assert graph["matches"]
     assert any(node["source"] == "probe/lighthouse.py" for node in graph["nodes"])
+    assert graph["hidden_relations"] and not {e["relation"] for e in graph["edges"]} & {"contains", "defined_in"}
+    code, full = await api(
+        "GET", "graph", "entity", params={"name": "LighthouseKeeper", "per_relation": "0", "all_relations": "true"}
+    )
+    assert code == 200 and (full["per_relation"], full["all_relations"], full["hidden_relations"]) == (0, True, {})
+    assert {"contains", "defined_in"} & {e["relation"] for e in full["edges"]}
     code, graph = await api("GET", "graph", "entity", params={"name": "NoSuchThingAnywhere"})
     assert code == 200 and graph["matches"] == []
 

@@ -319,23 +319,9 @@ def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(monkeypatch):
         need_chromium()
 
 
-def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
-    """Both modules draw real widget state in headless Chromium; the graph view asks to expand."""
+def render_in_chromium(page: str, tmp_path: Path) -> dict:
+    """Load ``page`` in headless Chromium; what its script wrote into ``<pre id="out">``, as JSON."""
     chromium = need_chromium()
-    results = ResultsWidget(presentation())
-    graph = GraphWidget(brain.graph_entity("apply_discount", depth=1), brain=brain)
-
-    def state(widget, cls):  # cls, not type(widget): anywidget subclasses each instance on the fly
-        return {name: getattr(widget, name) for name in cls.class_own_traits(sync=True)}
-
-    page = (Path(__file__).parent / "widget_harness.html").read_text()
-    for key, value in {
-        "__RESULTS_ESM__": _module("shared.js", "results.js"),
-        "__GRAPH_ESM__": _module("shared.js", "graph.js"),
-        "__RESULTS_STATE__": state(results, ResultsWidget),
-        "__GRAPH_STATE__": state(graph, GraphWidget),
-    }.items():
-        page = page.replace(key, json.dumps(value).replace("</", "<\\/"))
     (tmp_path / "page.html").write_text(page)
     proc = subprocess.run(
         [
@@ -356,6 +342,27 @@ def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
     assert found, proc.stderr[-2000:]
     out = json.loads(html.unescape(found.group(1)))
     assert "error" not in out, out.get("error")
+    return out
+
+
+def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
+    """Both modules draw real widget state in headless Chromium; the graph view asks to expand."""
+    need_chromium()
+    results = ResultsWidget(presentation())
+    graph = GraphWidget(brain.graph_entity("apply_discount", depth=1), brain=brain)
+
+    def state(widget, cls):  # cls, not type(widget): anywidget subclasses each instance on the fly
+        return {name: getattr(widget, name) for name in cls.class_own_traits(sync=True)}
+
+    page = (Path(__file__).parent / "widget_harness.html").read_text()
+    for key, value in {
+        "__RESULTS_ESM__": _module("shared.js", "results.js"),
+        "__GRAPH_ESM__": _module("shared.js", "graph.js"),
+        "__RESULTS_STATE__": state(results, ResultsWidget),
+        "__GRAPH_STATE__": state(graph, GraphWidget),
+    }.items():
+        page = page.replace(key, json.dumps(value).replace("</", "<\\/"))
+    out = render_in_chromium(page, tmp_path)
 
     assert out["hits"] == 1 and out["injected"] == 0
     assert out["marks"] == json.loads(PRESENTATION_FILE.read_text(encoding="utf-8"))["marks"]
@@ -369,14 +376,14 @@ def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
     assert out["empty"] == "No results." and out["resultsCleaned"] is True
 
     assert out["nodes"] == len(graph.nodes) and out["placed"] is True
-    assert out["edgeLabels"] == sorted(e["relation"] for e in graph.edges)
+    assert out["captions"] == [f"{g['phrase']} · {g['total']}" for g in graph.groups]
     target, other = [n for n in graph.nodes if n["hop"] == 1][:2]
     assert out["sent"] == [{"type": "expand", "id": target["id"]}] and out["pending"] is True
     assert out["keySent"] == {"type": "expand", "id": other["id"]} and out["keepsFocus"] is True
     assert out["nodesAfter"] == len(graph.nodes) + 1 and out["pendingAfter"] is False and out["expandedClass"]
     assert out["info"] == other["name"]  # the last node chosen
     assert out["chunks"] == [c["location"] for c in graph.chunks]
-    assert "module" in out["legend"] and out["zoomed"] is True and out["graphCleaned"] is True
+    assert "function" in out["legend"] and out["zoomed"] is True and out["graphCleaned"] is True
 
 
 # --------------------------------------------------------------------------- presentation once
@@ -415,3 +422,80 @@ def test_a_long_hit_opens_on_its_first_marked_line_not_its_top():
     assert snippet_window("x = 1\n", []) == {"text": "x = 1", "highlights": [], "cut": False}
     w = ResultsWidget(response([hit(text=text, highlights=marks, start_line=10, end_line=41)]))
     assert w.results[0]["snippet"] == window
+
+
+# --------------------------------------------------------------------------- a hundred neighbours
+
+DISPATCH = "hub/core.py::dispatch"
+
+
+def callers_group(widget: GraphWidget) -> dict:
+    return next(g for g in widget.groups if g["parent"] == DISPATCH and g["phrase"] == "callers")
+
+
+def test_graph_widget_shows_what_a_group_held_back(hub_brain, monkeypatch):
+    graph = hub_brain.graph_entity("dispatch").to_dict()
+    w = GraphWidget(graph, brain=hub_brain)
+    group = callers_group(w)
+    held = [m["id"] for m in group["more"]]
+    assert len(w.nodes) == len(graph["nodes"]) and len(held) == group["total"] - len(group["shown"]) > 100
+    assert w.hidden_relations == graph["hidden_relations"] != {}
+    sent = []
+    monkeypatch.setattr(w, "_send", lambda msg, buffers=None: sent.append(msg))
+    from_view(w, {"type": "expand_group", "id": group["id"]})
+    ids = {n["id"] for n in w.nodes}
+    assert set(held) <= ids and len(w.nodes) == len(graph["nodes"]) + len(held)
+    assert all(n["hop"] == 1 for n in w.nodes if n["id"] in held)
+    callers = {e["source"] for e in w.edges if e["target"] == DISPATCH and e["relation"] == "calls"}
+    assert callers == set(group["shown"]) | set(held)
+    after = callers_group(w)
+    assert after["more"] == [] and after["label"] == "callers" and after["shown"] == group["shown"] + held
+    assert w.message == f"{len(held)} more callers shown."
+    assert [m["method"] for m in sent] == ["update", "custom"]
+    assert sent[1]["content"] == {"type": "expanded", "id": group["id"]}
+    from_view(w, {"type": "expand_group", "id": "//more/in/calls/nowhere"})
+    assert "Unknown group" in w.message and len(w.nodes) == len(ids)
+
+
+def test_expanding_a_node_keeps_the_view_options(hub_brain):
+    w = GraphWidget(hub_brain.graph_entity("Session", all_relations=True), brain=hub_brain)
+    method = next(n for n in w.nodes if n["kind"] == "method")
+    w.expand(method["id"])  # its file and class hang on contains/defined_in: shown, as asked
+    assert {e["relation"] for e in w.edges} >= {"contains", "defined_in"}
+    plain = GraphWidget(hub_brain.graph_entity("Session"), brain=hub_brain)
+    plain.expand(next(n["id"] for n in plain.nodes if n["kind"] == "class" and n["hop"] == 1))
+    assert not {e["relation"] for e in plain.edges} & {"contains", "defined_in"}
+
+
+def test_a_hundred_neighbours_stay_readable_in_a_browser(hub_brain, tmp_path):
+    """dispatch has 124 callers: drawn capped with a "+116 more callers" group, the group opens on a
+    click, and before and after no two labels overlap, none leaves the view, all stay legible."""
+    need_chromium()
+    w = GraphWidget(hub_brain.graph_entity("dispatch"), brain=hub_brain)
+
+    def state() -> dict:
+        return {name: getattr(w, name) for name in GraphWidget.class_own_traits(sync=True)}
+
+    before = state()
+    group = callers_group(w)
+    w.expand_group(group["id"])
+    page = (Path(__file__).parent / "graph_harness.html").read_text()
+    for key, value in {
+        "__GRAPH_ESM__": json.dumps(_module("shared.js", "graph.js")),
+        "__STATE__": json.dumps(before),
+        "__AFTER__": json.dumps(state()),
+    }.items():
+        page = page.replace(key, value.replace("</", "<\\/"))
+    out = render_in_chromium(page.replace("__CSS__", GraphWidget._css), tmp_path)
+
+    first, then = out["before"], out["after"]
+    assert first["drawn"] == len(before["nodes"]) <= 1 + 2 * 8 and out["marked"] == DISPATCH
+    assert first["pills"] == [f"+{len(group['more'])} more callers"]
+    assert first["captions"] == ["callers · 124", "mentioned in · 2"]
+    assert out["sent"] == [{"type": "expand_group", "id": group["id"]}] and out["pending"] is True
+    assert then["drawn"] == len(w.nodes) == 1 + 124 + 2 and then["pills"] == [] and then["bundles"] == 1
+    for look in (first, then):
+        assert look["labels"] >= look["drawn"] and look["overlaps"] == 0 and look["outside"] == 0, look
+        assert look["smallest"] >= 11, look  # 11px labels drawn at a scale near 1
+    assert first["rootOffset"] < 2  # the queried entity in the middle of the view
+    assert all(title.startswith(label.rstrip("…")) for label, title in out["titles"])

@@ -22,6 +22,7 @@ from . import retrieval
 from .analysis import ChunkSettings
 from .embed_dask import embedder_for
 from .embedding import Embedder, resolve_model
+from .explore import explore
 from .highlight import highlight_ranges, query_terms
 from .indexer import Indexer, IndexSettings, Scope, count_by_kind, model_changed
 from .merges import Merges
@@ -390,11 +391,19 @@ class Brain:
             coverage=snapshot.coverage if outcome.vectors else None,
         )
 
-    def graph_entity(self, name: str | GraphRequest, depth: int = 1) -> GraphNeighbourhood:
-        """An entity, its neighbourhood up to ``depth`` hops, the edges among them and their chunks
-        (a ``GraphRequest`` a front door already built is used as it is)."""
-        request = name if isinstance(name, GraphRequest) else GraphRequest.build({"name": name, "depth": depth})
-        return self._read(lambda view: _neighbourhood(view, request.name, request.depth))
+    def graph_entity(
+        self, name: str | GraphRequest, depth: int = 1, *, per_relation: int | None = None, all_relations: bool = False
+    ) -> GraphNeighbourhood:
+        """An entity, its neighbourhood up to ``depth`` hops grouped by relation (at most
+        ``per_relation`` neighbours shown per relation, 0: all; ``contains``/``defined_in`` only with
+        ``all_relations``), the edges among them and their chunks (a ``GraphRequest`` a front door
+        already built is used as it is). See ``engine/explore.py``."""
+        if isinstance(name, GraphRequest):
+            request = name
+        else:
+            given = {"name": name, "depth": depth, "per_relation": per_relation, "all_relations": all_relations}
+            request = GraphRequest.build(given)
+        return self._read(lambda view: _neighbourhood(view, request))
 
     def status(self, all_skipped: bool | StatusRequest = False) -> IndexStatus:
         """The index's state and what it holds. Reads only the current generation's manifest once it
@@ -560,21 +569,25 @@ class Brain:
             pass  # replaced or broken since: the next read reports it
 
 
-def _neighbourhood(view: _View, name: str, depth: int) -> GraphNeighbourhood:
+def _neighbourhood(view: _View, request: GraphRequest) -> GraphNeighbourhood:
     snapshot, catalog = view.snapshot, view.catalog
-    graph = snapshot.graph
+    graph, name = snapshot.graph, request.name
     matches = ([name] if name in graph.g else graph.lookup(name)) if graph else []  # a node id, or a name
-    reached = graph.neighbourhood(matches, depth) if graph and matches else {}
-    nodes = [{**graph.node(n), "hop": hop} for n, (hop, _) in reached.items()] if graph else []
-    chunk_ids = [n["chunk_id"] for n in nodes if n.get("chunk_id")]
+    found = (
+        explore(graph, matches, request.depth, request.per_relation, request.all_relations)
+        if graph and matches
+        else {"nodes": [], "edges": [], "groups": [], "hidden_relations": {}}
+    )
+    chunk_ids = [n["chunk_id"] for n in found["nodes"] if n.get("chunk_id")]
     keys = catalog.keys_of_chunk_ids(snapshot.gen, chunk_ids)
     rows = catalog.chunks_by_key(list(keys.values()))
     return GraphNeighbourhood(
         query=name,
         matches=matches,
-        nodes=nodes,
-        edges=graph.edges_between(set(reached)) if graph and reached else [],
         chunks=[_result(rows[keys[c]], retrieval.Hit(keys[c], 0.0)).to_dict() for c in chunk_ids if c in keys],
+        per_relation=request.per_relation,
+        all_relations=request.all_relations,
+        **found,
     )
 
 

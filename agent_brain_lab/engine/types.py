@@ -124,6 +124,7 @@ MAX_PATHS = 256
 MAX_PATH_CHARS = 4096
 MAX_NAME_BYTES = 255  # one file or folder name, as the file system allows
 MAX_GRAPH_DEPTH = 3
+MAX_PER_RELATION = 1000
 
 
 def index_scope(paths: Sequence[str]) -> list[str] | str:
@@ -230,18 +231,43 @@ class IndexRequest:
 
 @dataclass(frozen=True)
 class GraphRequest:
-    """An entity's neighbourhood: a name (or node id) and the hops to follow."""
+    """An entity's neighbourhood: a name (or node id), the hops to follow, at most ``per_relation``
+    neighbours shown per relation of a node (0: every one; the rest are grouped, see
+    ``engine/explore.py``), and whether ``contains``/``defined_in`` structure is followed."""
 
     name: str
     depth: int = 1
+    per_relation: int = 8  # explore.PER_RELATION
+    all_relations: bool = False
 
     @classmethod
     def build(cls, data: Mapping[str, Any]) -> GraphRequest:
-        given = _given(data, ("name", "depth"))
+        given = _given(data, ("name", "depth", "per_relation", "all_relations"))
         name = _text(given, "name", MAX_NAME_CHARS, required=True).strip()
         if not name:
             raise InvalidRequest("name", "must be a non-blank entity name")
-        return cls(name=name, depth=_int_in(given, "depth", cls.depth, 0, MAX_GRAPH_DEPTH))
+        return cls(
+            name=name,
+            depth=_int_in(given, "depth", cls.depth, 0, MAX_GRAPH_DEPTH),
+            per_relation=_int_in(given, "per_relation", cls.per_relation, 0, MAX_PER_RELATION),
+            all_relations=_flag(given, "all_relations", cls.all_relations),
+        )
+
+
+def _flag(data: dict, name: str, default: bool) -> bool:
+    """true or false: a JSON boolean, or (from a query string or a command line) the words
+    true/false, 1/0; absent: ``default``."""
+    if name not in data:
+        return default
+    value = data[name]
+    if isinstance(value, str) and value.strip().lower() in _FLAG_WORDS:
+        return _FLAG_WORDS[value.strip().lower()]
+    if not isinstance(value, bool):
+        raise InvalidRequest(name, "must be true or false")
+    return value
+
+
+_FLAG_WORDS = {"true": True, "1": True, "false": False, "0": False}
 
 
 @dataclass(frozen=True)
@@ -672,14 +698,22 @@ class IndexStatus:
 
 @dataclass
 class GraphNeighbourhood:
-    """What ``Brain.graph_entity()`` returns: the entities matching ``query``, their neighbourhood up to
-    the asked depth (each node with its ``hop``), the edges among them and the chunks behind them."""
+    """What ``Brain.graph_entity()`` returns: the entities matching ``query`` and their neighbourhood
+    up to the asked depth, grouped by relation and capped (``engine/explore.py``): the nodes shown
+    (each with its ``hop``; the matches at 0), the edges among them, the chunks behind them, one
+    group per relation of each node walked (``total``, the ids ``shown``, the rest in ``more`` with
+    ``more_edges``, a ``label`` such as "+42 more callers"), the structural edges left out by
+    relation, and the options used."""
 
     query: str
     matches: list[str]
     nodes: list[dict[str, Any]]
     edges: list[dict[str, Any]]
     chunks: list[dict[str, Any]]
+    groups: list[dict[str, Any]] = field(default_factory=list)
+    hidden_relations: dict[str, int] = field(default_factory=dict)
+    per_relation: int = 8
+    all_relations: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -14,6 +14,7 @@ from typing import Any
 import anywidget
 import traitlets as t
 
+from ..engine.explore import group_label
 from ..engine.types import BrainError, QueryResponse
 from ..render import cell_label
 
@@ -149,7 +150,10 @@ def _fraction(value: float, best: float) -> float:
 
 
 class GraphWidget(anywidget.AnyWidget):
-    """An entity's neighbourhood as a node-link view; clicking a node expands it through ``brain``."""
+    """An entity's neighbourhood as a node-link view: the queried entity in the middle, what points
+    at it on the left and what it points at on the right, one captioned block per relation (the
+    engine's groups). Clicking a node expands it through ``brain``; clicking a group's "+42 more
+    callers" shows the neighbours the engine held back (``Brain.graph_entity`` caps each relation)."""
 
     _esm = _module("shared.js", "graph.js")
     _css = _module("shared.css", "graph.css")
@@ -159,6 +163,8 @@ class GraphWidget(anywidget.AnyWidget):
     nodes = t.List(t.Dict()).tag(sync=True)
     edges = t.List(t.Dict()).tag(sync=True)
     chunks = t.List(t.Dict()).tag(sync=True)
+    groups = t.List(t.Dict()).tag(sync=True)
+    hidden_relations = t.Dict().tag(sync=True)
     expanded = t.List(t.Unicode()).tag(sync=True)
     message = t.Unicode("").tag(sync=True)
 
@@ -166,10 +172,13 @@ class GraphWidget(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self._brain = brain
         graph = graph.to_dict() if hasattr(graph, "to_dict") else graph  # Brain.graph_entity() or its dict
+        # expansions follow the options the view was asked with
+        self._options = {k: graph[k] for k in ("per_relation", "all_relations") if k in graph}
         with self.hold_sync():
             self.query = graph["query"]
             self.matches = list(graph["matches"])
             self.expanded = list(graph["matches"])
+            self.hidden_relations = dict(graph.get("hidden_relations") or {})
             added = self._merge(graph, base_hop=0)
             self.message = "" if graph["matches"] else f"No entity named {graph['query']!r} in the graph."
             if added < len(graph["nodes"]):
@@ -186,7 +195,7 @@ class GraphWidget(anywidget.AnyWidget):
             self.message = "Expanding needs a Brain: GraphWidget(graph, brain=brain)."
             return 0
         try:
-            graph = self._brain.graph_entity(node_id, 1).to_dict()  # a node id is exact; names can be shared
+            graph = self._brain.graph_entity(node_id, 1, **self._options).to_dict()  # an id is exact, a name not
         except BrainError as err:
             self.message = str(err)
             return 0
@@ -195,22 +204,42 @@ class GraphWidget(anywidget.AnyWidget):
             if node_id not in self.expanded:
                 self.expanded = [*self.expanded, node_id]
             self.message = f"{node['name']}: {added} new node{'s' if added != 1 else ''}."
+            if not added and graph.get("hidden_relations"):
+                self.message += f" Structure hidden: {', '.join(map(str, graph['hidden_relations']))}."
+            if len(self.nodes) >= MAX_GRAPH_NODES:
+                self.message += f" (view capped at {MAX_GRAPH_NODES} nodes)"
+        return added
+
+    def expand_group(self, group_id: str) -> int:
+        """Show the neighbours a group holds back (no engine call: the group carries them)."""
+        group = next((g for g in self.groups if g["id"] == group_id), None)
+        if group is None:
+            self.message = f"Unknown group {group_id!r}."
+            return 0
+        hop = next((n["hop"] for n in self.nodes if n["id"] == group["parent"]), 0) + 1
+        revealed = {"nodes": [{**m, "hop": 0} for m in group["more"]], "edges": group["more_edges"], "chunks": []}
+        with self.hold_sync():
+            added = self._merge(revealed, base_hop=hop)
+            self.message = f"{added} more {group['phrase']} shown."
             if len(self.nodes) >= MAX_GRAPH_NODES:
                 self.message += f" (view capped at {MAX_GRAPH_NODES} nodes)"
         return added
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if not isinstance(content, dict) or content.get("type") != "expand":
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind not in ("expand", "expand_group"):
             self.message = "Ignored an unknown message from the view."
             return
         node_id = content.get("id")
         try:
-            self.expand(node_id if isinstance(node_id, str) else repr(node_id))
+            action = self.expand if kind == "expand" else self.expand_group
+            action(node_id if isinstance(node_id, str) else repr(node_id))
         finally:
             self.send({"type": "expanded", "id": node_id})  # lets the view stop its spinner
 
     def _merge(self, graph: dict[str, Any], base_hop: int) -> int:
-        """Union nodes (keeping the smallest hop from the original query), edges and chunks."""
+        """Union nodes (keeping the smallest hop from the original query), edges, chunks and groups;
+        a group holds back only neighbours not shown."""
         nodes = {n["id"]: n for n in self.nodes}
         before = len(nodes)
         for node in graph["nodes"]:
@@ -230,7 +259,29 @@ class GraphWidget(anywidget.AnyWidget):
         chunks = {c["chunk_id"]: c for c in self.chunks}
         for chunk in graph["chunks"]:
             chunks.setdefault(chunk["chunk_id"], {**chunk, **link_fields(chunk)})
+        groups = {g["id"]: g for g in self.groups}
+        for group in graph.get("groups", []):
+            if group["parent"] in nodes and group["id"] not in groups:
+                groups[group["id"]] = group
         self.nodes = list(nodes.values())
         self.edges = list(edges.values())
         self.chunks = list(chunks.values())
+        self.groups = [_held_back(g, nodes) for g in groups.values()]
         return len(nodes) - before
+
+
+def _held_back(group: dict[str, Any], nodes: dict[str, Any]) -> dict[str, Any]:
+    """``group`` with the neighbours now shown moved from ``more`` to ``shown``."""
+    more = [m for m in group["more"] if m["id"] not in nodes]
+    if len(more) == len(group["more"]):
+        return group
+    kept = {m["id"] for m in more}
+    shown = [*group["shown"], *(m["id"] for m in group["more"] if m["id"] not in kept)]
+    more_edges = [e for e in group["more_edges"] if e["source"] in kept or e["target"] in kept]
+    return {
+        **group,
+        "shown": shown,
+        "more": more,
+        "more_edges": more_edges,
+        "label": group_label(len(more), group["phrase"]),
+    }

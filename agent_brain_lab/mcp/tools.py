@@ -107,11 +107,13 @@ class BrainTools:
 
     async def explore_entity(self, name: str, depth: int = 1) -> dict[str, Any]:
         """Show a code or doc entity's neighbourhood in the knowledge graph: what it calls, what
-        calls it, what it imports, extends or contains, and which docs mention it.
+        calls it, what it imports or extends, and which docs mention it.
 
         Returns the matched node ids, the nodes reached (kind, qualified name, `location` as
         `path:start-end`, `hop` count from the entity) and the edges among them, written
-        "source -relation-> target". Open a location to read the code.
+        "source -relation-> target". A few neighbours are shown per relation; `held_back` counts
+        the rest ("+116 more callers of X"); file/class membership (contains, defined_in) is
+        counted in `structure_hidden`, not listed. Open a location to read the code.
 
         Args:
             name: a class, function, method, file or section name, e.g. "Cart", "Cart.add_item",
@@ -232,6 +234,11 @@ def compact_graph(graph: dict[str, Any]) -> dict[str, Any]:
     }
     if len(graph["nodes"]) > len(nodes):
         out["note"] = f"showing the nearest {len(nodes)} of {len(graph['nodes'])} nodes; lower depth to see fewer"
+    held = [f"{g['label']} of {g['parent']}" for g in graph.get("groups", []) if g.get("more")]
+    if held:
+        out["held_back"] = held  # the engine shows a few neighbours per relation: "+116 more callers of X"
+    if graph.get("hidden_relations"):
+        out["structure_hidden"] = graph["hidden_relations"]  # contains/defined_in edges, counted not listed
     if not graph["matches"]:
         out["note"] = "no entity by that name: try a qualified name (Class.method), or search_workspace to find it"
     return out

@@ -211,7 +211,8 @@ class GraphEntityHandler(BrainHandler):
     @web.authenticated
     @authorized(READ)
     async def get(self) -> None:
-        request = GraphRequest.build(query_fields(self.request.query_arguments, ("name", "depth")))
+        fields = query_fields(self.request.query_arguments, ("name", "depth", "per_relation", "all_relations"))
+        request = GraphRequest.build(fields)
         graph = await self.service.run(self.service.brain.graph_entity, request)
         self.reply(graph.to_dict())
 
