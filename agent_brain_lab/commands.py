@@ -26,7 +26,6 @@ from .engine.types import (
     NotIndexed,
     QueryRequest,
 )
-from .engine.watch import follow
 from .engine.workspace import resolve_path
 
 COMMANDS = ("index", "query", "status", "graph", "reset", "watch")
@@ -245,11 +244,17 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
         "status": lambda: brain.status().to_dict(),
         "graph": lambda: brain.graph_entity(ns.request).to_dict(),
         "reset": brain.reset,
-        "watch": lambda: {"runs": follow(brain, force_polling=ns.polling or None)},
+        "watch": lambda: {"runs": _follow(brain, ns.polling)},
     }
     if ns.command not in actions:
         raise UsageError(f"{ns.command}: runs from the command line only")
     return actions[ns.command]()
+
+
+def _follow(brain, polling: bool) -> int:
+    from .engine.watch import follow  # watchfiles: only for this command
+
+    return follow(brain, force_polling=polling or None)
 
 
 def as_data(ns: argparse.Namespace, result: Any) -> Any:

@@ -5,9 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from .chunking.code import analyze_code
-from .chunking.notebook import chunk_notebook
-from .chunking.text import chunk_document
 from .types import Chunk
 from .workspace import WorkspaceFile
 
@@ -24,6 +21,11 @@ class ChunkSettings:
 
 def analyze_file(file: WorkspaceFile, text: str, settings: ChunkSettings) -> tuple[list[Chunk], dict]:
     """Chunks of the file and its facts for the graph: symbols, raw relations, doc sections."""
+    # The chunkers (tree-sitter and its grammars) load with the first file indexed: a query never needs them.
+    from .chunking.code import analyze_code
+    from .chunking.notebook import chunk_notebook
+    from .chunking.text import chunk_document
+
     if file.source_type == "notebook":
         chunks, symbols, relations = chunk_notebook(
             file.path, text, file.source_type, settings.chunk_size, settings.chunk_overlap

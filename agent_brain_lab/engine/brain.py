@@ -284,7 +284,10 @@ class Brain:
 
     def _query(self, view: _View, request: QueryRequest, started: float) -> QueryResponse:
         snapshot, catalog = view.snapshot, view.catalog
-        vectors = self._query_vectors.soon(request.query) if request.mode != "bm25" else self._query_vectors.get
+        # Modes that always rank by meaning start the query's embedding now, beside their other work;
+        # bm25 never loads the model, graph only when it has chunks to order (or falls back to vector).
+        always = request.mode in ("vector", "hybrid", "multi")
+        vectors = self._query_vectors.soon(request.query) if always else self._query_vectors.get
         ctx = retrieval.QueryContext(
             snapshot, request, vectors, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids), catalog.chunks_by_key
         )
