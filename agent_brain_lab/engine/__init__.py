@@ -7,12 +7,17 @@ workspace) does not import the query stack (numpy, usearch, ...).
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .brain import Brain, BrainConfig, find_workspace
+    from .brain import Brain, find_workspace
+    from .config import BrainConfig
 
 __all__ = ["Brain", "BrainConfig", "find_workspace"]
 
 
 def __getattr__(name: str) -> Any:
+    if name == "BrainConfig":
+        from .config import BrainConfig
+
+        return BrainConfig
     if name in __all__:
         from . import brain
 

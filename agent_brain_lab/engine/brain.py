@@ -13,12 +13,13 @@ import bisect
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import retrieval
 from .analysis import ChunkSettings
+from .config import BrainConfig
 from .embed_dask import embedder_for
 from .embedding import Embedder, resolve_model
 from .highlight import highlight_ranges, query_terms
@@ -46,39 +47,6 @@ from .types import (
     WorkspaceBusy,
 )
 from .workspace import ScanOptions, resolve_inside, scan
-
-
-@dataclass(frozen=True)
-class BrainConfig:
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    max_file_bytes: int = 1_000_000
-    include_hidden: bool = False
-    chunk_size: int = 1500
-    chunk_overlap: int = 200
-    model: str | None = None
-    model_path: str | None = None
-    graph_enabled: bool = True
-    bm25_k1: float = 1.2
-    bm25_b: float = 0.75
-    dask_scheduler: str | None = None  # address of a Dask scheduler to embed on while indexing; None/"": locally
-
-    def updated(self, **overrides: Any) -> BrainConfig:
-        known = {f.name for f in fields(self)}
-        unknown = sorted(set(overrides) - known)
-        if unknown:
-            raise InvalidRequest(unknown[0], "unknown setting")
-        values: dict[str, Any] = {
-            k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items() if v is not None
-        }
-        config = replace(self, **values)
-        if config.chunk_size < 100:
-            raise InvalidRequest("chunk_size", "must be at least 100 characters")
-        if not 0 <= config.chunk_overlap < config.chunk_size:
-            raise InvalidRequest("chunk_overlap", "must be between 0 and chunk_size")
-        if config.max_file_bytes < 1:
-            raise InvalidRequest("max_file_bytes", "must be positive")
-        return config
 
 
 @dataclass(frozen=True)
@@ -481,7 +449,7 @@ def _neighbourhood(view: _View, name: str, depth: int) -> GraphNeighbourhood:
 
 
 def _scan_options(config: BrainConfig) -> ScanOptions:
-    return ScanOptions(config.include, config.exclude, config.max_file_bytes, config.include_hidden)
+    return config.scan_options()
 
 
 def _result(chunk: Chunk, hit: retrieval.Hit, terms: frozenset[str] = frozenset()) -> QueryResult:
