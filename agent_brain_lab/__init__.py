@@ -36,13 +36,16 @@ def _jupyter_labextension_paths():
 
 
 def _jupyter_server_extension_points():
-    return [{"module": "agent_brain_lab"}]
+    from .server.extension import AgentBrainApp
+
+    return [{"module": "agent_brain_lab", "app": AgentBrainApp}]
 
 
 def _load_jupyter_server_extension(server_app):
-    from .server.extension import load_jupyter_server_extension
+    """The legacy entry (servers that call the module's function): the same ExtensionApp."""
+    from .server.extension import AgentBrainApp
 
-    load_jupyter_server_extension(server_app)
+    return AgentBrainApp._load_jupyter_server_extension(server_app)
 
 
 def load_ipython_extension(ipython):

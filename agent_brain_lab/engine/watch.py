@@ -320,6 +320,23 @@ def _reshapes(change: watchfiles.Change, path: str, watched: set[str]) -> bool:
     return change == watchfiles.Change.deleted and path in watched
 
 
+def inotify_watches(pid: int | str = "self") -> int | None:
+    """How many inotify watches a process holds (Linux: counted from ``/proc/<pid>/fdinfo``), or None."""
+    proc = Path("/proc") / str(pid)
+    try:
+        fds = list((proc / "fd").iterdir())
+    except OSError:
+        return None
+    count = 0
+    for fd in fds:
+        try:
+            if os.readlink(fd) == "anon_inode:inotify":
+                count += (proc / "fdinfo" / fd.name).read_text().count("inotify wd:")
+        except OSError:  # closed meanwhile
+            continue
+    return count
+
+
 def _polling_default(force_polling: bool | None) -> tuple[bool, str | None]:
     if force_polling is not None:
         return force_polling, "polling asked for" if force_polling else None

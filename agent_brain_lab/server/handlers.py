@@ -153,7 +153,7 @@ class QueryHandler(BrainHandler):
     @authorized(READ)
     async def post(self) -> None:
         request = QueryRequest.build(self.json_body())
-        response = await self.service.run(self.service.brain.query, request)
+        response = await self.service.run(self.service.query, request)
         self.reply(response.to_dict())
 
 
@@ -207,7 +207,7 @@ class GraphEntityHandler(BrainHandler):
     @authorized(READ)
     async def get(self) -> None:
         request = GraphRequest.build(query_fields(self.request.query_arguments, ("name", "depth")))
-        graph = await self.service.run(self.service.brain.graph_entity, request)
+        graph = await self.service.run(self.service.graph_entity, request)
         self.reply(graph.to_dict())
 
 

@@ -670,6 +670,7 @@ def _graph_of(parts: Mapping[str, tuple]) -> nx.MultiDiGraph:
     """A networkx graph of (nodes, edges, external names) per path, in path order. Filled through
     its adjacency dicts (what ``add_edge`` does, minus its per-call overhead: 5.5 s -> 3.4 s at 500k edges)."""
     import networkx as nx  # only delta graphs are built with it (~0.3 s to import): a base graph is arrays
+
     g = nx.MultiDiGraph()
     attrs_of, succ, pred = g._node, g._succ, g._pred
 
