@@ -99,6 +99,12 @@ def _dask(sizes: Sizes, args, log) -> dict:
     return run(sizes.name, args.cache, log)
 
 
+def _cold(sizes: Sizes, args, log) -> dict:
+    from .cold import cold
+
+    return cold(sizes, args.cache, log)
+
+
 SECTIONS = {
     "quality": _quality,
     "code_indexing": _code_indexing,
@@ -107,4 +113,5 @@ SECTIONS = {
     "watch": _watch,
     "load": _load,
     "dask": _dask,
+    "cold": _cold,
 }

@@ -15,7 +15,10 @@ The fence: :func:`prime` makes the system libstdc++ build its classic locale fir
 microseconds) — ``import agent_brain_lab`` does it, and so does every path that loads usearch.
 A process that loaded usearch before anything of ours is beyond repair from Python: :func:`check`
 recognises that state from the facet ids themselves and raises :class:`NativeConflict` before
-onnxruntime is loaded, instead of the process dying.
+onnxruntime is loaded, instead of the process dying. Any other C++ library that sets up the system
+locale before usearch loads makes the order safe too: in an ipykernel, libzmq has done so before
+the first cell runs, so a kernel that imports usearch first is fine; plain Python processes
+(scripts, the CLI, the MCP stdio server) are where the order mattered.
 """
 
 from __future__ import annotations

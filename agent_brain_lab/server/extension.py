@@ -29,6 +29,7 @@ class AgentBrainApp(ExtensionApp):
 
     def initialize_settings(self) -> None:
         server = self.serverapp
+        assert server is not None  # linked before the settings are made
         options = AgentBrain(parent=server)
         root = options.resolve_root(server.root_dir)
         self.service = BrainService(root, options.brain_config(), log=server.log)
@@ -45,7 +46,7 @@ class AgentBrainApp(ExtensionApp):
         server.log.info("agent-brain: serving the brain of %s at %sagent-brain/", root, server.base_url)
 
     def initialize_handlers(self) -> None:
-        assert self.service is not None
+        assert self.service is not None and self.serverapp is not None
         setup_handlers(self.serverapp.web_app, self.service)
 
     async def stop_extension(self) -> None:
