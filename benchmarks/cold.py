@@ -208,7 +208,7 @@ class _Server:
 
     def idle(self) -> dict:
         """inotify watches held, RSS, and the CPU the server burns doing nothing for IDLE_S."""
-        time.sleep(2.0)  # let start-up work settle
+        self._settle()
         before = self._cpu_s()
         time.sleep(IDLE_S)
         cpu = self._cpu_s() - before
@@ -217,6 +217,15 @@ class _Server:
             "idle_cpu_percent": round(100 * cpu / IDLE_S, 2),
             "rss_mb": round(self._rss_kb() / 1024, 1),
         }
+
+    def _settle(self, quiet_percent: float = 5.0, timeout: float = 120.0) -> None:
+        """Wait out start-up work (a warm-up loading the model, say): until one second passes quietly."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            before = self._cpu_s()
+            time.sleep(1.0)
+            if 100 * (self._cpu_s() - before) < quiet_percent:
+                return
 
     def index(self) -> None:
         job = self.call("POST", "agent-brain/index", {})

@@ -68,6 +68,15 @@ class BrainService:
         except BrainError as err:
             self._error = err
             self.log.error("agent-brain: cannot open the brain of %s: %s", self.root, err)
+            return
+        if self._brain.is_indexed():  # the model, graph and names now, off the request path
+            self._executor.submit(self._warm)
+
+    def _warm(self) -> None:
+        try:
+            self.brain.warm()
+        except BrainError as err:  # an unreadable index: the first request reports it
+            self.log.warning("agent-brain: could not preload the index: %s", err)
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run engine work (queries, graph, reset) off the IOLoop."""
