@@ -161,6 +161,14 @@ def _tree(root: Path) -> int:
     return sum(1 for _ in root.rglob("*") if _.is_dir())
 
 
+def _installed_extensions() -> list[str]:
+    from jupyter_core.paths import jupyter_config_path
+    from jupyter_server.extension.config import ExtensionConfigManager
+
+    manager = ExtensionConfigManager(read_config_path=jupyter_config_path())
+    return sorted(manager.get_jpserver_extensions())
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -171,7 +179,9 @@ class _Server:
     def __init__(self, root: Path, config_dir: Path, extension: bool, **env: str):
         self.port = _free_port()
         config_dir.mkdir(parents=True, exist_ok=True)
-        server_config = {"ServerApp": {"jpserver_extensions": {"agent_brain_lab": extension}}}
+        # This extension alone (or none): other installed extensions' costs are not ours to measure.
+        others = {name: False for name in _installed_extensions() if name != "agent_brain_lab"}
+        server_config = {"ServerApp": {"jpserver_extensions": {**others, "agent_brain_lab": extension}}}
         (config_dir / "jupyter_server_config.json").write_text(json.dumps(server_config))
         argv = [
             sys.executable, "-m", "jupyter_server", "--no-browser", f"--port={self.port}", "--ServerApp.port_retries=0",
