@@ -311,8 +311,8 @@ def markdown(section: dict) -> list[str]:
     out = [
         "## Cold start and idle cost",
         "",
-        f"Median of {section['runs']} fresh processes each; load average {section['load_1min_at_start']} at the "
-        f"start, {section['load_1min_at_end']} at the end.",
+        f"Median of {section['runs']} fresh processes each; load average {section['load_1min_at_start']:.1f} at "
+        f"the start, {section['load_1min_at_end']:.1f} at the end.",
         "",
         "| what | time | note |",
         "|---|---|---|",
