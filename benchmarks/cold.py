@@ -189,6 +189,7 @@ class _Server:
         ]  # fmt: skip
         self.proc = subprocess.Popen(
             argv,
+            cwd=root,  # `python -m` puts the working folder first on sys.path: not a checkout's
             env=_env(JUPYTER_CONFIG_DIR=str(config_dir), **env),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
