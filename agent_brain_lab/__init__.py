@@ -1,17 +1,34 @@
 """Agent Brain Lab: a searchable brain of the open workspace, for JupyterLab.
 
-This module holds entry points only; Jupyter is imported lazily so that
-``from agent_brain_lab import Brain`` works without it.
+This module holds entry points only, and stays light: every Jupyter server, kernel and
+``jupyter labextension list`` imports it. Jupyter is imported by the entry point that needs it and the
+engine (numpy, usearch, onnxruntime, ...) on first use of ``Brain`` (PEP 562), so that
+``from agent_brain_lab import Brain`` works without Jupyter and costs nothing until then.
 """
+
+from typing import TYPE_CHECKING, Any
+
+from .engine import native
 
 try:
     from ._version import __version__
 except ImportError:  # running from a source tree that was never built
     __version__ = "dev"
 
-from .engine import Brain
+if TYPE_CHECKING:
+    from .engine import Brain
+
+native.prime()  # before anything can load usearch: see engine/native.py
 
 __all__ = ["Brain", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Brain":
+        from .engine import Brain
+
+        return Brain
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _jupyter_labextension_paths():
@@ -19,13 +36,16 @@ def _jupyter_labextension_paths():
 
 
 def _jupyter_server_extension_points():
-    return [{"module": "agent_brain_lab"}]
+    from .server.extension import AgentBrainApp
+
+    return [{"module": "agent_brain_lab", "app": AgentBrainApp}]
 
 
 def _load_jupyter_server_extension(server_app):
-    from .server.extension import load_jupyter_server_extension
+    """The legacy entry (servers that call the module's function): the same ExtensionApp."""
+    from .server.extension import AgentBrainApp
 
-    load_jupyter_server_extension(server_app)
+    return AgentBrainApp._load_jupyter_server_extension(server_app)
 
 
 def load_ipython_extension(ipython):

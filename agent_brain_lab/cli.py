@@ -11,12 +11,14 @@ import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import commands, render
 from .engine import Brain
 from .engine.types import BrainError, IndexProgress, IndexReport
-from .engine.watch import WatchState, follow
+
+if TYPE_CHECKING:
+    from .engine.watch import WatchState
 
 PROG = "agent-brain-lab"
 
@@ -68,6 +70,8 @@ def _serve_mcp(root: Path) -> int:
 
 def _watch(ns, brain: Brain) -> int:
     """The watch mode on stderr, then each run on stdout (a JSON object a line with --json), until Ctrl-C."""
+    from .engine.watch import follow
+
     states: list[WatchState] = []
 
     def on_state(state: WatchState) -> None:

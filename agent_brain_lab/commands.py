@@ -30,7 +30,6 @@ from .engine.types import (
     StatusRequest,
     dask_address,
 )
-from .engine.watch import follow
 from .engine.workspace import resolve_path
 
 COMMANDS = ("index", "query", "status", "graph", "reset", "watch")
@@ -276,11 +275,17 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
         "status": lambda: brain.status(ns.request).to_dict(),
         "graph": lambda: brain.graph_entity(ns.request).to_dict(),
         "reset": lambda: brain.reset(drop_cache=ns.request.drop_cache),
-        "watch": lambda: {"runs": follow(brain, force_polling=ns.polling or None)},
+        "watch": lambda: {"runs": _follow(brain, ns.polling)},
     }
     if ns.command not in actions:
         raise UsageError(f"{ns.command}: runs from the command line only")
     return actions[ns.command]()
+
+
+def _follow(brain, polling: bool) -> int:
+    from .engine.watch import follow  # watchfiles: only for this command
+
+    return follow(brain, force_polling=polling or None)
 
 
 def as_data(ns: argparse.Namespace, result: Any) -> Any:

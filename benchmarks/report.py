@@ -78,10 +78,17 @@ def markdown(results: dict) -> str:
         "watch": _watch,
         "save_during_index": _save_during_index,
         "dask": dask_markdown,
+        "cold": _cold,
     }
     for name, section in results["sections"].items():
         out += [*renderers[name](section), ""]
     return "\n".join(out)
+
+
+def _cold(section: dict) -> list[str]:
+    from .cold import markdown
+
+    return markdown(section)
 
 
 def _watch(section: dict) -> list[str]:

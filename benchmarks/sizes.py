@@ -105,6 +105,12 @@ def _dask(sizes: Sizes, args, log) -> dict:
     return run(sizes.name, args.cache, log)
 
 
+def _cold(sizes: Sizes, args, log) -> dict:
+    from .cold import cold
+
+    return cold(sizes, args.cache, log)
+
+
 SECTIONS = {
     "quality": _quality,
     "code_indexing": _code_indexing,
@@ -114,4 +120,5 @@ SECTIONS = {
     "save_during_index": _save_during_index,
     "load": _load,
     "dask": _dask,
+    "cold": _cold,
 }

@@ -9,9 +9,12 @@ import numpy as np
 import pytest
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.store import vectors as vec  # loads onnxruntime before usearch (the reverse segfaults)
+from agent_brain_lab.engine.native import usearch_index
+from agent_brain_lab.engine.store import vectors as vec
 from agent_brain_lab.engine.store.datafiles import CorruptIndexFile
-from agent_brain_lab.engine.store.vectors import Index, VectorIndex
+from agent_brain_lab.engine.store.vectors import VectorIndex
+
+Index = usearch_index().Index  # loaded the engine's way (engine/native.py)
 
 DIM = 16
 

@@ -10,6 +10,7 @@ import time
 import pytest
 from test_server_support import call_api, on_server_loop
 
+from agent_brain_lab.engine.watch import inotify_watches
 from agent_brain_lab.server.extension import FOLLOWER_KEY
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
@@ -92,8 +93,8 @@ async def settled(follower):
 
 @on_server_loop
 async def test_changes_made_outside_jupyter_are_followed(api, jp_root_dir):
-    assert await watch_state(api) == {"mode": "events", "reason": None}
     await index_all(api)
+    assert await watch_state(api) == {"mode": "events", "reason": None}
     (jp_root_dir / "probe" / "tides.md").write_text("# Tides\n\nThe marigoldtide turns at six.\n")
 
     async def created():
@@ -119,8 +120,8 @@ async def test_changes_made_outside_jupyter_are_followed(api, jp_root_dir):
 
 @on_server_loop
 async def test_a_save_through_jupyter_is_indexed_once(api, jp_fetch, follower):
-    await watch_state(api)
     await index_all(api)
+    await watch_state(api)
     model = {"type": "file", "format": "text", "content": "# Band\n\nThe quixotrombone plays at noon.\n"}
     response = await jp_fetch("api", "contents", "probe", "band.md", method="PUT", body=json.dumps(model))
     assert response.code in (200, 201)
@@ -140,17 +141,53 @@ async def test_a_save_through_jupyter_is_indexed_once(api, jp_fetch, follower):
 
 
 @on_server_loop
-async def test_changes_before_the_first_index_are_left_to_it(api, jp_root_dir, follower):
-    await watch_state(api)
+async def test_nothing_follows_the_disk_before_the_first_index(api, jp_fetch, jp_root_dir, jp_serverapp, follower):
+    """No watch and no batcher before the first index (status calls included): changes and saves
+    before it are left to it. The first index starts the watch."""
+    others = inotify_watches()  # of this test process, other than the server's (none when run alone)
+    assert (await api("GET", "status"))[1]["watch"] == {"mode": "off", "reason": "starts with the first index"}
     (jp_root_dir / "probe" / "early.md").write_text("# Early\n\nThe ochremoth is early.\n")
-
-    async def seen():
-        return follower.batcher.changes >= 1
-
-    await eventually(seen, "the change seen")
-    await settled(follower)
+    model = {"type": "file", "format": "text", "content": "# Band\n\nThe quixotrombone plays at noon.\n"}
+    response = await jp_fetch("api", "contents", "probe", "band.md", method="PUT", body=json.dumps(model))
+    assert response.code in (200, 201)
+    assert follower.watcher is None and follower.batcher is None
+    assert inotify_watches() == others
     assert (await api("GET", "jobs"))[1] == {"jobs": []}
     assert (await api("GET", "status"))[1]["state"] == "empty"
+    await index_all(api)
+    assert await watch_state(api) == {"mode": "events", "reason": None}
+    assert inotify_watches() - others == follower.watcher.watched > 0
+
+
+@pytest.fixture
+def cluttered_root(jp_root_dir):
+    """Beside the probe: folders a workspace never indexes, each with many subfolders."""
+    for ignored in ("node_modules", "venv-tools", "generated", ".git", ".cache"):
+        for i in range(30):
+            (jp_root_dir / ignored / f"pkg{i}" / "lib").mkdir(parents=True)
+    (jp_root_dir / "venv-tools" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (jp_root_dir / ".gitignore").write_text("generated/\n")
+    (jp_root_dir / "src" / "app").mkdir(parents=True)
+    (jp_root_dir / "src" / "app" / "main.py").write_text("def main():\n    return 1\n")
+    return jp_root_dir
+
+
+@on_server_loop
+async def test_excluded_and_ignored_folders_are_not_watched(api, cluttered_root, follower):
+    others = inotify_watches()  # of this test process, other than the server's (none when run alone)
+    await index_all(api)
+    assert await watch_state(api) == {"mode": "events", "reason": None}
+    watched = {p.relative_to(cluttered_root).as_posix() for p in follower.watcher.folders()}
+    assert watched == {".", "probe", "src", "src/app"}
+    assert inotify_watches() - others == follower.watcher.watched == 4  # not one for the 150+ ignored folders
+    (cluttered_root / "src" / "lib").mkdir()  # a new folder is watched, and what is written in it followed
+    (cluttered_root / "src" / "lib" / "util.md").write_text("# Util\n\nThe zephyrquill helper.\n")
+
+    async def found():
+        return await sources(api, "zephyrquill") == {"src/lib/util.md"}
+
+    await eventually(found, "a file in a folder created after the watch started searchable")
+    assert inotify_watches() - others == follower.watcher.watched == 5
 
 
 @pytest.mark.parametrize("jp_server_config", [{"watch": False}], indirect=True)
@@ -172,8 +209,8 @@ async def test_watch_false_turns_the_watcher_off_and_saves_still_index(api, jp_f
 @pytest.mark.parametrize("jp_server_config", [{"force_polling": True}], indirect=True)
 @on_server_loop
 async def test_polling_is_reported_and_still_follows(api, jp_root_dir):
-    assert await watch_state(api) == {"mode": "polling", "reason": "WATCHFILES_FORCE_POLLING is set"}
     await index_all(api)
+    assert await watch_state(api) == {"mode": "polling", "reason": "WATCHFILES_FORCE_POLLING is set"}
     (jp_root_dir / "probe" / "tides.md").write_text("# Tides\n\nThe marigoldtide turns at six.\n")
 
     async def created():

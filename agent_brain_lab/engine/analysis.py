@@ -7,9 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 
-from .chunking.code import analyze_code
-from .chunking.notebook import chunk_notebook
-from .chunking.text import cap_chunks, chunk_document, no_check
+from .chunking.text import cap_chunks, no_check
 from .types import Chunk
 from .workspace import Unreadable, WorkspaceFile
 
@@ -45,6 +43,11 @@ def analyze_file(
 ) -> tuple[list[Chunk], dict]:
     """Chunks of the file (at most ``MAX_CHUNKS_PER_FILE``) and its facts for the graph: symbols, raw
     relations, doc sections. ``check`` is called along the way (it raises to stop)."""
+    # The chunkers (tree-sitter and its grammars) load with the first file indexed: a query never needs them.
+    from .chunking.code import analyze_code
+    from .chunking.notebook import chunk_notebook
+    from .chunking.text import chunk_document
+
     if file.source_type == "notebook":
         chunks, symbols, relations = chunk_notebook(
             file.path, text, file.source_type, settings.chunk_size, settings.chunk_overlap, check

@@ -14,12 +14,13 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import retrieval
 from .analysis import ChunkSettings
+from .config import BrainConfig
 from .embed_dask import embedder_for
 from .embedding import Embedder, resolve_model
 from .explore import explore
@@ -51,66 +52,8 @@ from .types import (
     ResetRequest,
     StatusRequest,
     WorkspaceBusy,
-    dask_address,
 )
 from .workspace import ScanOptions, resolve_inside, scan
-
-
-@dataclass(frozen=True)
-class BrainConfig:
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    max_file_bytes: int = 1_000_000
-    include_hidden: bool = False
-    chunk_size: int = 1500
-    chunk_overlap: int = 200
-    model: str | None = None
-    model_path: str | None = None
-    graph_enabled: bool = True
-    bm25_k1: float = 1.2
-    bm25_b: float = 0.75
-    dask_scheduler: str | None = None  # address of a Dask scheduler to embed on while indexing; None/"": locally
-    # the index folder group-readable as far as the root is (default: private to its owner, 0700/0600);
-    # None: the environment variable SHARE_ENV ("1"/"0"), else off
-    share_index_with_group: bool | None = None
-
-    def __post_init__(self) -> None:
-        """The one place a configuration is checked, however it was made (constructor, ``updated``)."""
-        if self.chunk_size < 100:
-            raise InvalidRequest("chunk_size", "must be at least 100 characters")
-        if not 0 <= self.chunk_overlap < self.chunk_size:
-            raise InvalidRequest("chunk_overlap", "must be between 0 and chunk_size")
-        if self.max_file_bytes < 1:
-            raise InvalidRequest("max_file_bytes", "must be positive")
-        object.__setattr__(self, "dask_scheduler", dask_address(self.dask_scheduler) or None)
-        share = self.share_index_with_group
-        if share is None:
-            share = _env_flag(SHARE_ENV)
-        if not isinstance(share, bool):
-            raise InvalidRequest("share_index_with_group", "must be true or false")
-        object.__setattr__(self, "share_index_with_group", share)
-
-    def updated(self, **overrides: Any) -> BrainConfig:
-        known = {f.name for f in fields(self)}
-        unknown = sorted(set(overrides) - known)
-        if unknown:
-            raise InvalidRequest(unknown[0], "unknown setting")
-        values: dict[str, Any] = {
-            k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items() if v is not None
-        }
-        return replace(self, **values)
-
-
-SHARE_ENV = "AGENT_BRAIN_SHARE_INDEX_WITH_GROUP"
-
-
-def _env_flag(name: str) -> bool:
-    value = os.environ.get(name, "").strip().lower()
-    if value in ("", "0", "false", "no", "off"):
-        return False
-    if value in ("1", "true", "yes", "on"):
-        return True
-    raise InvalidRequest(name, f"must be 1 or 0 (got {value[:20]!r})")
 
 
 @dataclass(frozen=True)
@@ -369,7 +312,10 @@ class Brain:
 
     def _query(self, view: _View, request: QueryRequest, started: float) -> QueryResponse:
         snapshot, catalog = view.snapshot, view.catalog
-        vectors = self._query_vectors.soon(request.query) if request.mode != "bm25" else self._query_vectors.get
+        # Modes that always rank by meaning start the query's embedding now, beside their other work;
+        # bm25 never loads the model, graph only when it has chunks to order (or falls back to vector).
+        always = request.mode in ("vector", "hybrid", "multi")
+        vectors = self._query_vectors.soon(request.query) if always else self._query_vectors.get
         ctx = retrieval.QueryContext(
             snapshot, request, vectors, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids), catalog.chunks_by_key
         )
@@ -592,7 +538,7 @@ def _neighbourhood(view: _View, request: GraphRequest) -> GraphNeighbourhood:
 
 
 def _scan_options(config: BrainConfig) -> ScanOptions:
-    return ScanOptions(config.include, config.exclude, config.max_file_bytes, config.include_hidden)
+    return config.scan_options()
 
 
 def _result(chunk: Chunk, hit: retrieval.Hit, terms: frozenset[str] = frozenset()) -> QueryResult:

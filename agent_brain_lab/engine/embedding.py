@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from . import native
 from .types import ModelUnavailable
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -139,6 +140,7 @@ class Embedder:
         """The model, loaded on first call (queries and indexing call it; a server may call it early)."""
         with self._lock:
             if self._model is None:
+                native.check()  # onnxruntime would crash a process where usearch came first
                 from fastembed import TextEmbedding
 
                 kwargs: dict[str, Any] = {"threads": self._threads}

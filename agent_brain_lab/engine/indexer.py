@@ -439,7 +439,9 @@ class Indexer:
                 (staging / name).parent.mkdir(parents=True, exist_ok=True)
                 link_or_copy(old / name, staging / name)
             manifest["contents"] = contents | describe_contents(staging, vectors.save(staging))
-            manifest.update(generation=new, created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            manifest.update(
+                generation=new, created=datetime.now(timezone.utc).isoformat(timespec="seconds"), vectors=len(vectors)
+            )
             (staging / MANIFEST).write_text(json.dumps(manifest, indent=1))
         except BaseException:
             self.index_dir.discard(staging)
@@ -517,6 +519,7 @@ class Indexer:
             "files": files,
             "chunks": chunks,
             "graph": graph_stats,
+            "vectors": len(vectors),  # chunks with a vector: coverage without loading the vector index
             "skipped": _skips(self.index_dir.gen_path(gen), run, rebuild),
             "contents": describe_contents(staging, settle=True),
         }

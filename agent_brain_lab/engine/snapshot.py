@@ -60,10 +60,21 @@ class Snapshot:
             graph_files = [n for n in self.manifest["contents"] or () if str(n).startswith(f"{GRAPH_FOLDER}/")]
             graph = previous._graph if graph_files and shared.issuperset(graph_files) else None
         self.columns = self._load("columns", lambda: FilterColumns.open(gen_dir))
-        self.vectors = self._load("vectors", lambda: VectorIndex.open(gen_dir))
+        self._vectors: VectorIndex | None = None
+        self._vectors_loaded = False
         self.keywords = self._load("keywords", lambda: KeywordIndex.open(gen_dir, len(self.columns)))
         self._graph = graph  # handed over by the writer that just built it, else loaded on first use
-        self._graph_lock = threading.Lock()
+        self._graph_lock = threading.RLock()  # also guards the vectors' first load
+
+    @property
+    def vectors(self) -> VectorIndex | None:
+        """Loaded on first use: keyword and graph queries never load usearch."""
+        if not self._vectors_loaded:
+            with self._graph_lock:
+                if not self._vectors_loaded:
+                    self._vectors = self._load("vectors", lambda: VectorIndex.open(self.dir))
+                    self._vectors_loaded = True
+        return self._vectors
 
     @property
     def graph(self) -> CodeGraph | None:
@@ -82,7 +93,10 @@ class Snapshot:
         """Share of the chunks that have a vector (below 1 while a large run is still embedding)."""
         if not len(self):
             return 1.0
-        return min(1.0, (len(self.vectors) if self.vectors is not None else 0) / len(self))
+        embedded = self.manifest.get("vectors")  # recorded by the writer; older generations: counted
+        if not isinstance(embedded, int):
+            embedded = len(self.vectors) if self.vectors is not None else 0
+        return min(1.0, embedded / len(self))
 
     def _shared_with(self, previous: Snapshot | None) -> set[str]:
         """Names of this generation's files that are the very files (same inode, same recorded

@@ -28,7 +28,7 @@ import watchfiles
 
 from .brain import Brain
 from .types import BrainError, IndexCancelled, IndexReport, InvalidRequest, WorkspaceBusy, index_scope
-from .workspace import EXCLUDED_DIRS
+from .workspace import EXCLUDED_DIRS, folders
 
 # Swap, backup, lock and atomic-write files of editors and tools (vim, emacs, JetBrains, gedit, kate, sed -i).
 EDITOR_TEMP = re.compile(
@@ -222,6 +222,7 @@ class Watcher:
         self._started = threading.Event()
         self._log = log or logging.getLogger(__name__)
         self.state = WatchState("off", "starting")
+        self.watched = 0  # folders under watch (one inotify watch each with events)
         self._thread = threading.Thread(target=self._run, name="agent-brain-watch", daemon=True)
 
     def start(self) -> None:
@@ -252,7 +253,8 @@ class Watcher:
         ended = WatchState("off", "stopped")
         while not self.is_set():
             try:
-                self._follow(polling, reason)
+                if self._follow(polling, reason):
+                    continue  # the set of folders changed: watch the new set
                 break
             except OSError as err:  # watch limit reached, no inotify, an unwatchable folder
                 if polling:
@@ -265,9 +267,18 @@ class Watcher:
         self._started.set()
         self.batcher.close()
 
-    def _follow(self, polling: bool, reason: str | None) -> None:
+    def folders(self) -> list[Path]:
+        """The folders watched: those the workspace rules walk into, each watched on its own (not
+        recursively), so excluded, ignored and hidden folders cost no watch and raise no event."""
+        return folders(self.root, self.batcher.brain.config.scan_options())
+
+    def _follow(self, polling: bool, reason: str | None) -> bool:
+        """Watch until stopped (False) or until a folder appears, goes or changes its ignore rules
+        (True: the caller watches the new set of folders)."""
+        watched = self.folders()
+        self.watched = len(watched)
         changes = watchfiles.watch(
-            self.root,
+            *watched,
             watch_filter=None,
             stop_event=self,
             force_polling=polling,
@@ -275,19 +286,55 @@ class Watcher:
             rust_timeout=500,
             yield_on_timeout=True,  # an empty batch twice a second: `stopped` is asked, startup is known
             raise_interrupt=False,
+            recursive=False,
             # With events, a folder that cannot be watched (the watch limit, no permission) must fail
             # the start, not leave a silent hole: the watcher polls instead, which skips what it cannot read.
             ignore_permission_denied=polling,
         )
-        for batch in changes:
-            if not self._started.is_set():
-                self.state = WatchState("polling" if polling else "events", reason)
-                self._started.set()
-                self._log.info("agent-brain: following %s (%s)", self.root, self.state.mode)
-            paths = [relevant(self.root, path, self._include_hidden) for _change, path in batch]
-            wanted = [p for p in paths if p is not None]
-            if wanted:
-                self.batcher.add(wanted)
+        folder_set = {str(f) for f in watched}
+        try:
+            for batch in changes:
+                if not self._started.is_set():
+                    self.state = WatchState("polling" if polling else "events", reason)
+                    self._started.set()
+                    mode = self.state.mode
+                    self._log.info("agent-brain: following %s (%s, %d folders)", self.root, mode, len(watched))
+                paths = [relevant(self.root, path, self._include_hidden) for _change, path in batch]
+                wanted = [p for p in paths if p is not None]
+                if wanted:
+                    self.batcher.add(wanted)
+                if any(_reshapes(change, path, folder_set) for change, path in batch):
+                    return True
+        finally:
+            changes.close()
+        return False
+
+
+def _reshapes(change: watchfiles.Change, path: str, watched: set[str]) -> bool:
+    """Whether a change alters which folders are watched: a folder added (a new folder, or one renamed
+    in), a watched folder gone, or a .gitignore changed."""
+    if Path(path).name == ".gitignore":
+        return True
+    if change == watchfiles.Change.added:
+        return os.path.isdir(path) and path not in watched
+    return change == watchfiles.Change.deleted and path in watched
+
+
+def inotify_watches(pid: int | str = "self") -> int | None:
+    """How many inotify watches a process holds (Linux: counted from ``/proc/<pid>/fdinfo``), or None."""
+    proc = Path("/proc") / str(pid)
+    try:
+        fds = list((proc / "fd").iterdir())
+    except OSError:
+        return None
+    count = 0
+    for fd in fds:
+        try:
+            if os.readlink(fd) == "anon_inode:inotify":
+                count += (proc / "fdinfo" / fd.name).read_text().count("inotify wd:")
+        except OSError:  # closed meanwhile
+            continue
+    return count
 
 
 def _polling_default(force_polling: bool | None) -> tuple[bool, str | None]:

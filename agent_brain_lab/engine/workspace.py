@@ -351,9 +351,20 @@ def scan(root: Path, options: ScanOptions, subpath: str = "") -> tuple[list[Work
     return sorted(walker.files, key=lambda f: f.path), sorted(walker.skipped, key=lambda s: s.path)
 
 
+def folders(root: Path, options: ScanOptions) -> list[Path]:
+    """The folders a scan walks into (``root`` first): what a watcher watches. Excluded, ignored and
+    hidden folders, virtualenvs and symlinks out of the root are not among them."""
+    root = Path(root).resolve()
+    walker = _Walker(root, options, "", files=False)
+    walker.walk_dir(root, "", [])
+    return walker.folders
+
+
 class _Walker:
-    def __init__(self, root: Path, options: ScanOptions, target: str):
+    def __init__(self, root: Path, options: ScanOptions, target: str, *, files: bool = True):
         self.root = root
+        self.with_files = files
+        self.folders: list[Path] = []
         self.options = options
         self.target = target
         self.include = pathspec.PathSpec.from_lines("gitignore", options.include) if options.include else None
@@ -367,6 +378,7 @@ class _Walker:
 
     def walk_dir(self, abs_dir: Path, rel_dir: str, ignores: list[tuple[str, pathspec.GitIgnoreSpec]]) -> None:
         ignores = ignores + _load_gitignore(abs_dir, rel_dir)
+        self.folders.append(abs_dir)
         try:
             entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
         except OSError as err:
@@ -388,6 +400,8 @@ class _Walker:
                 continue
             if is_dir:
                 self._visit_dir(entry, rel, ignores)
+            elif not self.with_files:
+                continue
             elif is_file:
                 self._visit_file(entry, rel, ignores)
             else:

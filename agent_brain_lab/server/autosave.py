@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
-
-from ..engine.watch import ChangeBatcher
 
 
 class SaveHook:
-    """Post-save hook: hands the saved file to the batcher the disk watcher feeds too, so a save
-    seen by both is indexed once. A failure here is logged and never reaches the save itself."""
+    """Post-save hook: hands the saved file to ``add`` (the disk follower's, which the watcher feeds
+    too, so a save seen by both is indexed once). A failure here is logged and never reaches the save."""
 
-    def __init__(self, root: Path, batcher: ChangeBatcher, *, log: logging.Logger | None = None):
+    def __init__(self, root: Path, add: Callable[[Iterable[str]], object], *, log: logging.Logger | None = None):
         self._root = root
-        self._batcher = batcher
+        self._add = add
         self._log = log or logging.getLogger(__name__)
 
     def __call__(self, model=None, os_path: str | None = None, contents_manager=None, **kwargs) -> None:
         try:
             rel = self._relative(os_path)
             if rel is not None:
-                self._batcher.add([rel])
+                self._add([rel])
         except Exception:  # a broken hook must never break saving
             self._log.warning("agent-brain: could not queue re-index of %s", os_path, exc_info=True)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from traitlets import Bool, Float, Int, List, Unicode
 from traitlets.config import Configurable
 
-from ..engine import BrainConfig
+from ..engine.config import BrainConfig
 
 
 class AgentBrain(Configurable):

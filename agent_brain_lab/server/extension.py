@@ -1,8 +1,13 @@
-"""Server-extension entry point: build the service from ``c.AgentBrain`` and mount the routes."""
+"""The server extension: an ``ExtensionApp`` that builds the service from ``c.AgentBrain``, mounts
+the routes, and stops its threads in the server's stop hook.
+
+Loading it is light: the engine (numpy, usearch, the model, ...) is imported when the brain is
+first used, and the disk follower starts with the first index (see :class:`DiskFollower`).
+"""
 
 from __future__ import annotations
 
-import atexit
+from jupyter_server.extension.application import ExtensionApp
 
 from .autosave import SaveHook
 from .config import AgentBrain
@@ -13,24 +18,40 @@ from .watcher import DiskFollower
 FOLLOWER_KEY = "agent_brain_follower"
 
 
-def load_jupyter_server_extension(server_app) -> None:
-    options = AgentBrain(parent=server_app)
-    root = options.resolve_root(server_app.root_dir)
-    service = BrainService(root, options.brain_config(), log=server_app.log)
-    setup_handlers(server_app.web_app, service)
-    atexit.register(service.close)  # cancel a running job cleanly; function-form extensions get no stop hook
-    if service.healthy and (options.watch or options.auto_reindex_on_save):
-        follower = DiskFollower(
-            service,
-            watch=options.watch,
-            delay=options.reindex_delay,
-            loop=server_app.io_loop.asyncio_loop,
-            log=server_app.log,
-        )
-        service.watch_status = follower.status
-        server_app.web_app.settings[FOLLOWER_KEY] = follower
-        atexit.register(follower.close)
-        if options.auto_reindex_on_save:
-            hook = SaveHook(service.root, follower.batcher, log=server_app.log)
-            server_app.contents_manager.register_post_save_hook(hook)
-    server_app.log.info("agent-brain: serving the brain of %s at %sagent-brain/", root, server_app.base_url)
+class AgentBrainApp(ExtensionApp):
+    """The Agent Brain routes under ``<base_url>agent-brain/``; admin options are ``c.AgentBrain.*``."""
+
+    name = "agent_brain_lab"
+    load_other_extensions = True
+
+    service: BrainService | None = None
+    follower: DiskFollower | None = None
+
+    def initialize_settings(self) -> None:
+        server = self.serverapp
+        assert server is not None  # linked before the settings are made
+        options = AgentBrain(parent=server)
+        root = options.resolve_root(server.root_dir)
+        self.service = BrainService(root, options.brain_config(), log=server.log)
+        if options.watch or options.auto_reindex_on_save:
+            follower = DiskFollower(self.service, watch=options.watch, delay=options.reindex_delay, log=server.log)
+            self.follower = follower
+            self.service.watch_status = follower.status
+            self.service.on_index = follower.start
+            self.settings[FOLLOWER_KEY] = follower
+            if options.auto_reindex_on_save:
+                server.contents_manager.register_post_save_hook(SaveHook(root, follower.add, log=server.log))
+            if follower.index_exists():  # an indexed workspace is kept in step from the start
+                follower.start_in_background()
+        server.log.info("agent-brain: serving the brain of %s at %sagent-brain/", root, server.base_url)
+
+    def initialize_handlers(self) -> None:
+        assert self.service is not None and self.serverapp is not None
+        setup_handlers(self.serverapp.web_app, self.service)
+
+    async def stop_extension(self) -> None:
+        """Stop following the disk and cancel a running index job (it commits nothing)."""
+        if self.follower is not None:
+            self.follower.close()
+        if self.service is not None:
+            self.service.close()

@@ -157,7 +157,7 @@ class QueryHandler(BrainHandler):
     @authorized(READ)
     async def post(self) -> None:
         request = QueryRequest.build(self.json_body())
-        response = await self.service.run(self.service.brain.query, request)
+        response = await self.service.run(self.service.query, request)
         self.reply(response.to_dict())
 
 
@@ -213,7 +213,7 @@ class GraphEntityHandler(BrainHandler):
     async def get(self) -> None:
         fields = query_fields(self.request.query_arguments, ("name", "depth", "per_relation", "all_relations"))
         request = GraphRequest.build(fields)
-        graph = await self.service.run(self.service.brain.graph_entity, request)
+        graph = await self.service.run(self.service.graph_entity, request)
         self.reply(graph.to_dict())
 
 

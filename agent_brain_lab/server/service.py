@@ -5,15 +5,28 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..engine import Brain, BrainConfig
-from ..engine.types import BrainError, IndexReport, IndexRequest, InvalidRequest, StatusRequest, index_scope
-from ..engine.workspace import resolve_inside
+from ..engine.types import (
+    BrainError,
+    GraphNeighbourhood,
+    GraphRequest,
+    IndexReport,
+    IndexRequest,
+    InvalidRequest,
+    QueryRequest,
+    QueryResponse,
+    StatusRequest,
+    index_scope,
+)
 from .jobs import Job, JobManager, JobRunning
+
+if TYPE_CHECKING:
+    from ..engine import Brain, BrainConfig
 
 T = TypeVar("T")
 
@@ -21,41 +34,51 @@ SAVE_LOCK_WAIT_S = 30.0  # a save-triggered job waits this long for another proc
 
 
 class BrainService:
-    """Owns the server's Brain. A Brain that cannot open (no model, bad root) is kept as its error,
-    which every route then answers with, instead of the extension failing to load."""
+    """Owns the server's Brain, opened on first use: a server that never uses it never loads the
+    engine. A Brain that cannot open (no model, bad root) is kept as its error, which every route
+    then answers with, instead of the extension failing to load."""
 
     def __init__(self, root: Path, config: BrainConfig, *, log: logging.Logger | None = None, query_threads: int = 2):
         self.root = root
+        self.config = config
         self.log = log or logging.getLogger(__name__)
         self._brain: Brain | None = None
         self._error: BrainError | None = None
-        try:
-            self._brain = Brain(root, config=config)
-        except BrainError as err:
-            self._error = err
-            self.log.error("agent-brain: cannot open the brain of %s: %s", root, err)
+        self._open_lock = threading.Lock()
         self.jobs = JobManager(self._run_job, log=self.log)
         self.watch_status: Callable[[], dict[str, Any]] = lambda: {"mode": "off", "reason": "not watching"}
+        self.on_index: Callable[[], object] | None = None  # called when an index job is queued
         self._executor = ThreadPoolExecutor(query_threads, thread_name_prefix="agent-brain-query")
         self._status_executor = ThreadPoolExecutor(1, thread_name_prefix="agent-brain-status")
-        if self._brain is not None:
-            self._executor.submit(self._warm)
+
+    @property
+    def brain(self) -> Brain:
+        if self._brain is None and self._error is None:
+            with self._open_lock:
+                if self._brain is None and self._error is None:
+                    self._open()
+        if self._brain is None:
+            raise self._error or BrainError("the brain is not open")
+        return self._brain
+
+    def _open(self) -> None:
+        from ..engine import Brain
+
+        try:
+            self._brain = Brain(self.root, config=self.config)
+        except BrainError as err:
+            self._error = err
+            self.log.error("agent-brain: cannot open the brain of %s: %s", self.root, err)
+            return
+        if self._brain.is_indexed():  # the model, graph and names now, off the request path; a daemon
+            # thread: a server stopped meanwhile exits without waiting for the model to load
+            threading.Thread(target=self._warm, name="agent-brain-warm", daemon=True).start()
 
     def _warm(self) -> None:
         try:
             self.brain.warm()
         except BrainError as err:  # an unreadable index: the first request reports it
             self.log.warning("agent-brain: could not preload the index: %s", err)
-
-    @property
-    def brain(self) -> Brain:
-        if self._brain is None:
-            raise self._error or BrainError("the brain is not open")
-        return self._brain
-
-    @property
-    def healthy(self) -> bool:
-        return self._brain is not None
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run engine work (queries, graph, reset) off the IOLoop."""
@@ -81,10 +104,15 @@ class BrainService:
         brain.config.updated(**settings)
         if not self.jobs.active():
             brain.check_can_index(force=request.force)  # another process writing, a model change: 409
-        return self.jobs.submit(paths, force=request.force, **settings)
+        job = self.jobs.submit(paths, force=request.force, **settings)
+        if self.on_index is not None:
+            self.on_index()  # the disk follower starts with the first index
+        return job
 
     def index_folder(self, rel: str) -> str:
         """The root-relative POSIX form of a folder given by the client, or InvalidRequest("path")."""
+        from ..engine.workspace import resolve_inside  # pathspec: with the engine, not with the server
+
         try:
             target = resolve_inside(self.root, rel)  # outside the root, or missing: InvalidRequest("path")
             is_dir = target.is_dir()
@@ -99,7 +127,7 @@ class BrainService:
         """Queue one incremental run of saved or changed files, behind any running job; while that
         job's run is embedding, hand them to it instead (searchable within a batch, not after it)."""
         running = self.jobs.active()
-        merge_into = running if running is not None and self.healthy and self.brain.merging else None
+        merge_into = running if running is not None and self._brain is not None and self._brain.merging else None
         return self.jobs.submit(paths, exclusive=False, merge_into=merge_into, wait=SAVE_LOCK_WAIT_S, missing_ok=True)
 
     def _run_job(self, job: Job) -> IndexReport:
@@ -108,6 +136,12 @@ class BrainService:
         )
 
     # ------------------------------------------------------------------ reading
+
+    def query(self, request: QueryRequest) -> QueryResponse:
+        return self.brain.query(request)  # on a query thread: the first opens the brain off the IOLoop
+
+    def graph_entity(self, request: GraphRequest) -> GraphNeighbourhood:
+        return self.brain.graph_entity(request)
 
     def status(self, request: StatusRequest | None = None) -> dict[str, Any]:
         status = self.brain.status(request or StatusRequest()).to_dict()
@@ -125,6 +159,7 @@ class BrainService:
         return self.brain.reset(drop_cache=drop_cache)
 
     def close(self) -> None:
+        """Cancel a running job (it commits nothing) and stop the threads; returns without waiting."""
         self.jobs.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
         self._status_executor.shutdown(wait=False, cancel_futures=True)

@@ -2,41 +2,74 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from typing import Any
+import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from ..engine.watch import ChangeBatcher, Watcher, WatchState
+from ..engine.store.generations import INDEX_DIR
 from .service import BrainService
+
+if TYPE_CHECKING:
+    from ..engine.watch import ChangeBatcher, Watcher
 
 
 class DiskFollower:
     """One :class:`ChangeBatcher` for saves and file changes, fed by a :class:`Watcher` when ``watch``.
 
+    Nothing runs until the workspace has an index: the follower starts with the first index job
+    (:meth:`start`), or with the server when the root already holds an index, so a server whose
+    brain is never used loads no engine and holds no watch. Until then saves are left to the first
+    index, which sees them anyway: a watcher never makes a partial index of edited files.
     Batches become jobs of the service's JobManager, queued behind a running job (several batches
-    merge into its one pending run). Until the workspace has an index, changes are left to the
-    first index, which sees them anyway: a watcher never makes a partial index of edited files.
-    The watch ends with the server's event loop (function-form extensions get no stop hook).
+    merge into its one pending run). :meth:`close` is the server extension's stop hook.
     """
 
-    def __init__(
-        self,
-        service: BrainService,
-        *,
-        watch: bool,
-        delay: float,
-        loop: asyncio.AbstractEventLoop | None = None,
-        log: logging.Logger | None = None,
-    ):
+    def __init__(self, service: BrainService, *, watch: bool, delay: float, log: logging.Logger | None = None):
         self.service = service
         self.log = log or logging.getLogger(__name__)
-        self.batcher = ChangeBatcher(service.brain, self._submit, delay=delay, log=self.log)
+        self._watch = watch
+        self._delay = delay
+        self._lock = threading.Lock()
+        self._closed = False
+        self.batcher: ChangeBatcher | None = None
         self.watcher: Watcher | None = None
-        self._off = WatchState("off", "c.AgentBrain.watch is False")
-        if watch:
-            stopped = loop.is_closed if loop is not None else None
-            self.watcher = Watcher(self.batcher, stopped=stopped, log=self.log)
-            self.watcher.start()
+
+    def index_exists(self) -> bool:
+        """Whether the root holds an index (one stat: the engine is not loaded to know)."""
+        return (self.service.root / INDEX_DIR / "CURRENT").is_file()
+
+    def start(self) -> None:
+        """Start following (idempotent): the batcher, and the watcher when ``watch``. Opens the brain."""
+        with self._lock:
+            if self._closed or self.batcher is not None:
+                return
+            from ..engine.watch import ChangeBatcher, Watcher
+
+            brain = self.service.brain
+            self.batcher = ChangeBatcher(brain, self._submit, delay=self._delay, log=self.log)
+            if self._watch:
+                self.watcher = Watcher(self.batcher, log=self.log)
+                self.watcher.start()
+
+    def start_in_background(self) -> None:
+        """:meth:`start` on a thread (server start: the engine loads without holding up the server)."""
+        threading.Thread(target=self._start_quietly, name="agent-brain-follow", daemon=True).start()
+
+    def _start_quietly(self) -> None:
+        try:
+            self.start()
+        except Exception as err:  # a brain that cannot open: its routes say why
+            self.log.warning("agent-brain: not following the disk: %s", err)
+
+    def add(self, paths: Iterable[str]) -> None:
+        """Saved or changed paths (the save hook's way in); dropped until there is an index."""
+        if self.batcher is None:
+            if not self.index_exists():
+                return
+            self.start()
+        if self.batcher is not None:
+            self.batcher.add(paths)
 
     def _submit(self, paths: list[str]) -> None:
         brain = self.service.brain
@@ -46,10 +79,15 @@ class DiskFollower:
         self.service.reindex_files(paths)
 
     def status(self) -> dict[str, Any]:
-        state = self.watcher.state if self.watcher is not None else self._off
-        return state.to_dict()
+        if self.watcher is not None:
+            return self.watcher.state.to_dict()
+        reason = "starts with the first index" if self._watch else "c.AgentBrain.watch is False"
+        return {"mode": "off", "reason": reason}
 
     def close(self) -> None:
+        with self._lock:
+            self._closed = True
         if self.watcher is not None:
             self.watcher.stop()
-        self.batcher.close()
+        if self.batcher is not None:
+            self.batcher.close()

@@ -25,12 +25,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from pathlib import Path
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .datafiles import CorruptIndexFile, link_or_copy, load_json, require
 from .graph_arrays import ArrayGraph
 from .graph_view import OverlayGraph
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 FOLDER = "graph"
 META = "graph.json"
@@ -667,6 +669,8 @@ def _return_freed_memory() -> None:
 def _graph_of(parts: Mapping[str, tuple]) -> nx.MultiDiGraph:
     """A networkx graph of (nodes, edges, external names) per path, in path order. Filled through
     its adjacency dicts (what ``add_edge`` does, minus its per-call overhead: 5.5 s -> 3.4 s at 500k edges)."""
+    import networkx as nx  # only delta graphs are built with it (~0.3 s to import): a base graph is arrays
+
     g = nx.MultiDiGraph()
     attrs_of, succ, pred = g._node, g._succ, g._pred
 

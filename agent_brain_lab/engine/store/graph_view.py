@@ -7,10 +7,12 @@ engine reads (``in``, ``nodes``, ``edges``, ``out_edges``/``in_edges``, ``succes
 from __future__ import annotations
 
 from collections.abc import Iterator
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .graph_arrays import ArrayGraph
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class OverlayGraph:

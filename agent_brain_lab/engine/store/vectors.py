@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import onnxruntime  # noqa: F401  must load before usearch: the reverse order segfaults (usearch 2.26, ort 1.31)
-from usearch.index import Index, MetricKind
-from usearch.index import search as exact_search
 
+from ..native import usearch_index
 from .datafiles import CorruptIndexFile, link_or_copy, load_array, require, save_array
 
 FILE = "vectors.usearch"
@@ -28,6 +27,9 @@ EXACT_BELOW = 20_000  # brute force is exact and as fast as HNSW on small indexe
 DELTA_MIN = 2048  # a delta up to this many vectors (or a 10th of the base) stays a delta
 DEAD_MIN = 1024  # tombstones up to this many (or a 64th of the base): each one is over-fetched per search
 _NO_KEYS = np.zeros(0, dtype=np.int64)
+
+if TYPE_CHECKING:
+    from usearch.index import Index
 
 
 def is_vector_file(name: str) -> bool:
@@ -52,7 +54,7 @@ class VectorIndex:
 
     @classmethod
     def empty(cls, dim: int) -> VectorIndex:
-        return cls(Index(ndim=dim, metric="cos", dtype="f16", connectivity=16))
+        return cls(usearch_index().Index(ndim=dim, metric="cos", dtype="f16", connectivity=16))
 
     @classmethod
     def open(cls, gen_dir: Path) -> VectorIndex | None:
@@ -60,7 +62,7 @@ class VectorIndex:
         if not path.exists():
             return None
         try:
-            index = Index.restore(str(path), view=True)
+            index = usearch_index().Index.restore(str(path), view=True)
         except (RuntimeError, ValueError, OSError) as err:
             raise CorruptIndexFile(f"{FILE}: unreadable ({err})") from None
         if index is None:
@@ -108,7 +110,7 @@ class VectorIndex:
     def _merge(self) -> None:
         """Tombstones and delta into a base held in memory (written in full by the next save)."""
         assert self._origin is not None
-        base = Index.restore(str(self._origin / FILE), view=False)
+        base = usearch_index().Index.restore(str(self._origin / FILE), view=False)
         if base is None:
             raise CorruptIndexFile(f"{FILE}: not a usearch index")
         if len(self._dead):
@@ -164,7 +166,10 @@ class VectorIndex:
                 live = ~np.isin(keys, self._dead)
                 keys, sims = keys[live], sims[live]
         if len(self._delta_keys):  # usearch's own brute force: the very similarities its index computes
-            found = exact_search(self._delta, query, min(count, len(self._delta_keys)), MetricKind.Cos, exact=True)
+            usearch = usearch_index()
+            found = usearch.search(
+                self._delta, query, min(count, len(self._delta_keys)), usearch.MetricKind.Cos, exact=True
+            )
             keys = np.concatenate([keys, self._delta_keys[found.keys.astype(np.int64)]])
             sims = np.concatenate([sims, (1.0 - found.distances).astype(np.float32)])
             order = np.argsort(-sims, kind="stable")[:count]
