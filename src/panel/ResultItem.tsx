@@ -10,6 +10,7 @@ import {
   legBreakdown,
   locationLabel
 } from '../scores';
+import { useTrans } from '../trans';
 import { IQueryResult, Mode } from '../types';
 
 export interface IResultItemProps {
@@ -40,10 +41,31 @@ export function Snippet(props: {
   );
 }
 
+/** A path that wraps only after a `/` (never mid-word); the CSS adds the ellipsis. */
+export function PathText(props: { path: string }): JSX.Element {
+  const parts = props.path.split('/');
+  return (
+    <>
+      {parts.map((part, i) => (
+        <React.Fragment key={i}>
+          {part}
+          {i < parts.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </React.Fragment>
+      ))}
+    </>
+  );
+}
+
 export function ResultItem(props: IResultItemProps): JSX.Element {
+  const trans = useTrans();
   const { result, mode } = props;
   const anchor = anchorLabel(result);
-  const legs = legBreakdown(result, mode);
+  const legs = legBreakdown(result, mode, trans);
+  const location = locationLabel(result, trans);
   return (
     <li
       ref={props.itemRef}
@@ -63,8 +85,13 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
       onFocus={props.onSelect}
     >
       <div className="jp-AgentBrain-resultHead">
-        <span className="jp-AgentBrain-location">{locationLabel(result)}</span>
-        <span className="jp-AgentBrain-score" title={`${mode} score`}>
+        <span className="jp-AgentBrain-location" title={location}>
+          <PathText path={location} />
+        </span>
+        <span
+          className="jp-AgentBrain-score"
+          title={trans.__('%1 score', mode)}
+        >
           {formatScore(result.score)}
         </span>
       </div>
@@ -77,13 +104,28 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
           {result.source_type}
         </span>
         {legs.map(l => (
-          <span key={l.leg} className="jp-AgentBrain-leg" data-leg={l.leg}>
+          <span
+            key={l.leg}
+            className="jp-AgentBrain-leg"
+            data-leg={l.leg}
+            data-missing={l.missing ? 'true' : undefined}
+            title={
+              l.missing
+                ? trans.__(
+                    'This chunk has no vector yet: it was ranked by its keywords alone.'
+                  )
+                : undefined
+            }
+          >
             {l.leg} {l.value}
           </span>
         ))}
       </div>
       {result.relationship_path.length > 0 && (
-        <div className="jp-AgentBrain-relpath" title="Relationship path">
+        <div
+          className="jp-AgentBrain-relpath"
+          title={trans.__('Relationship path')}
+        >
           {result.relationship_path.join(' ')}
         </div>
       )}
