@@ -6,6 +6,7 @@ import * as React from 'react';
 import { segments, snippet } from '../highlight';
 import {
   anchorLabel,
+  focusLine,
   formatScore,
   legBreakdown,
   locationLabel
@@ -76,7 +77,7 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
       role="option"
       aria-selected={props.selected}
       data-path={result.source}
-      data-line={result.start_line}
+      data-line={focusLine(result)}
       data-cell={result.cell_index ?? undefined}
       onClick={() => {
         props.onSelect();
