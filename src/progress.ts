@@ -20,7 +20,8 @@ export interface IPhase {
 
 const ANALYSIS_PHASES = ['pending', 'scanning', 'indexing'];
 
-function count(n: number): string {
+/** A count as the panel prints it: 4,074. */
+export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 

@@ -96,9 +96,11 @@ export function ServerMissing(): JSX.Element {
         <pre>jupyter server extension list</pre>
         <p>
           {trans.__(
-            'If it is missing, install agent-brain-lab into the Python environment that runs Jupyter; if it is disabled, run jupyter server extension enable agent_brain_lab. Then restart JupyterLab.'
+            'If it is missing, install agent-brain-lab into the Python environment that runs Jupyter. If it is disabled, enable it:'
           )}
         </p>
+        <pre>jupyter server extension enable agent_brain_lab</pre>
+        <p>{trans.__('Then restart JupyterLab.')}</p>
       </div>
     </div>
   );

@@ -5,6 +5,7 @@
 import * as React from 'react';
 
 import {
+  count,
   hasIndex,
   jobPhases,
   lastJobLabel,
