@@ -100,8 +100,8 @@ export function StatusSummary(props: {
         <summary>
           {trans.__(
             '%1 files · %2 chunks',
-            status.files.total,
-            status.chunks.total
+            count(status.files.total),
+            count(status.chunks.total)
           )}
           {status.state === 'indexing' ? trans.__(' · indexing') : ''}
         </summary>
