@@ -364,6 +364,30 @@ describe('parseLocation', () => {
   });
 });
 
+describe('default shortcuts', () => {
+  it('open the panel anywhere and search the selection in editors and cells', () => {
+    const shortcuts = (schema as any)['jupyter.lab.shortcuts'] as {
+      command: string;
+      keys: string[];
+      selector: string;
+    }[];
+    const byCommand = (command: string) =>
+      shortcuts.filter(s => s.command === command);
+    expect(byCommand('agent-brain-lab:open-panel')).toEqual([
+      {
+        command: 'agent-brain-lab:open-panel',
+        keys: ['Alt Shift B'],
+        selector: 'body'
+      }
+    ]);
+    expect(
+      byCommand('agent-brain-lab:search-selection').map(s => s.selector)
+    ).toEqual(['.jp-FileEditor', '.jp-Notebook .jp-Cell .jp-InputArea-editor']);
+    // each selector is a single selector (Lumino rejects comma lists)
+    expect(shortcuts.every(s => !s.selector.includes(','))).toBe(true);
+  });
+});
+
 describe('readSettings', () => {
   it('has the defaults of schema/plugin.json', () => {
     const defaults = Object.fromEntries(
