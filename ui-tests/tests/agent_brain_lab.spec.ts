@@ -298,9 +298,9 @@ test('opening a graph hit puts the relation line near the top third of the edito
   // near the top third: in view, well above the bottom edge
   expect(view.offset).toBeGreaterThan(0.1);
   expect(view.offset).toBeLessThan(0.5);
-  await page.evaluate(() =>
-    (window as any).jupyterapp.commands.execute('application:close-all')
-  );
+  await page.evaluate(async () => {
+    await (window as any).jupyterapp.commands.execute('application:close-all');
+  });
   fs.rmSync(path.join(status.root, 'shop', 'long_report.py'));
   await indexPath(page, 'shop');
 });
@@ -385,12 +385,13 @@ test('the agent-brain:open window event opens a file at a line', async ({
 test('searches the editor selection from the context menu', async ({
   page
 }) => {
-  await page.evaluate(() =>
-    (window as any).jupyterapp.commands.execute('docmanager:open', {
+  // Nothing returned: the opened widget cannot be serialised back to the test.
+  await page.evaluate(async () => {
+    await (window as any).jupyterapp.commands.execute('docmanager:open', {
       path: 'shop/pricing.py',
       factory: 'Editor'
-    })
-  );
+    });
+  });
   const line = page.locator('.jp-FileEditor .cm-line', {
     hasText: 'def apply_tax('
   });
