@@ -6,6 +6,7 @@
 #
 #   AGENT_BRAIN_UI_VENV   virtualenv to (re)use   (default: $TMPDIR/agent-brain-ui-venv)
 #   AGENT_BRAIN_UI_PORT   port of the test server  (default: 8891)
+#   AGENT_BRAIN_UI_BARE_PORT  port of the server without the extension (default: port + 100)
 #   CHROMIUM_PATH         browser executable       (default: /usr/bin/chromium)
 set -euo pipefail
 

@@ -3,6 +3,9 @@
  */
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
+import { TranslationBundle } from '@jupyterlab/translation';
+
+import { NULL_TRANS } from './trans';
 
 import {
   IIndexRequest,
@@ -14,6 +17,12 @@ import {
 
 /** The API namespace under the server's base URL. */
 export const NAMESPACE = 'agent-brain';
+
+/**
+ * The code of an ApiError when Jupyter answers 404 without this extension's
+ * JSON error body: the server extension is not installed or not enabled.
+ */
+export const SERVER_EXTENSION_MISSING = 'server_extension_missing';
 
 /**
  * An error answered by the server (or a network failure, with status 0).
@@ -42,7 +51,8 @@ export class ApiError extends Error {
 export async function requestAPI<T>(
   endPoint: string,
   settings: ServerConnection.ISettings,
-  init: RequestInit = {}
+  init: RequestInit = {},
+  trans: TranslationBundle = NULL_TRANS
 ): Promise<T> {
   const url = URLExt.join(settings.baseUrl, NAMESPACE, endPoint);
   let response: Response;
@@ -50,7 +60,7 @@ export async function requestAPI<T>(
     response = await ServerConnection.makeRequest(url, init, settings);
   } catch (error) {
     throw new ApiError(
-      `Cannot reach the Agent Brain server: ${(error as Error).message}`,
+      trans.__('Cannot reach the Jupyter server: %1', (error as Error).message),
       0,
       'network_error'
     );
@@ -66,6 +76,17 @@ export async function requestAPI<T>(
   }
   if (!response.ok) {
     const body = data && typeof data === 'object' ? data : {};
+    if (response.status === 404 && typeof body.error !== 'string') {
+      // Every route of the extension (its catch-all included) answers JSON: a bare 404
+      // comes from a Jupyter server that does not run the extension at all.
+      throw new ApiError(
+        trans.__(
+          'The Agent Brain server extension is not running on this Jupyter server.'
+        ),
+        404,
+        SERVER_EXTENSION_MISSING
+      );
+    }
     const message =
       typeof body.message === 'string' && body.message
         ? body.message
@@ -80,7 +101,7 @@ export async function requestAPI<T>(
   }
   if (data === null) {
     throw new ApiError(
-      `Unexpected answer from ${endPoint}: not JSON`,
+      trans.__('Unexpected answer from %1: not JSON', endPoint),
       response.status,
       'bad_response'
     );
@@ -95,28 +116,31 @@ function jsonBody(method: string, body: unknown): RequestInit {
 /** Typed calls for the routes the panel uses. */
 export class BrainAPI {
   constructor(
-    readonly settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+    readonly settings: ServerConnection.ISettings = ServerConnection.makeSettings(),
+    private readonly _trans: TranslationBundle = NULL_TRANS
   ) {}
 
+  private _call<T>(endPoint: string, init: RequestInit = {}): Promise<T> {
+    return requestAPI(endPoint, this.settings, init, this._trans);
+  }
+
   query(request: IQueryRequest): Promise<IQueryResponse> {
-    return requestAPI('query', this.settings, jsonBody('POST', request));
+    return this._call('query', jsonBody('POST', request));
   }
 
   index(request: IIndexRequest = {}): Promise<IJob> {
-    return requestAPI('index', this.settings, jsonBody('POST', request));
+    return this._call('index', jsonBody('POST', request));
   }
 
   status(): Promise<IStatus> {
-    return requestAPI('status', this.settings);
+    return this._call('status');
   }
 
   job(id: string): Promise<IJob> {
-    return requestAPI(`jobs/${encodeURIComponent(id)}`, this.settings);
+    return this._call(`jobs/${encodeURIComponent(id)}`);
   }
 
   cancel(id: string): Promise<IJob> {
-    return requestAPI(`jobs/${encodeURIComponent(id)}`, this.settings, {
-      method: 'DELETE'
-    });
+    return this._call(`jobs/${encodeURIComponent(id)}`, { method: 'DELETE' });
   }
 }

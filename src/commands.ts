@@ -8,6 +8,7 @@ import { CodeEditor } from '@jupyterlab/codeeditor';
 import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
 import { IEditorTracker } from '@jupyterlab/fileeditor';
 import { INotebookTracker } from '@jupyterlab/notebook';
+import { TranslationBundle } from '@jupyterlab/translation';
 
 import { brainIcon } from './icon';
 import { BrainModel } from './model';
@@ -32,13 +33,12 @@ export interface ICommandContext {
   fileBrowser: IDefaultFileBrowser | null;
   palette: ICommandPalette | null;
   open: (location: ILocation) => Promise<unknown>;
+  trans: TranslationBundle;
 }
-
-const CATEGORY = 'Agent Brain';
 
 export function addCommands(app: JupyterFrontEnd, ctx: ICommandContext): void {
   const { commands, shell } = app;
-  const { model, panel } = ctx;
+  const { model, panel, trans } = ctx;
 
   /** The editor of the focused file editor or notebook cell, if any. */
   const currentEditor = (): CodeEditor.IEditor | null => {
@@ -53,8 +53,10 @@ export function addCommands(app: JupyterFrontEnd, ctx: ICommandContext): void {
   };
 
   commands.addCommand(CommandIDs.openPanel, {
-    label: 'Open Agent Brain',
-    caption: 'Search the workspace by meaning, keywords and code relations',
+    label: trans.__('Open Agent Brain'),
+    caption: trans.__(
+      'Search the workspace by meaning, keywords and code relations'
+    ),
     icon: brainIcon,
     execute: () => {
       shell.activateById(panel.id);
@@ -63,7 +65,7 @@ export function addCommands(app: JupyterFrontEnd, ctx: ICommandContext): void {
   });
 
   commands.addCommand(CommandIDs.index, {
-    label: 'Index Workspace with Agent Brain',
+    label: trans.__('Index Workspace with Agent Brain'),
     execute: async () => {
       shell.activateById(panel.id);
       await model.index();
@@ -71,7 +73,7 @@ export function addCommands(app: JupyterFrontEnd, ctx: ICommandContext): void {
   });
 
   commands.addCommand(CommandIDs.indexFolder, {
-    label: 'Index Folder with Agent Brain',
+    label: trans.__('Index Folder with Agent Brain'),
     icon: brainIcon,
     isVisible: () => {
       const item = ctx.fileBrowser?.selectedItems().next();
@@ -87,7 +89,9 @@ export function addCommands(app: JupyterFrontEnd, ctx: ICommandContext): void {
             : null;
       }
       if (path === null) {
-        Notification.warning('Select a folder in the file browser first.');
+        Notification.warning(
+          trans.__('Select a folder in the file browser first.')
+        );
         return;
       }
       shell.activateById(panel.id);
@@ -96,14 +100,16 @@ export function addCommands(app: JupyterFrontEnd, ctx: ICommandContext): void {
   });
 
   commands.addCommand(CommandIDs.searchSelection, {
-    label: 'Search Agent Brain for Selection',
+    label: trans.__('Search Agent Brain for Selection'),
     icon: brainIcon,
     isEnabled: () => currentEditor() !== null,
     execute: async () => {
       const editor = currentEditor();
       const text = editor ? selectedText(editor).slice(0, MAX_QUERY_CHARS) : '';
       if (!text) {
-        Notification.info('Select some text in an editor to search for it.');
+        Notification.info(
+          trans.__('Select some text in an editor to search for it.')
+        );
         return;
       }
       model.setOptions({ query: text });
@@ -113,11 +119,11 @@ export function addCommands(app: JupyterFrontEnd, ctx: ICommandContext): void {
   });
 
   commands.addCommand(CommandIDs.openLocation, {
-    label: 'Open File at Location',
+    label: trans.__('Open File at Location'),
     execute: async args => {
       const location = parseLocation(args);
       if (!location) {
-        throw new Error('open-location needs a relative "path"');
+        throw new Error(trans.__('open-location needs a relative "path"'));
       }
       await ctx.open(location);
     }
@@ -128,6 +134,6 @@ export function addCommands(app: JupyterFrontEnd, ctx: ICommandContext): void {
     CommandIDs.index,
     CommandIDs.searchSelection
   ]) {
-    ctx.palette?.addItem({ command, category: CATEGORY });
+    ctx.palette?.addItem({ command, category: trans.__('Agent Brain') });
   }
 }

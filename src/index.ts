@@ -14,16 +14,21 @@ import { IEditorTracker } from '@jupyterlab/fileeditor';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStateDB } from '@jupyterlab/statedb';
+import { IStatusBar } from '@jupyterlab/statusbar';
+import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { BrainAPI } from './api';
-import { addCommands } from './commands';
+import { addCommands, CommandIDs } from './commands';
 import { brainIcon } from './icon';
 import { BrainModel, ISearchOptions } from './model';
 import { OPEN_EVENT, parseLocation } from './location';
 import { openLocation } from './open';
 import { BrainPanel } from './panel/BrainPanel';
 import { followSaves } from './saves';
+import { focusLine } from './scores';
 import { applySettings, IPanelSettings, readSettings } from './settings';
+import { BrainStatusItem } from './statusbar';
+import { DOMAIN } from './trans';
 import { ILocation } from './types';
 
 const PLUGIN_ID = 'agent-brain-lab:plugin';
@@ -41,7 +46,9 @@ const plugin: JupyterFrontEndPlugin<void> = {
     ICommandPalette,
     IEditorTracker,
     INotebookTracker,
-    IDefaultFileBrowser
+    IDefaultFileBrowser,
+    ITranslator,
+    IStatusBar
   ],
   activate: (
     app: JupyterFrontEnd,
@@ -52,19 +59,27 @@ const plugin: JupyterFrontEndPlugin<void> = {
     palette: ICommandPalette | null,
     editors: IEditorTracker | null,
     notebooks: INotebookTracker | null,
-    fileBrowser: IDefaultFileBrowser | null
+    fileBrowser: IDefaultFileBrowser | null,
+    translator: ITranslator | null,
+    statusBar: IStatusBar | null
   ) => {
+    const trans = (translator ?? nullTranslator).load(DOMAIN);
     const model = new BrainModel(
-      new BrainAPI(app.serviceManager.serverSettings),
+      new BrainAPI(app.serviceManager.serverSettings, trans),
       {
         error: message => Notification.error(message, { autoClose: 8000 }),
         info: message => Notification.info(message, { autoClose: 4000 })
-      }
+      },
+      trans
     );
     const open = (location: ILocation) =>
       openLocation(docManager, location).catch(error =>
         Notification.error(
-          `Cannot open ${location.path}: ${error.message ?? error}`
+          trans.__(
+            'Cannot open %1: %2',
+            location.path,
+            error.message ?? String(error)
+          )
         )
       );
 
@@ -73,13 +88,13 @@ const plugin: JupyterFrontEndPlugin<void> = {
       result =>
         void open({
           path: result.source,
-          line: result.start_line,
+          line: focusLine(result),
           cell_index: result.cell_index
         })
     );
     panel.id = 'agent-brain-lab-panel';
     panel.title.icon = brainIcon;
-    panel.title.caption = 'Agent Brain';
+    panel.title.caption = trans.__('Agent Brain');
     app.shell.add(panel, 'left', { rank: 600 });
     restorer?.add(panel, 'agent-brain-lab');
 
@@ -90,7 +105,17 @@ const plugin: JupyterFrontEndPlugin<void> = {
       notebooks,
       fileBrowser,
       palette,
-      open
+      open,
+      trans
+    });
+
+    statusBar?.registerStatusItem('agent-brain-lab:status', {
+      item: new BrainStatusItem(
+        model,
+        () => void app.commands.execute(CommandIDs.openPanel)
+      ),
+      align: 'left',
+      rank: 50
     });
 
     window.addEventListener(OPEN_EVENT, event => {
@@ -152,7 +177,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
       .catch(error =>
         console.warn('agent-brain-lab: panel state not restored', error)
       )
-      .then(() => model.refreshStatus());
+      .then(() => model.refreshStatus())
+      .then(() => model.startStatusPoll());
   }
 };
 

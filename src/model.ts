@@ -2,11 +2,13 @@
  * The panel's state and the calls that change it, free of any widget code so
  * the commands, the settings and the React view all drive the same object.
  */
+import { TranslationBundle } from '@jupyterlab/translation';
 import { Poll } from '@lumino/polling';
 import { ISignal, Signal } from '@lumino/signaling';
 
-import { ApiError, BrainAPI } from './api';
+import { ApiError, BrainAPI, SERVER_EXTENSION_MISSING } from './api';
 import { DEFAULT_SETTINGS } from './settings';
+import { NULL_TRANS } from './trans';
 import {
   IJob,
   IQueryRequest,
@@ -47,10 +49,63 @@ export const DEFAULT_OPTIONS: ISearchOptions = {
 /** Job polling: quick while a job runs, backing off up to `max` when the server errs. */
 export const JOB_POLL = { interval: 500, backoff: true, max: 10_000 };
 
+/** While a job runs, the status (what is searchable now) is re-read at most this often. */
+export const STATUS_DURING_JOB_MS = 2000;
+
+/** Without a job of ours, the status is re-read this often (jobs of the CLI, kernels, saves). */
+export const STATUS_POLL = { interval: 15_000, backoff: true, max: 120_000 };
+
+/** The request fields a person sets in the panel, in their words (for error messages). */
+export function fieldLabel(
+  field: string,
+  trans: TranslationBundle = NULL_TRANS
+): string {
+  switch (field) {
+    case 'file_paths':
+      return trans.__('Paths filter');
+    case 'languages':
+      return trans.__('Languages filter');
+    case 'source_types':
+      return trans.__('Source types filter');
+    case 'query':
+      return trans.__('Search text');
+    case 'top_k':
+      return trans.__('Number of results');
+    case 'alpha':
+      return trans.__('Hybrid alpha');
+    default:
+      return field;
+  }
+}
+
+/**
+ * A request error as a person reads it: the engine's "file_paths: '/x' must be
+ * relative" becomes "Paths filter: '/x' must be relative".
+ */
+export function fieldMessage(
+  field: string,
+  message: string,
+  trans: TranslationBundle = NULL_TRANS
+): string {
+  const detail = message.startsWith(`${field}: `)
+    ? message.slice(field.length + 2)
+    : message;
+  return `${fieldLabel(field, trans)}: ${detail}`;
+}
+
+/** Why the last search shows no results: shown in the panel, not as a toast. */
+export interface ISearchNotice {
+  kind: 'not_indexed' | 'invalid';
+  /** The request field at fault (`file_paths`, …) for `invalid`. */
+  field?: string;
+  message: string;
+}
+
 export class BrainModel {
   constructor(
     readonly api: BrainAPI,
-    private readonly reporter: IReporter
+    private readonly reporter: IReporter,
+    readonly trans: TranslationBundle = NULL_TRANS
   ) {}
 
   get changed(): ISignal<this, void> {
@@ -76,6 +131,35 @@ export class BrainModel {
   }
   get job(): IJob | null {
     return this._job;
+  }
+  /** Why the last search has no results to show, if it failed in a way the user fixes. */
+  get notice(): ISearchNotice | null {
+    return this._notice;
+  }
+  /** Set when the server extension does not answer at all (not installed / not enabled). */
+  get unavailable(): boolean {
+    return this._unavailable;
+  }
+
+  /**
+   * Re-read the status now and then while no job of ours is watched, so the
+   * status bar follows runs other clients start. Stops while the page is hidden.
+   */
+  startStatusPoll(): void {
+    if (this._statusPoll) {
+      return;
+    }
+    this._statusPoll = new Poll({
+      auto: true,
+      factory: async () => {
+        if (!this._poll && !this._unavailable) {
+          await this.refreshStatus();
+        }
+      },
+      frequency: STATUS_POLL,
+      standby: 'when-hidden',
+      name: 'agent-brain-lab:status'
+    });
   }
 
   /** Change some search options (the view, the settings and restored state call this). */
@@ -112,7 +196,7 @@ export class BrainModel {
   async search(): Promise<void> {
     const request = this.request();
     if (!request.query) {
-      this.reporter.info('Type something to search for.');
+      this.reporter.info(this.trans.__('Type something to search for.'));
       return;
     }
     const seq = ++this._searchSeq;
@@ -122,10 +206,11 @@ export class BrainModel {
       const response = await this.api.query(request);
       if (seq === this._searchSeq) {
         this._response = response;
+        this._notice = null;
       }
     } catch (error) {
       if (seq === this._searchSeq) {
-        this._report(error);
+        this._searchFailed(error);
       }
     } finally {
       if (seq === this._searchSeq) {
@@ -143,6 +228,11 @@ export class BrainModel {
       this._report(error);
       return;
     }
+    this._statusRead = Date.now();
+    this._unavailable = false;
+    if (this._notice?.kind === 'not_indexed' && this._status.generation > 0) {
+      this._notice = null; // searches answer now
+    }
     this._changed.emit();
     const running = this._status.job;
     if (running && !isTerminal(running.status) && !this._poll) {
@@ -156,7 +246,7 @@ export class BrainModel {
    */
   async index(path = '', force = false): Promise<void> {
     if (this._poll) {
-      this.reporter.info('An index job is already running.');
+      this.reporter.info(this.trans.__('An index job is already running.'));
       return;
     }
     try {
@@ -197,6 +287,8 @@ export class BrainModel {
   dispose(): void {
     this._poll?.dispose();
     this._poll = null;
+    this._statusPoll?.dispose();
+    this._statusPoll = null;
     Signal.clearData(this);
   }
 
@@ -214,6 +306,10 @@ export class BrainModel {
         if (isTerminal(current.status)) {
           poll.dispose();
           await this._finish(current);
+        } else if (Date.now() - this._statusRead >= STATUS_DURING_JOB_MS) {
+          // What is searchable changes during a run (a generation is published before
+          // embedding ends, then more vectors): the status says so, the job does not.
+          await this.refreshStatus();
         }
       },
       frequency: JOB_POLL,
@@ -225,7 +321,12 @@ export class BrainModel {
   private async _finish(job: IJob): Promise<void> {
     this._poll = null;
     if (job.status === 'failed') {
-      this.reporter.error(`Indexing failed: ${job.error ?? 'unknown error'}`);
+      this.reporter.error(
+        this.trans.__(
+          'Indexing failed: %1',
+          job.error ?? this.trans.__('unknown error')
+        )
+      );
     }
     await this.refreshStatus();
     this._jobFinished.emit(job);
@@ -236,7 +337,34 @@ export class BrainModel {
     this._changed.emit();
   }
 
+  /** A failed search: what the user can fix is said in the panel (stale results cleared). */
+  private _searchFailed(error: unknown): void {
+    if (error instanceof ApiError && error.code === 'not_indexed') {
+      this._response = null;
+      this._notice = {
+        kind: 'not_indexed',
+        message: this.trans.__(
+          'Nothing is indexed yet. Click Index workspace: keyword and graph search answer as soon as the files are analysed, semantic search once they are embedded.'
+        )
+      };
+    } else if (error instanceof ApiError && error.field) {
+      this._response = null; // the old results would read as if this filter applied
+      this._notice = {
+        kind: 'invalid',
+        field: error.field,
+        message: fieldMessage(error.field, error.message, this.trans)
+      };
+    } else {
+      this._report(error);
+    }
+  }
+
   private _report(error: unknown): void {
+    if (error instanceof ApiError && error.code === SERVER_EXTENSION_MISSING) {
+      this._unavailable = true; // one message in the panel, not a toast per request
+      this._changed.emit();
+      return;
+    }
     this.reporter.error(error instanceof Error ? error.message : String(error));
   }
 
@@ -247,6 +375,10 @@ export class BrainModel {
   private _status: IStatus | null = null;
   private _job: IJob | null = null;
   private _poll: Poll | null = null;
+  private _statusPoll: Poll | null = null;
+  private _statusRead = 0;
+  private _notice: ISearchNotice | null = null;
+  private _unavailable = false;
   private _changed = new Signal<this, void>(this);
   private _jobFinished = new Signal<this, IJob>(this);
 }

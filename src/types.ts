@@ -101,6 +101,10 @@ export interface IJob {
   files_done: number;
   files_total: number;
   chunks: number;
+  /** Embedding phase: how many of `chunks` have a vector. */
+  embedded?: number;
+  /** Embedding phase: seconds left at this run's rate (the server's estimate), null until known. */
+  eta_s?: number | null;
   current_file: string | null;
   percent: number;
   started: string | null;

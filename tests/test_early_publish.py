@@ -91,6 +91,11 @@ def test_keyword_and_graph_answer_over_every_file_while_embeddings_stream_in(tmp
         for mode in ("hybrid", "multi"):  # chunks without a vector still take part through bm25
             response = reader.query("ledger_11_2 bank statement", mode=mode)
             assert response.coverage < 1 and response.results[0].symbol_name == "ledger_11_2"
+        # hybrid: a chunk without a vector says so (None), not "similarity 0.0"; embedded ones keep theirs
+        hybrid = reader.query("reconcile the bank statement ledger", mode="hybrid", top_k=40).results
+        with_vector = [r for r in hybrid if r.vector_score is not None]
+        assert with_vector and len(with_vector) < len(hybrid)
+        assert len(with_vector) <= round(status.coverage * status.chunks["total"])
         assert reader.graph_entity("ledger_5_1").matches
         graph = reader._current_view().snapshot.graph
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 import shutil
 import time
 from pathlib import Path
@@ -126,6 +127,25 @@ async def test_query_and_graph_before_indexing_are_503(api):
     assert (code, err["error"]) == (503, "not_indexed")
     code, err = await api("GET", "graph", "entity", params={"name": "LighthouseKeeper"})
     assert (code, err["error"]) == (503, "not_indexed")
+
+
+@on_server_loop
+async def test_not_indexed_is_logged_as_a_state_not_an_error(api, jp_serverapp):
+    """A search before the first index is the user's next step, not a server failure: one info
+    line, no ERROR record and none of the request headers jupyter-server logs for a 5xx."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(level=logging.DEBUG)
+    handler.emit = records.append  # type: ignore[method-assign]
+    jp_serverapp.log.addHandler(handler)
+    try:
+        code, err = await api("POST", "query", body={"query": "lighthouse"})
+    finally:
+        jp_serverapp.log.removeHandler(handler)
+    assert (code, err["error"]) == (503, "not_indexed")
+    lines = [r for r in records if "/agent-brain/query" in r.getMessage()]
+    assert lines, [r.getMessage() for r in records]
+    assert all(r.levelno < logging.WARNING for r in lines), [(r.levelname, r.getMessage()) for r in lines]
+    assert not any("User-Agent" in r.getMessage() for r in records)
 
 
 @pytest.mark.parametrize(

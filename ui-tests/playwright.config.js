@@ -5,6 +5,9 @@
 const baseConfig = require('@jupyterlab/galata/lib/playwright-config');
 
 const port = process.env.AGENT_BRAIN_UI_PORT || '8891';
+// A second server without the Agent Brain server extension (the missing-extension test).
+const barePort =
+  process.env.AGENT_BRAIN_UI_BARE_PORT || String(Number(port) + 100);
 // The Python that has agent_brain_lab installed (.ci/ui-tests.sh passes its venv's).
 const python = process.env.AGENT_BRAIN_UI_PYTHON || 'python';
 
@@ -32,11 +35,20 @@ module.exports = {
       ]
     }
   },
-  webServer: {
-    command: `${python} -m jupyterlab --config jupyter_server_test_config.py`,
-    url: `http://localhost:${port}/lab`,
-    timeout: 180 * 1000,
-    reuseExistingServer: !process.env.CI,
-    env: { ...process.env, AGENT_BRAIN_UI_PORT: port }
-  }
+  webServer: [
+    {
+      command: `${python} -m jupyterlab --config jupyter_server_test_config.py`,
+      url: `http://localhost:${port}/lab`,
+      timeout: 180 * 1000,
+      reuseExistingServer: !process.env.CI,
+      env: { ...process.env, AGENT_BRAIN_UI_PORT: port }
+    },
+    {
+      command: `${python} -m jupyterlab --config jupyter_server_bare_config.py`,
+      url: `http://localhost:${barePort}/lab`,
+      timeout: 180 * 1000,
+      reuseExistingServer: !process.env.CI,
+      env: { ...process.env, AGENT_BRAIN_UI_BARE_PORT: barePort }
+    }
+  ]
 };

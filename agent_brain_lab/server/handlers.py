@@ -85,6 +85,7 @@ class BrainHandler(APIHandler):
         if isinstance(err, BrainError):
             self.set_status(error_status(err))
             body = err.to_dict()
+            self._user_state_error = isinstance(err, NotIndexed)
         elif err is None or isinstance(err, web.HTTPError):  # auth, XSRF, 404, 405, ...
             reason = getattr(err, "reason", None) or responses.get(status_code, "error")
             body = {"error": _snake(reason), "message": getattr(err, "log_message", None) or reason}
@@ -92,6 +93,22 @@ class BrainHandler(APIHandler):
             body = {"error": "internal_error", "message": "internal server error; see the server log"}
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps(body))
+
+    def _log(self) -> None:
+        """The access log line. A 503 for a workspace nobody indexed yet is a state the user fixes
+        with one click, not a server error: one line at info level, without the request headers
+        jupyter-server adds to every 5xx."""
+        if getattr(self, "_user_state_error", False):
+            request = self.request
+            self.log.info(
+                "%d %s %s (%.2fms): not indexed yet",
+                self.get_status(),
+                request.method,
+                request.path,
+                1000.0 * request.request_time(),
+            )
+            return
+        super()._log()
 
     def log_exception(self, typ, value, tb) -> None:
         if isinstance(value, BrainError):  # an expected, user-facing error: no traceback in the log

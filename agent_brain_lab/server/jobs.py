@@ -9,6 +9,7 @@ import dataclasses
 import logging
 import queue
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -18,6 +19,7 @@ from typing import Any
 from ..engine.types import BrainError, IndexCancelled, IndexProgress, IndexReport, JobStatus, WorkspaceBusy
 
 ACTIVE: tuple[JobStatus, ...] = ("pending", "running")
+ETA_MIN_SECONDS = 3.0  # embedding watched this long (and some chunks embedded) before an ETA is given
 FINISHED: tuple[JobStatus, ...] = ("done", "failed", "cancelled")
 
 
@@ -51,6 +53,9 @@ class Job:
     error: str | None = None
     report: IndexReport | None = None
     cancel: threading.Event = dataclasses.field(default_factory=threading.Event)
+    # (monotonic time, embedded count) when this run's embedding phase was first seen: the ETA's base
+    _embedding_since: tuple[float, int] | None = dataclasses.field(default=None, repr=False)
+    _clock: Callable[[], float] = dataclasses.field(default=time.monotonic, repr=False)
 
     @property
     def paths(self) -> list[str]:
@@ -62,6 +67,20 @@ class Job:
     def record_progress(self, progress: IndexProgress) -> None:
         """Progress callback for ``brain.index``; copies, since the engine may reuse its object."""
         self.progress = dataclasses.replace(progress)
+        if progress.phase == "embedding" and self._embedding_since is None:
+            self._embedding_since = (self._clock(), progress.embedded)
+
+    @property
+    def eta_s(self) -> float | None:
+        """Seconds until the embedding phase ends, from this run's embedding rate so far; None outside
+        that phase or before the rate is known (``ETA_MIN_SECONDS`` watched and a chunk embedded)."""
+        progress, since = self.progress, self._embedding_since
+        if self.status != "running" or progress.phase != "embedding" or since is None:
+            return None
+        elapsed, done = self._clock() - since[0], progress.embedded - since[1]
+        if elapsed < ETA_MIN_SECONDS or done <= 0:
+            return None
+        return round(max(0, progress.chunks - progress.embedded) * elapsed / done, 1)
 
     def to_dict(self) -> dict[str, Any]:
         progress = self.progress
@@ -78,6 +97,7 @@ class Job:
             "files_total": progress.files_total,
             "chunks": progress.chunks,
             "embedded": progress.embedded,
+            "eta_s": self.eta_s,
             "current_file": progress.current_file,
             "percent": round(progress.percent, 1),
             "started": self.started,

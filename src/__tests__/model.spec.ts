@@ -51,6 +51,19 @@ function setup(route: Route) {
   return { model, requests, messages, finished };
 }
 
+function emptyResponse(query: string) {
+  return {
+    query,
+    mode: 'bm25',
+    results: [],
+    total_results: 0,
+    query_time_ms: 1,
+    query_entities: [],
+    fallback: null,
+    generation: 1
+  };
+}
+
 /** A server whose job advances one file per poll, then is done. */
 function indexingServer(): Route {
   let polls = 0;
@@ -94,6 +107,9 @@ describe('BrainModel indexing', () => {
     expect(seen).toEqual(expect.arrayContaining([1, 2, 3]));
     expect(model.status?.files.total).toBe(3);
     expect(requests[requests.length - 1].path).toBe('status');
+    // What is searchable changes during a run: the status is read while the job runs too.
+    const lastPoll = requests.map(r => r.path).lastIndexOf('jobs/j1');
+    expect(requests.slice(1, lastPoll).map(r => r.path)).toContain('status');
   });
 
   it('follows the running job when the workspace is busy', async () => {
@@ -200,23 +216,11 @@ describe('BrainModel search', () => {
         ? {
             status: 503,
             body: {
-              error: 'not_indexed',
-              message: 'the workspace is not indexed yet'
+              error: 'model_unavailable',
+              message: 'the embedding model cannot be loaded'
             }
           }
-        : {
-            status: 200,
-            body: {
-              query: r.body.query,
-              mode: 'bm25',
-              results: [],
-              total_results: 0,
-              query_time_ms: 1,
-              query_entities: [],
-              fallback: null,
-              generation: 1
-            }
-          }
+        : { status: 200, body: emptyResponse(r.body.query) }
     );
     model.setOptions({ query: 'cart' });
     await model.search();
@@ -226,7 +230,65 @@ describe('BrainModel search', () => {
     await model.search();
     expect(model.response).toBe(first);
     expect(model.searching).toBe(false);
-    expect(messages).toEqual(['error: the workspace is not indexed yet']);
+    expect(messages).toEqual(['error: the embedding model cannot be loaded']);
+  });
+
+  it('says in the panel, not in a toast, that nothing is indexed yet', async () => {
+    const { model, messages } = setup(() => ({
+      status: 503,
+      body: { error: 'not_indexed', message: '/w has no index yet' }
+    }));
+    model.setOptions({ query: 'cart' });
+    await model.search();
+    expect(messages).toEqual([]);
+    expect(model.notice?.kind).toBe('not_indexed');
+    expect(model.notice?.message).toContain('Index workspace');
+  });
+
+  it('clears stale results and names the filter a bad glob came from', async () => {
+    let fail = false;
+    const { model, messages } = setup(r =>
+      fail
+        ? {
+            status: 400,
+            body: {
+              error: 'invalid_request',
+              field: 'file_paths',
+              message:
+                "file_paths: '/abs/**' must be relative to the workspace root"
+            }
+          }
+        : { status: 200, body: emptyResponse(r.body.query) }
+    );
+    model.setOptions({ query: 'cart' });
+    await model.search();
+    expect(model.response).not.toBeNull();
+    fail = true;
+    model.setOptions({ paths: '/abs/**' });
+    await model.search();
+    expect(model.response).toBeNull(); // the old results would read as filtered
+    expect(messages).toEqual([]);
+    expect(model.notice).toEqual({
+      kind: 'invalid',
+      field: 'file_paths',
+      message: "Paths filter: '/abs/**' must be relative to the workspace root"
+    });
+    fail = false;
+    await model.search();
+    expect(model.notice).toBeNull();
+  });
+
+  it('says once that the server extension is missing: no toast per request', async () => {
+    const { model, messages } = setup(() => ({
+      status: 404,
+      raw: '<html><title>404: Not Found</title></html>'
+    }));
+    await model.refreshStatus();
+    model.setOptions({ query: 'cart' });
+    await model.search();
+    await model.index();
+    expect(messages).toEqual([]);
+    expect(model.unavailable).toBe(true);
   });
 
   it('drops the response to an older search that arrives late', async () => {
@@ -299,6 +361,30 @@ describe('parseLocation', () => {
     ]) {
       expect(parseLocation(detail)).toBeNull();
     }
+  });
+});
+
+describe('default shortcuts', () => {
+  it('open the panel anywhere and search the selection in editors and cells', () => {
+    const shortcuts = (schema as any)['jupyter.lab.shortcuts'] as {
+      command: string;
+      keys: string[];
+      selector: string;
+    }[];
+    const byCommand = (command: string) =>
+      shortcuts.filter(s => s.command === command);
+    expect(byCommand('agent-brain-lab:open-panel')).toEqual([
+      {
+        command: 'agent-brain-lab:open-panel',
+        keys: ['Alt Shift B'],
+        selector: 'body'
+      }
+    ]);
+    expect(
+      byCommand('agent-brain-lab:search-selection').map(s => s.selector)
+    ).toEqual(['.jp-FileEditor', '.jp-Notebook .jp-Cell .jp-InputArea-editor']);
+    // each selector is a single selector (Lumino rejects comma lists)
+    expect(shortcuts.every(s => !s.selector.includes(','))).toBe(true);
   });
 });
 

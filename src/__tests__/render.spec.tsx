@@ -62,7 +62,10 @@ describe('result rendering', () => {
     render(response('x', 'bm25', [result({ source: odd, start_line: 1 })]));
     const where = host.querySelector('.jp-AgentBrain-location')!;
     expect(where.textContent).toBe(`${odd}:1-12`);
-    expect(where.children).toHaveLength(0);
+    // only the line-break opportunities the panel puts after each "/"
+    expect([...where.querySelectorAll('*')].map(e => e.tagName)).toEqual([
+      'WBR'
+    ]);
   });
 
   it('marks what the engine marked, the same words as the widget and HTML repr', () => {
@@ -80,7 +83,7 @@ describe('result rendering', () => {
       /^1 result · multi ·/
     );
     expect(host.querySelector('.jp-AgentBrain-fusion')!.textContent).toBe(
-      'intent: symbol · vector 0.30 · bm25 0.50 · graph 0.20'
+      'Read as: symbol. Weighed: keywords 0.50 · meaning 0.30 · code relations 0.20'
     );
     expect(host.querySelector('.jp-AgentBrain-coverage')!.textContent).toBe(
       'semantic search: 43% of the workspace'
@@ -211,7 +214,7 @@ describe('labels', () => {
           cell_index: 2
         })
       )
-    ).toBe('nb/a.ipynb:1-3 [cell 2]');
+    ).toBe('nb/a.ipynb:1-3 [cell 3]'); // 1-based, as JupyterLab's "Cell 3/9"
   });
 
   it('does not repeat the main score for single-leg results', () => {
@@ -242,7 +245,7 @@ describe('index section', () => {
   const running = {
     id: 'j1',
     status: 'running',
-    phase: 'embedding',
+    phase: 'indexing',
     files_done: 2,
     files_total: 5,
     chunks: 8,
@@ -314,7 +317,7 @@ describe('index section', () => {
     expect(text).toContain('9 entities, 12 relations');
     expect(
       host.querySelector('.jp-AgentBrain-skipped summary')!.textContent
-    ).toBe('1 skipped files');
+    ).toBe('1 skipped file');
     expect(host.querySelector('.jp-AgentBrain-skipped li')!.textContent).toBe(
       'big.bin — binary'
     );
@@ -324,10 +327,63 @@ describe('index section', () => {
     renderIndex(status({ coverage: 0.43 }), null);
     expect(
       host.querySelector('.jp-AgentBrain-statusDetails summary')!.textContent
-    ).toBe('5 files · 17 chunks · semantic search: 43% of the workspace');
+    ).toBe('5 files · 17 chunks');
+    expect(
+      [...host.querySelectorAll('.jp-AgentBrain-searchable li')].map(
+        l => l.textContent
+      )
+    ).toEqual([
+      'keyword and graph search ready',
+      'semantic search: 43% of the workspace'
+    ]);
     expect(host.querySelector('dd.jp-AgentBrain-coverage')!.textContent).toBe(
-      '43% of the workspace'
+      'semantic search: 43% of the workspace'
     );
+  });
+
+  it('says what is searchable while a first index embeds, never "nothing indexed"', () => {
+    const embedding = {
+      ...running,
+      phase: 'embedding',
+      files_done: 5,
+      chunks: 4074,
+      embedded: 530,
+      eta_s: 200
+    } as IJob;
+    renderIndex(status({ state: 'indexing', coverage: 0.1 }), embedding);
+    expect(host.querySelector('.jp-AgentBrain-emptyState')).toBeNull();
+    expect(
+      [...host.querySelectorAll('.jp-AgentBrain-searchable li')].map(
+        l => l.textContent
+      )
+    ).toEqual([
+      'keyword and graph search ready',
+      'semantic search: 13% (530 of 4,074 chunks embedded, about 3 min left)'
+    ]);
+    // Each phase has its own bar: the analysis stays full, embedding fills on its own.
+    const bars = [...host.querySelectorAll('progress')].map(b => b.value);
+    expect(bars).toEqual([100, 13]);
+    expect(
+      [...host.querySelectorAll('.jp-AgentBrain-jobText')].map(
+        t => t.textContent
+      )
+    ).toEqual([
+      'Analysing files: 5/5 files',
+      'Embedding for semantic search: 530/4,074 chunks · about 3 min left'
+    ]);
+
+    // Before the first generation is published: a first index, not an empty workspace.
+    renderIndex(
+      status({
+        state: 'indexing',
+        generation: 0,
+        files: { total: 0, by_source_type: {}, by_language: {} }
+      }),
+      { ...running, phase: 'indexing' } as IJob
+    );
+    expect(
+      host.querySelector('.jp-AgentBrain-emptyState')!.textContent
+    ).toContain('Indexing for the first time');
   });
 
   it('shows progress, the current file and Cancel while a job runs', () => {
@@ -336,7 +392,7 @@ describe('index section', () => {
     const bar = host.querySelector('progress')!;
     expect(bar.value).toBe(40);
     expect(host.querySelector('.jp-AgentBrain-jobText')!.textContent).toBe(
-      'embedding: 2/5 files, 8 chunks'
+      'Analysing files: 2/5 files'
     );
     expect(host.querySelector('.jp-AgentBrain-current')!.textContent).toBe(
       'shop/cart.py'

@@ -1,9 +1,18 @@
 /**
- * Index controls: start / cancel, progress of the running job, status summary.
+ * Index controls: start / cancel, progress of the running job (each phase with
+ * its own counts), and what is searchable now.
  */
 import * as React from 'react';
 
-import { coverageNote } from '../scores';
+import {
+  count,
+  hasIndex,
+  jobPhases,
+  lastJobLabel,
+  searchableLines,
+  semanticLine
+} from '../progress';
+import { useTrans } from '../trans';
 import { IJob, IStatus, isTerminal } from '../types';
 
 export interface IIndexSectionProps {
@@ -24,107 +33,142 @@ export function JobProgress(props: {
   job: IJob;
   onCancel: () => void;
 }): JSX.Element {
+  const trans = useTrans();
   const { job } = props;
-  const percent = Math.round(job.percent ?? 0);
   return (
     <div className="jp-AgentBrain-job" data-status={job.status}>
-      <progress
-        className="jp-AgentBrain-progress"
-        max={100}
-        value={percent}
-        aria-label="Indexing progress"
-      />
-      <div className="jp-AgentBrain-jobText">
-        {job.phase ?? job.status}: {job.files_done}/{job.files_total} files
-        {job.chunks ? `, ${job.chunks} chunks` : ''}
-      </div>
+      {jobPhases(job, trans).map(phase => (
+        <div
+          key={phase.key}
+          className="jp-AgentBrain-phase"
+          data-phase={phase.key}
+          data-done={phase.done}
+        >
+          <progress
+            className="jp-AgentBrain-progress"
+            max={100}
+            value={phase.percent}
+            aria-label={phase.label}
+          />
+          <div className="jp-AgentBrain-jobText">
+            {phase.label}: {phase.detail}
+          </div>
+        </div>
+      ))}
       {job.current_file && (
         <div className="jp-AgentBrain-current" title={job.current_file}>
           {job.current_file}
         </div>
       )}
       <button className="jp-mod-styled jp-mod-warn" onClick={props.onCancel}>
-        Cancel
+        {trans.__('Cancel')}
       </button>
     </div>
   );
 }
 
-export function StatusSummary(props: { status: IStatus }): JSX.Element {
-  const { status } = props;
-  if (status.state === 'empty') {
+export function StatusSummary(props: {
+  status: IStatus;
+  job: IJob | null;
+}): JSX.Element {
+  const trans = useTrans();
+  const { status, job } = props;
+  const running = job !== null && !isTerminal(job.status);
+  if (!hasIndex(status)) {
     return (
       <div className="jp-AgentBrain-emptyState">
-        Nothing indexed yet. Click <b>Index workspace</b> to build the brain of{' '}
-        <code>{status.root}</code>, then search it.
+        {running
+          ? trans.__(
+              'Indexing for the first time: keyword and graph search answer as soon as the files are analysed, semantic search as they are embedded.'
+            )
+          : trans.__(
+              'Nothing indexed yet. Click Index workspace to build the brain of the folder JupyterLab serves, then search it.'
+            )}
       </div>
     );
   }
-  const coverage = coverageNote(status.coverage);
   const skippedTotal = status.skipped_total ?? status.skipped.length;
+  const searchable = searchableLines(status, job, trans);
+  const semantic = semanticLine(status, job, trans);
   return (
-    <details className="jp-AgentBrain-statusDetails">
-      <summary>
-        {status.files.total} files · {status.chunks.total} chunks
-        {status.state === 'indexing' ? ' · indexing' : ''}
-        {coverage && <> · {coverage}</>}
-      </summary>
-      <dl className="jp-AgentBrain-status">
-        <dt>Files</dt>
-        <dd>
-          {status.files.total} ({top(status.files.by_source_type)})
-        </dd>
-        <dt>Chunks</dt>
-        <dd>{status.chunks.total}</dd>
-        <dt>Languages</dt>
-        <dd>{top(status.files.by_language) || '–'}</dd>
-        <dt>Graph</dt>
-        <dd>
-          {status.graph.entities} entities, {status.graph.relations} relations
-        </dd>
-        {status.coverage !== undefined && (
-          <>
-            <dt>Semantic search</dt>
-            <dd className="jp-AgentBrain-coverage">
-              {Math.round(status.coverage * 100)}% of the workspace
-            </dd>
-          </>
+    <>
+      <ul className="jp-AgentBrain-searchable" role="status">
+        {searchable.map(line => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <details className="jp-AgentBrain-statusDetails">
+        <summary>
+          {trans.__(
+            '%1 files · %2 chunks',
+            count(status.files.total),
+            count(status.chunks.total)
+          )}
+          {status.state === 'indexing' ? trans.__(' · indexing') : ''}
+        </summary>
+        <dl className="jp-AgentBrain-status">
+          <dt>{trans.__('Files')}</dt>
+          <dd>
+            {status.files.total} ({top(status.files.by_source_type)})
+          </dd>
+          <dt>{trans.__('Chunks')}</dt>
+          <dd>{status.chunks.total}</dd>
+          <dt>{trans.__('Languages')}</dt>
+          <dd>{top(status.files.by_language) || '–'}</dd>
+          <dt>{trans.__('Graph')}</dt>
+          <dd>
+            {trans.__(
+              '%1 entities, %2 relations',
+              status.graph.entities,
+              status.graph.relations
+            )}
+          </dd>
+          <dt>{trans.__('Semantic search')}</dt>
+          <dd className="jp-AgentBrain-coverage">
+            {semantic ?? trans.__('every chunk embedded')}
+          </dd>
+          <dt>{trans.__('Last indexed')}</dt>
+          <dd>
+            {status.last_indexed
+              ? new Date(status.last_indexed).toLocaleString()
+              : '–'}
+          </dd>
+        </dl>
+        {skippedTotal > 0 && (
+          <details className="jp-AgentBrain-skipped">
+            <summary>
+              {trans._n('%1 skipped file', '%1 skipped files', skippedTotal)}
+            </summary>
+            {status.skipped_by_reason && (
+              <p className="jp-AgentBrain-skippedReasons">
+                {top(status.skipped_by_reason)}
+              </p>
+            )}
+            <ul>
+              {status.skipped.map(s => (
+                <li key={s.path}>
+                  <code>{s.path}</code> — {s.reason}
+                </li>
+              ))}
+            </ul>
+            {skippedTotal > status.skipped.length && (
+              <p className="jp-AgentBrain-skippedMore">
+                {trans.__(
+                  '… and %1 more (',
+                  skippedTotal - status.skipped.length
+                )}
+                <code>agent-brain-lab status --all-skipped</code>)
+              </p>
+            )}
+          </details>
         )}
-        <dt>Last indexed</dt>
-        <dd>
-          {status.last_indexed
-            ? new Date(status.last_indexed).toLocaleString()
-            : '–'}
-        </dd>
-      </dl>
-      {skippedTotal > 0 && (
-        <details className="jp-AgentBrain-skipped">
-          <summary>{skippedTotal} skipped files</summary>
-          {status.skipped_by_reason && (
-            <p className="jp-AgentBrain-skippedReasons">
-              {top(status.skipped_by_reason)}
-            </p>
-          )}
-          <ul>
-            {status.skipped.map(s => (
-              <li key={s.path}>
-                <code>{s.path}</code> — {s.reason}
-              </li>
-            ))}
-          </ul>
-          {skippedTotal > status.skipped.length && (
-            <p className="jp-AgentBrain-skippedMore">
-              … and {skippedTotal - status.skipped.length} more (
-              <code>agent-brain-lab status --all-skipped</code>)
-            </p>
-          )}
-        </details>
-      )}
-    </details>
+      </details>
+    </>
   );
 }
 
 export function IndexSection(props: IIndexSectionProps): JSX.Element {
+  const trans = useTrans();
   const running = props.job !== null && !isTerminal(props.job.status);
   return (
     <section className="jp-AgentBrain-index">
@@ -134,18 +178,21 @@ export function IndexSection(props: IIndexSectionProps): JSX.Element {
           disabled={running}
           onClick={props.onIndex}
         >
-          {running ? 'Indexing…' : 'Index workspace'}
+          {running ? trans.__('Indexing…') : trans.__('Index workspace')}
         </button>
         {props.job && !running && (
-          <span className="jp-AgentBrain-muted" data-status={props.job.status}>
-            Last job {props.job.status}
+          <span
+            className="jp-AgentBrain-muted jp-AgentBrain-lastJob"
+            data-status={props.job.status}
+          >
+            {lastJobLabel(props.job, trans)}
           </span>
         )}
       </div>
       {running && props.job && (
         <JobProgress job={props.job} onCancel={props.onCancel} />
       )}
-      {props.status && <StatusSummary status={props.status} />}
+      {props.status && <StatusSummary status={props.status} job={props.job} />}
     </section>
   );
 }

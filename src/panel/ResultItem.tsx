@@ -6,10 +6,12 @@ import * as React from 'react';
 import { segments, snippet } from '../highlight';
 import {
   anchorLabel,
+  focusLine,
   formatScore,
   legBreakdown,
   locationLabel
 } from '../scores';
+import { useTrans } from '../trans';
 import { IQueryResult, Mode } from '../types';
 
 export interface IResultItemProps {
@@ -40,10 +42,31 @@ export function Snippet(props: {
   );
 }
 
+/** A path that wraps only after a `/` (never mid-word); the CSS adds the ellipsis. */
+export function PathText(props: { path: string }): JSX.Element {
+  const parts = props.path.split('/');
+  return (
+    <>
+      {parts.map((part, i) => (
+        <React.Fragment key={i}>
+          {part}
+          {i < parts.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </React.Fragment>
+      ))}
+    </>
+  );
+}
+
 export function ResultItem(props: IResultItemProps): JSX.Element {
+  const trans = useTrans();
   const { result, mode } = props;
   const anchor = anchorLabel(result);
-  const legs = legBreakdown(result, mode);
+  const legs = legBreakdown(result, mode, trans);
+  const location = locationLabel(result, trans);
   return (
     <li
       ref={props.itemRef}
@@ -54,7 +77,7 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
       role="option"
       aria-selected={props.selected}
       data-path={result.source}
-      data-line={result.start_line}
+      data-line={focusLine(result)}
       data-cell={result.cell_index ?? undefined}
       onClick={() => {
         props.onSelect();
@@ -63,8 +86,13 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
       onFocus={props.onSelect}
     >
       <div className="jp-AgentBrain-resultHead">
-        <span className="jp-AgentBrain-location">{locationLabel(result)}</span>
-        <span className="jp-AgentBrain-score" title={`${mode} score`}>
+        <span className="jp-AgentBrain-location" title={location}>
+          <PathText path={location} />
+        </span>
+        <span
+          className="jp-AgentBrain-score"
+          title={trans.__('%1 score', mode)}
+        >
           {formatScore(result.score)}
         </span>
       </div>
@@ -77,13 +105,28 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
           {result.source_type}
         </span>
         {legs.map(l => (
-          <span key={l.leg} className="jp-AgentBrain-leg" data-leg={l.leg}>
+          <span
+            key={l.leg}
+            className="jp-AgentBrain-leg"
+            data-leg={l.leg}
+            data-missing={l.missing ? 'true' : undefined}
+            title={
+              l.missing
+                ? trans.__(
+                    'This chunk has no vector yet: it was ranked by its keywords alone.'
+                  )
+                : undefined
+            }
+          >
             {l.leg} {l.value}
           </span>
         ))}
       </div>
       {result.relationship_path.length > 0 && (
-        <div className="jp-AgentBrain-relpath" title="Relationship path">
+        <div
+          className="jp-AgentBrain-relpath"
+          title={trans.__('Relationship path')}
+        >
           {result.relationship_path.join(' ')}
         </div>
       )}

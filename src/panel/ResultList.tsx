@@ -3,7 +3,8 @@
  */
 import * as React from 'react';
 
-import { coverageNote, fusionNote } from '../scores';
+import { coverageNote, fusionHelp, fusionNote } from '../scores';
+import { useTrans } from '../trans';
 import { IQueryResponse, IQueryResult } from '../types';
 import { ResultItem } from './ResultItem';
 
@@ -13,11 +14,12 @@ export interface IResultListProps {
 }
 
 export function ResultList(props: IResultListProps): JSX.Element {
+  const trans = useTrans();
   const { response } = props;
   const [selected, setSelected] = React.useState(0);
   const items = React.useRef<(HTMLLIElement | null)[]>([]);
-  const fusion = fusionNote(response);
-  const coverage = coverageNote(response.coverage);
+  const fusion = fusionNote(response, trans);
+  const coverage = coverageNote(response.coverage, response.mode, trans);
 
   React.useEffect(() => setSelected(0), [response]);
 
@@ -40,15 +42,14 @@ export function ResultList(props: IResultListProps): JSX.Element {
   return (
     <div className="jp-AgentBrain-results">
       <div className="jp-AgentBrain-summary">
-        {response.results.length} result
-        {response.results.length === 1 ? '' : 's'} · {response.mode} ·{' '}
-        {response.query_time_ms.toFixed(0)} ms
+        {trans._n('%1 result', '%1 results', response.results.length)} ·{' '}
+        {response.mode} · {response.query_time_ms.toFixed(0)} ms
         {response.query_entities.length > 0 && (
-          <> · entities: {response.query_entities.join(', ')}</>
+          <> · {trans.__('entities: %1', response.query_entities.join(', '))}</>
         )}
       </div>
       {fusion && (
-        <div className="jp-AgentBrain-fusion" title="Why results rank here">
+        <div className="jp-AgentBrain-fusion" title={fusionHelp(trans)}>
           {fusion}
         </div>
       )}
@@ -59,12 +60,12 @@ export function ResultList(props: IResultListProps): JSX.Element {
       )}
       {response.fallback && (
         <div className="jp-AgentBrain-fallback" role="status">
-          Fell back to {response.fallback}
+          {trans.__('Fell back to %1', response.fallback)}
         </div>
       )}
       {response.results.length === 0 ? (
         <div className="jp-AgentBrain-empty">
-          No results. Try another mode or fewer filters.
+          {trans.__('No results. Try another mode or fewer filters.')}
         </div>
       ) : (
         <ul

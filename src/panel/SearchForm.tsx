@@ -1,22 +1,45 @@
 /**
  * Query box, mode switch and filters.
  */
+import { TranslationBundle } from '@jupyterlab/translation';
 import * as React from 'react';
 
-import { ISearchOptions } from '../model';
+import { fieldLabel, ISearchNotice, ISearchOptions } from '../model';
+import { NULL_TRANS, useTrans } from '../trans';
 import { Mode, MODES, SOURCE_TYPES } from '../types';
 
-export const MODE_HINTS: Record<Mode, string> = {
-  vector: 'Meaning: embedding similarity, finds paraphrases.',
-  bm25: 'Keywords: exact terms and identifiers, ranked by BM25.',
-  hybrid: 'Both: alpha blends normalised vector and BM25 scores.',
-  graph: 'Relations: follows calls, imports and mentions of named entities.',
-  multi: 'Consensus: RRF over the vector, BM25 and graph rankings.'
-};
+/** What each mode does, in the words of the README's mode table. */
+export function modeHint(
+  mode: Mode,
+  trans: TranslationBundle = NULL_TRANS
+): string {
+  switch (mode) {
+    case 'vector':
+      return trans.__('Meaning: embedding similarity, finds paraphrases.');
+    case 'bm25':
+      return trans.__('Keywords: exact terms and identifiers, ranked by BM25.');
+    case 'hybrid':
+      return trans.__(
+        'Both: alpha blends normalised meaning (vector) and keyword (BM25) scores.'
+      );
+    case 'graph':
+      return trans.__(
+        'Relations: follows calls, imports and mentions of named entities.'
+      );
+    case 'multi':
+      return trans.__(
+        'Any question: works out what kind of question it is, then weighs meaning and keywords, code relations and symbol names to suit it (relation questions follow the graph, prose the meaning and keywords).'
+      );
+  }
+}
 
 export interface ISearchFormProps {
   options: ISearchOptions;
   languages: string[];
+  /** Whether a published index exists (the Languages filter lists its languages). */
+  indexed: boolean;
+  /** Why the last search showed nothing, said where it applies. */
+  notice: ISearchNotice | null;
   searching: boolean;
   onChange: (options: Partial<ISearchOptions>) => void;
   onSearch: () => void;
@@ -31,7 +54,10 @@ function toggle(list: string[], value: string): string[] {
 }
 
 export function SearchForm(props: ISearchFormProps): JSX.Element {
-  const { options, onChange } = props;
+  const trans = useTrans();
+  const { options, onChange, notice } = props;
+  const pathsInvalid =
+    notice?.kind === 'invalid' && notice.field === 'file_paths';
   return (
     <form
       className="jp-AgentBrain-search"
@@ -44,8 +70,8 @@ export function SearchForm(props: ISearchFormProps): JSX.Element {
         <input
           className="jp-AgentBrain-query jp-mod-styled"
           type="search"
-          placeholder="Search the workspace…"
-          aria-label="Search query"
+          placeholder={trans.__('Search the workspace…')}
+          aria-label={trans.__('Search query')}
           value={options.query}
           onChange={e => onChange({ query: e.target.value })}
           onKeyDown={e => {
@@ -60,18 +86,18 @@ export function SearchForm(props: ISearchFormProps): JSX.Element {
           className="jp-mod-styled jp-mod-accept"
           disabled={props.searching}
         >
-          {props.searching ? '…' : 'Search'}
+          {props.searching ? '…' : trans.__('Search')}
         </button>
       </div>
       <div
         className="jp-AgentBrain-modes"
         role="radiogroup"
-        aria-label="Search mode"
+        aria-label={trans.__('Search mode')}
       >
         {MODES.map(mode => (
           <label
             key={mode}
-            title={MODE_HINTS[mode]}
+            title={modeHint(mode, trans)}
             className={
               'jp-AgentBrain-mode' +
               (mode === options.mode ? ' jp-mod-active' : '')
@@ -88,10 +114,19 @@ export function SearchForm(props: ISearchFormProps): JSX.Element {
           </label>
         ))}
       </div>
-      <div className="jp-AgentBrain-hint">{MODE_HINTS[options.mode]}</div>
+      <div className="jp-AgentBrain-hint">{modeHint(options.mode, trans)}</div>
+      {notice && (
+        <div
+          className="jp-AgentBrain-notice"
+          data-kind={notice.kind}
+          role="status"
+        >
+          {notice.message}
+        </div>
+      )}
       <div className="jp-AgentBrain-row">
         <label>
-          top k{' '}
+          {trans.__('top k')}{' '}
           <input
             className="jp-AgentBrain-topK jp-mod-styled"
             type="number"
@@ -109,9 +144,9 @@ export function SearchForm(props: ISearchFormProps): JSX.Element {
         {options.mode === 'hybrid' && (
           <label
             className="jp-AgentBrain-alpha"
-            title="1 = vector only, 0 = BM25 only"
+            title={trans.__('1 = vector only, 0 = BM25 only')}
           >
-            alpha{' '}
+            {trans.__('alpha')}{' '}
             <input
               type="range"
               min={0}
@@ -125,9 +160,12 @@ export function SearchForm(props: ISearchFormProps): JSX.Element {
         )}
       </div>
       <details className="jp-AgentBrain-filters">
-        <summary>Filters{filterCount(options)}</summary>
+        <summary>
+          {trans.__('Filters')}
+          {filterCount(options)}
+        </summary>
         <fieldset>
-          <legend>Source types</legend>
+          <legend>{trans.__('Source types')}</legend>
           {SOURCE_TYPES.map(type => (
             <label key={type}>
               <input
@@ -142,10 +180,12 @@ export function SearchForm(props: ISearchFormProps): JSX.Element {
           ))}
         </fieldset>
         <fieldset>
-          <legend>Languages</legend>
+          <legend>{fieldLabel('languages', trans)}</legend>
           {props.languages.length === 0 && (
             <span className="jp-AgentBrain-muted">
-              Index the workspace first.
+              {props.indexed
+                ? trans.__('No language detected.')
+                : trans.__('Index the workspace first.')}
             </span>
           )}
           {props.languages.map(language => (
@@ -162,11 +202,17 @@ export function SearchForm(props: ISearchFormProps): JSX.Element {
           ))}
         </fieldset>
         <label className="jp-AgentBrain-paths">
-          Paths{' '}
+          {trans.__('Paths')}{' '}
           <input
-            className="jp-mod-styled"
+            className={
+              'jp-mod-styled' + (pathsInvalid ? ' jp-AgentBrain-invalid' : '')
+            }
             type="text"
             placeholder="src/**/*.py, docs/**"
+            title={trans.__(
+              'Comma-separated globs relative to the workspace root; ** matches any folders.'
+            )}
+            aria-invalid={pathsInvalid}
             value={options.paths}
             onChange={e => onChange({ paths: e.target.value })}
           />

@@ -17,21 +17,49 @@ const SCREENSHOTS = path.resolve(__dirname, '..', 'screenshots');
 const BULK = 'bulk-notes';
 
 /**
- * Write `count` distinct small documents into BULK of the server's root, on disk:
- * through the contents API every file would queue its own save-triggered job.
+ * Write `count` distinct small documents into `folder` of the server's root, on disk:
+ * through the contents API every file would queue its own save-triggered job. `tag`
+ * makes every text new to the embedding cache (which would otherwise skip embedding).
  */
 async function writeBulkFiles(
   page: IJupyterLabPageFixture,
-  count: number
+  count: number,
+  folder = BULK,
+  tag = ''
 ): Promise<string> {
   const status = await (await page.request.get('/agent-brain/status')).json();
-  const dir = path.join(status.root, BULK);
+  const dir = path.join(status.root, folder);
   fs.mkdirSync(dir);
   for (let i = 0; i < count; i++) {
-    const content = `# Note ${i}\n\nMeasurement ${i * 7919} of batch ${i % 13}: the ${i}th sample.\n`;
+    const content = `# Note ${i} ${tag}\n\nMeasurement ${i * 7919} of batch ${i % 13}: the ${i}th sample ${tag}.\n`;
     fs.writeFileSync(path.join(dir, `note-${i}.md`), content);
   }
   return dir;
+}
+
+/** Index the folder `target` (relative) through the REST API and wait for its job; retries while busy. */
+async function indexPath(page: IJupyterLabPageFixture, target: string) {
+  let job: any = null;
+  await expect
+    .poll(
+      async () => {
+        const answer = await page.request.post('/agent-brain/index', {
+          data: { path: target }
+        });
+        job = answer.status() === 202 ? await answer.json() : null;
+        return answer.status();
+      },
+      { timeout: 120 * 1000 }
+    )
+    .toBe(202);
+  await expect
+    .poll(
+      async () =>
+        (await (await page.request.get(`/agent-brain/jobs/${job.id}`)).json())
+          .status,
+      { timeout: 120 * 1000 }
+    )
+    .toBe('done');
 }
 
 async function openPanel(page: IJupyterLabPageFixture): Promise<Locator> {
@@ -91,7 +119,17 @@ test('indexes the workspace from the panel and shows progress', async ({
 
   // A cancelled job commits nothing. Extra files make the job long enough to cancel
   // (the embedding cache can make the fixture alone index in a second).
-  const bulk = await writeBulkFiles(page, 300);
+  // New texts each run: an embedding cache warm from earlier runs would finish the job at once.
+  const bulk = await writeBulkFiles(
+    page,
+    300,
+    BULK,
+    `run${Date.now().toString(36)}`
+  );
+  // Let the server's disk watcher flush its batch of these files first: with nothing indexed
+  // and no job running it leaves them to the first index, but once the job below runs it would
+  // queue them behind it, and the panel would follow that job after the cancel.
+  await page.waitForTimeout(4000);
   const indexButton = panel.locator('.jp-AgentBrain-indexButton');
   await indexButton.click();
   await panel.getByRole('button', { name: 'Cancel' }).click();
@@ -120,10 +158,20 @@ test('indexes the workspace from the panel and shows progress', async ({
   await expect(status).toContainText('python');
   await expect(status).toContainText(/[1-9]\d* entities/);
   await expect(panel.locator('.jp-AgentBrain-skipped summary')).toContainText(
-    'skipped files'
+    /skipped files?/
   );
   await expect(panel.locator('[data-status="done"]')).toContainText(
-    'Last job done'
+    /^Indexed [1-9][\d,]* files/
+  );
+  await expect(panel.locator('.jp-AgentBrain-searchable')).toHaveText(
+    'all search modes ready'
+  );
+
+  // Again, nothing changed: the panel says the workspace is up to date.
+  await indexButton.click();
+  await expect(panel.locator('[data-status="done"]')).toContainText(
+    /^Up to date: [1-9][\d,]* files unchanged$/,
+    { timeout: 120 * 1000 }
   );
 });
 
@@ -140,12 +188,9 @@ test('indexes a folder from the file browser context menu', async ({
     .getByRole('menuitem', { name: 'Index Folder with Agent Brain' })
     .click();
   const panel = page.locator(`#${PANEL_ID}`);
-  await expect(panel.locator('[data-status="done"]')).toContainText(
-    'Last job done',
-    {
-      timeout: 120 * 1000
-    }
-  );
+  await expect(panel.locator('[data-status="done"]')).toBeVisible({
+    timeout: 120 * 1000
+  });
   const jobs = await (await page.request.get('/agent-brain/jobs')).json();
   expect(jobs.jobs[0]).toMatchObject({ path: 'shop', status: 'done' });
 });
@@ -204,6 +249,60 @@ test('searches in every mode', async ({ page }) => {
   const panelMarks = await graph.first().locator('mark').allTextContents();
   expect(panelMarks.length).toBeGreaterThan(0);
   expect(engineMarks.slice(0, panelMarks.length)).toEqual(panelMarks);
+});
+
+test('opening a graph hit puts the relation line near the top third of the editor', async ({
+  page
+}) => {
+  // A long module whose call of compute_total sits ~170 lines down: without scrolling
+  // it is out of view, and a plain reveal would leave it on the bottom edge.
+  const status = await (await page.request.get('/agent-brain/status')).json();
+  const padding = Array.from(
+    { length: 100 },
+    (_, i) => `ROW_${i} = ${i}  # padding`
+  ).join('\n');
+  const steps = Array.from(
+    { length: 60 },
+    (_, i) => `    step_${i} = len(cart.items) + ${i}`
+  ).join('\n');
+  const source = `"""Quarterly figures."""\nfrom shop.pricing import compute_total\n\n${padding}\n\n\ndef quarterly_report(cart):\n    """Sum the quarter."""\n${steps}\n    grand = compute_total(cart)\n    return grand\n`;
+  fs.writeFileSync(path.join(status.root, 'shop', 'long_report.py'), source);
+  await indexPath(page, 'shop');
+
+  const panel = await openPanel(page);
+  await search(panel, 'what calls compute_total', 'graph');
+  const hit = panel.locator(
+    '.jp-AgentBrain-result[data-path="shop/long_report.py"]'
+  );
+  await expect(hit.first()).toBeVisible();
+  const line = Number(await hit.first().getAttribute('data-line'));
+  expect(source.split('\n')[line - 1]).toContain('compute_total(cart)');
+  await hit.first().click();
+
+  await expect.poll(async () => (await activeDocument(page)).line).toBe(line);
+  const view = await page.evaluate(() => {
+    const widget = (window as any).jupyterapp.shell.currentWidget;
+    const editor = widget.content.editor;
+    const cursor = editor.getCursorPosition();
+    const at = editor.getCoordinateForPosition(cursor);
+    const scroller = widget.node.querySelector('.cm-scroller') as HTMLElement;
+    const box = scroller.getBoundingClientRect();
+    return {
+      text: editor.getLine(cursor.line) as string,
+      offset: (at.top - box.top) / box.height,
+      scrollTop: scroller.scrollTop
+    };
+  });
+  expect(view.text).toContain('compute_total(cart)');
+  expect(view.scrollTop).toBeGreaterThan(0);
+  // near the top third: in view, well above the bottom edge
+  expect(view.offset).toBeGreaterThan(0.1);
+  expect(view.offset).toBeLessThan(0.5);
+  await page.evaluate(async () => {
+    await (window as any).jupyterapp.commands.execute('application:close-all');
+  });
+  fs.rmSync(path.join(status.root, 'shop', 'long_report.py'));
+  await indexPath(page, 'shop');
 });
 
 test('clicking a result opens the file at its line; arrows and Enter too', async ({
@@ -286,12 +385,13 @@ test('the agent-brain:open window event opens a file at a line', async ({
 test('searches the editor selection from the context menu', async ({
   page
 }) => {
-  await page.evaluate(() =>
-    (window as any).jupyterapp.commands.execute('docmanager:open', {
+  // Nothing returned: the opened widget cannot be serialised back to the test.
+  await page.evaluate(async () => {
+    await (window as any).jupyterapp.commands.execute('docmanager:open', {
       path: 'shop/pricing.py',
       factory: 'Editor'
-    })
-  );
+    });
+  });
   const line = page.locator('.jp-FileEditor .cm-line', {
     hasText: 'def apply_tax('
   });
@@ -333,4 +433,106 @@ test('screenshots of the panel with results, light and dark', async ({
   );
   await panel.screenshot({ path: path.join(SCREENSHOTS, 'panel-dark.png') });
   await page.theme.setLightTheme();
+});
+
+test('while embedding, the panel and the status bar say what is searchable now', async ({
+  page
+}) => {
+  test.setTimeout(900 * 1000);
+  // More than the engine's early-publish threshold (2,000 texts) of new texts: keyword and
+  // graph search are published once the files are analysed, vectors stream in after.
+  const tag = `tag${Date.now().toString(36)}`;
+  const bulk = await writeBulkFiles(page, 2500, 'bulk-embedding', tag);
+  const panel = await openPanel(page);
+  await panel.locator('.jp-AgentBrain-indexButton').click();
+
+  const embedding = panel.locator(
+    '.jp-AgentBrain-phase[data-phase="embedding"]'
+  );
+  await expect(embedding).toBeVisible({ timeout: 300 * 1000 });
+  await expect(embedding.locator('.jp-AgentBrain-jobText')).toHaveText(
+    /^Embedding for semantic search: [\d,]+\/[\d,]+ chunks/
+  );
+  // The analysis keeps its own full bar: nothing drops from 100% to a few percent.
+  const bars = await panel
+    .locator('.jp-AgentBrain-phase progress')
+    .evaluateAll(els => els.map(el => (el as HTMLProgressElement).value));
+  expect(bars[0]).toBe(100);
+  const searchable = panel.locator('.jp-AgentBrain-searchable');
+  await expect(searchable).toContainText('keyword and graph search ready');
+  await expect(searchable).toContainText(
+    /semantic search: \d+% \([\d,]+ of [\d,]+ chunks embedded/
+  );
+  await expect(panel.locator('.jp-AgentBrain-emptyState')).toHaveCount(0);
+  const item = page.locator('.jp-AgentBrain-statusItem');
+  await expect(item).toHaveText(
+    /^Brain: [\d,]+ files · semantic \d+% · embedding \d+%$/
+  );
+
+  // Keyword search already finds the new notes; bm25 carries no coverage notice.
+  const results = await search(panel, `${tag} measurement`, 'bm25');
+  await expect(results.first()).toHaveAttribute(
+    'data-path',
+    /^bulk-embedding\//
+  );
+  await expect(
+    panel.locator('.jp-AgentBrain-results .jp-AgentBrain-coverage')
+  ).toHaveCount(0);
+  // The server's ETA, once it knows the embedding rate; then the screenshot for the README.
+  await expect(searchable).toContainText(/left\)$/, { timeout: 120 * 1000 });
+  await page.sidebar.setWidth(420, 'left');
+  await panel.screenshot({
+    path: path.join(SCREENSHOTS, 'panel-indexing.png')
+  });
+  await page
+    .locator('#jp-main-statusbar')
+    .screenshot({ path: path.join(SCREENSHOTS, 'statusbar-indexing.png') });
+
+  // A click on the status bar item opens the panel.
+  await page.sidebar.close('left');
+  await expect(panel).toBeHidden();
+  await item.click();
+  await expect(panel).toBeVisible();
+
+  // Cancelled mid-embedding, the published generation stays searchable and the panel
+  // and the status bar keep saying how much of it semantic search sees.
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await expect(panel.locator('[data-status="cancelled"]')).toBeVisible({
+    timeout: 120 * 1000
+  });
+  await expect(searchable).toContainText('keyword and graph search ready');
+  await expect(searchable).toContainText(
+    /semantic search: \d+% of the workspace$/
+  );
+  await expect(item).toHaveText(/^Brain: [\d,]+ files · semantic \d+%$/);
+  fs.rmSync(bulk, { recursive: true });
+});
+
+test('without the server extension the panel says so once, with how to check', async ({
+  browser
+}) => {
+  const port = Number(process.env.AGENT_BRAIN_UI_PORT || '8891');
+  const barePort = process.env.AGENT_BRAIN_UI_BARE_PORT || String(port + 100);
+  const page = await browser.newPage();
+  await page.goto(`http://localhost:${barePort}/lab`);
+  const tab = page.locator(`.jp-SideBar .lm-TabBar-tab[data-id="${PANEL_ID}"]`);
+  await tab.click({ timeout: 120 * 1000 });
+  const panel = page.locator(`#${PANEL_ID}`);
+  const missing = panel.locator('.jp-AgentBrain-serverMissing');
+  await expect(missing).toContainText(
+    'The Agent Brain server extension is not running.'
+  );
+  await expect(missing).toContainText('jupyter server extension list');
+  await expect(page.locator('.jp-AgentBrain-statusItem')).toHaveText(
+    'Brain: server extension missing'
+  );
+  await expect(panel.locator('.jp-AgentBrain-search')).toHaveCount(0);
+  // One message in the panel, no "404 Not Found" toasts (JupyterLab's own news prompt aside).
+  await expect(
+    page.locator('.Toastify__toast', { hasText: /404|Not Found|Brain/ })
+  ).toHaveCount(0);
+  await panel.screenshot({
+    path: path.join(SCREENSHOTS, 'panel-server-missing.png')
+  });
+  await page.close();
 });

@@ -28,7 +28,7 @@ def blend(ctx: QueryContext, count: int) -> list[Hit]:
         return []
     bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)]
     keywords = minmax(bm25)
-    sims, meaning = similarities(ctx, keys, keywords)  # not embedded yet: the keyword score alone
+    sims, meaning, embedded = similarities(ctx, keys, keywords)  # not embedded yet: the keyword score alone
     alpha = ctx.request.alpha
     blended = alpha * meaning + (1 - alpha) * keywords
     order = np.argsort(-blended, kind="stable")
@@ -38,7 +38,8 @@ def blend(ctx: QueryContext, count: int) -> list[Hit]:
         key = int(keys[i])
         if sims[i] < ctx.request.similarity_threshold and key not in ranks["bm25"]:
             continue
-        hit = Hit(key, float(blended[i]), vector_score=float(sims[i]), bm25_score=float(bm25[i]))
+        vector_score = float(sims[i]) if embedded[i] else None  # None: no vector yet, not "no similarity"
+        hit = Hit(key, float(blended[i]), vector_score=vector_score, bm25_score=float(bm25[i]))
         hit.ranks = {leg: r[key] for leg, r in ranks.items() if key in r}
         hits.append(hit)
     return hits[:count]

@@ -30,14 +30,17 @@ def run(ctx: QueryContext) -> list[Hit]:
     return hits
 
 
-def similarities(ctx: QueryContext, keys: np.ndarray, fallback: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(cosine similarity of each key to the query, the same min-max scaled). A key without a vector
-    (a generation still being embedded) gets 0 and, scaled, its ``fallback`` value (the other leg's)."""
+def similarities(
+    ctx: QueryContext, keys: np.ndarray, fallback: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cosine similarity of each key to the query, the same min-max scaled, whether the key has a
+    vector). A key without a vector (a generation still being embedded) gets 0 and, scaled, its
+    ``fallback`` value (the other leg's)."""
     vectors = ctx.snapshot.vectors
     if not vectors:
-        return np.zeros(len(keys)), np.array(fallback, dtype=float)
+        return np.zeros(len(keys)), np.array(fallback, dtype=float), np.zeros(len(keys), dtype=bool)
     sims = vectors.similarities(ctx.query_vector, keys.tolist())
-    embedded = vectors.contains(keys.tolist())
+    embedded = np.asarray(vectors.contains(keys.tolist()), dtype=bool)
     scaled = np.array(fallback, dtype=float)
     scaled[embedded] = minmax(sims[embedded])
-    return sims, scaled
+    return sims, scaled, embedded

@@ -1,0 +1,179 @@
+import {
+  formatEta,
+  jobPhases,
+  lastJobLabel,
+  semanticLine,
+  statusBarText
+} from '../progress';
+import { scrollDelta } from '../open';
+import { coverageNote, focusLine, legBreakdown } from '../scores';
+import { IJob, IStatus } from '../types';
+import { result } from './fixtures';
+
+function job(fields: Partial<IJob>): IJob {
+  return {
+    id: 'j1',
+    status: 'running',
+    path: '',
+    force: false,
+    phase: 'indexing',
+    files_done: 0,
+    files_total: 253,
+    chunks: 0,
+    current_file: null,
+    percent: 0,
+    started: null,
+    finished: null,
+    error: null,
+    skipped: [],
+    report: null,
+    ...fields
+  };
+}
+
+function status(fields: Partial<IStatus>): IStatus {
+  return {
+    state: 'indexing',
+    root: '/w',
+    generation: 1,
+    files: { total: 253, by_source_type: {}, by_language: { python: 200 } },
+    chunks: { total: 4074, by_source_type: {}, by_language: {} },
+    skipped: [],
+    graph: { entities: 1, relations: 1, by_relation: {} },
+    model: { name: null, path: null, dim: null },
+    index_bytes: 0,
+    last_indexed: null,
+    format_version: 1,
+    job: null,
+    coverage: 0.13,
+    ...fields
+  };
+}
+
+describe('job phases', () => {
+  it('gives each phase its own counts: the bar never falls back when embedding starts', () => {
+    const analysing = jobPhases(job({ files_done: 253 }));
+    expect(analysing.map(p => [p.key, p.percent, p.detail])).toEqual([
+      ['analysis', 100, '253/253 files']
+    ]);
+    const embedding = jobPhases(
+      job({
+        phase: 'embedding',
+        files_done: 253,
+        chunks: 4074,
+        embedded: 530,
+        percent: 13
+      })
+    );
+    expect(embedding.map(p => [p.key, p.percent, p.done])).toEqual([
+      ['analysis', 100, true],
+      ['embedding', 13, false]
+    ]);
+    expect(embedding[1].detail).toBe('530/4,074 chunks'); // no ETA until the server has one
+  });
+
+  it('shows the ETA the server computed, in words', () => {
+    const phases = jobPhases(
+      job({ phase: 'embedding', chunks: 100, embedded: 50, eta_s: 4000 })
+    );
+    expect(phases[1].detail).toBe('50/100 chunks · about 1 h 7 min left');
+    expect(formatEta(30)).toBe('less than a minute');
+    expect(formatEta(150)).toBe('3 min');
+  });
+});
+
+describe('what is searchable', () => {
+  it('counts embedded chunks from the running job, the share from the status otherwise', () => {
+    const running = job({ phase: 'embedding', chunks: 4074, embedded: 2566 });
+    expect(semanticLine(status({}), running)).toBe(
+      'semantic search: 63% (2,566 of 4,074 chunks embedded)'
+    );
+    expect(semanticLine(status({}), null)).toBe(
+      'semantic search: 13% of the workspace'
+    );
+    expect(semanticLine(status({ coverage: 1 }), null)).toBeNull();
+  });
+
+  it('fits the status bar in one line', () => {
+    const running = job({ phase: 'embedding', chunks: 4074, embedded: 2566 });
+    expect(statusBarText(status({}), running)).toBe(
+      'Brain: 253 files · semantic 63% · embedding 63%'
+    );
+    expect(statusBarText(status({ coverage: 1, state: 'ready' }), null)).toBe(
+      'Brain: 253 files'
+    );
+    expect(statusBarText(status({ generation: 0, state: 'empty' }), null)).toBe(
+      'Brain: not indexed'
+    );
+    expect(
+      statusBarText(
+        status({ generation: 0 }),
+        job({ files_done: 10, files_total: 100 })
+      )
+    ).toBe('Brain: first index · indexing 10%');
+  });
+
+  it('says an up-to-date workspace is up to date', () => {
+    const report = {
+      generation: 3,
+      files_total: 42,
+      files_indexed: 0,
+      files_unchanged: 42,
+      files_deleted: 0,
+      chunks_total: 100,
+      chunks_added: 0,
+      chunks_removed: 0,
+      chunks_embedded: 0,
+      skipped: [],
+      duration_s: 0.2
+    };
+    expect(lastJobLabel(job({ status: 'done', report }))).toBe(
+      'Up to date: 42 files unchanged'
+    );
+    expect(
+      lastJobLabel(
+        job({ status: 'done', report: { ...report, files_indexed: 2 } })
+      )
+    ).toBe('Indexed 2 files (42 unchanged, 0 removed)');
+    expect(lastJobLabel(job({ status: 'cancelled' }))).toBe(
+      'Last job cancelled'
+    );
+  });
+});
+
+describe('result details', () => {
+  it('says "not embedded yet" where hybrid has no vector score', () => {
+    expect(
+      legBreakdown(result({ vector_score: null, bm25_score: 3.2 }), 'hybrid')
+    ).toEqual([
+      { leg: 'vector', value: 'not embedded yet', missing: true },
+      { leg: 'bm25', value: '3.20' }
+    ]);
+  });
+
+  it('keeps the coverage notice off bm25, which uses no vectors', () => {
+    expect(coverageNote(0.5, 'bm25')).toBeNull();
+    expect(coverageNote(0.5, 'hybrid')).toBe(
+      'semantic search: 50% of the workspace'
+    );
+  });
+
+  it('opens at the first highlighted line: the relation line of a graph hit', () => {
+    const text =
+      'def checkout(cart):\n    """Pay."""\n    total = compute_total(cart)\n';
+    const at = text.indexOf('compute_total');
+    const hit = result({
+      text,
+      start_line: 40,
+      end_line: 42,
+      highlights: [[at, at + 13]]
+    });
+    expect(focusLine(hit)).toBe(42);
+    expect(focusLine(result({ start_line: 7, highlights: [] }))).toBe(7);
+  });
+
+  it('scrolls a line to the top third of the view', () => {
+    // a line at 700 px in a 600 px view starting at 100: scroll 400 px to put it at 300 (100 + 600/3)
+    expect(scrollDelta(700, 100, 600)).toBe(400);
+  });
+});
