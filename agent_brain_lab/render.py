@@ -45,6 +45,12 @@ def anchor(r: QueryResult) -> str | None:
     return printable(r.section_path) if r.section_path else None
 
 
+def kind(r: QueryResult | dict) -> str:
+    """``code · python``: the kind of file a result comes from and its language."""
+    get = r.get if isinstance(r, dict) else lambda k: getattr(r, k)
+    return f"{get('source_type')} · {get('language')}"
+
+
 def legs(r: QueryResult) -> list[str]:
     """Per-leg scores and ranks, e.g. ``vector 0.812 #1``."""
     out = []
@@ -166,7 +172,7 @@ def response_text(resp: QueryResponse) -> str:
         head = f"{rank:>2}. {r.score:.4f}  {location(r)}"
         if anchor(r):
             head += f"  {anchor(r)}"
-        head += f"  [{r.source_type} · {r.language}]"
+        head += f"  [{kind(r)}]"
         lines.append(head)
         detail = legs(r)
         if detail:
@@ -187,7 +193,7 @@ def response_html(resp: QueryResponse) -> str:
         head = f"<code>{escape(location(r))}</code> <b>{r.score:.4f}</b>"
         if anchor(r):
             head += f" {escape(anchor(r) or '')}"
-        head += f" <small>[{escape(r.source_type)} · {escape(r.language)}]</small>"
+        head += f" <small>[{escape(kind(r))}]</small>"
         extra = ""
         if legs(r):
             extra += f"<br><small>{escape(' · '.join(legs(r)))}</small>"
@@ -279,18 +285,25 @@ def status_html(status: dict) -> str:
 # --------------------------------------------------------------------------- graph neighbourhood
 
 
-def _node_line(node: dict) -> str:
+def node_location(node: dict) -> str:
+    """A graph node's ``path:start-end`` (just the path for a file node, "" for an external one)."""
     where = printable(node.get("source") or "")
     if where and node.get("start_line") is not None:
         where += f":{node['start_line']}-{node.get('end_line', node['start_line'])}"
+    return where
+
+
+def edge_label(edge: dict, names: dict[str, str] | None = None) -> str:
+    """``source -relation-> target``, each end by its name in ``names`` (else its node id)."""
+    names = names or {}
+    source, target = (printable(names.get(edge[end], edge[end])) for end in ("source", "target"))
+    return f"{source} -{edge['relation']}-> {target}"
+
+
+def _node_line(node: dict) -> str:
+    where = node_location(node)
     name = node.get("qualname") or node.get("name") or node["id"]
     return f"hop {node.get('hop', '?')}  {name} ({node.get('kind') or '?'})  {where}".rstrip()
-
-
-def _edge_line(edge: dict, names: dict[str, str]) -> str:
-    return (
-        f"{names.get(edge['source'], edge['source'])} -{edge['relation']}-> {names.get(edge['target'], edge['target'])}"
-    )
 
 
 def graph_text(graph: dict) -> str:
@@ -300,7 +313,7 @@ def graph_text(graph: dict) -> str:
     nodes = sorted(graph.get("nodes", []), key=lambda n: (n.get("hop", 0), str(n.get("name"))))
     lines = [f"{graph.get('query')}: {len(nodes)} nodes, {len(graph.get('edges', []))} edges"]
     lines += ["  " + _node_line(n) for n in nodes]
-    lines += ["  " + _edge_line(e, names) for e in graph.get("edges", [])]
+    lines += ["  " + edge_label(e, names) for e in graph.get("edges", [])]
     chunks = graph.get("chunks", [])
     if chunks:
         lines.append("source chunks:")
@@ -320,7 +333,7 @@ def graph_html(graph: dict) -> str:
         f"<li>{escape(_node_line(n))}</li>"
         for n in sorted(graph.get("nodes", []), key=lambda n: (n.get("hop", 0), str(n.get("name"))))
     )
-    edges = "".join(f"<li><code>{escape(_edge_line(e, names))}</code></li>" for e in graph.get("edges", []))
+    edges = "".join(f"<li><code>{escape(edge_label(e, names))}</code></li>" for e in graph.get("edges", []))
     chunks = "".join(f"<li><code>{escape(location(c))}</code></li>" for c in graph.get("chunks", []))
     return (
         f"<div class='agent-brain-graph'><p><b>{escape(head)}</b></p>"

@@ -495,10 +495,20 @@ class IndexCorrupt(BrainError):
         return {**super().to_dict(), "problem": self.problem, "fix": self.fix}
 
 
+# Every state ``Brain.status()`` can report, with what it means to a user or an agent (the MCP status
+# tool lists them): a state missing here fails ``IndexStatus.to_dict``.
+INDEX_STATES = {
+    "empty": "nothing indexed yet: index the workspace first",
+    "ready": "searchable",
+    "indexing": "an index run is writing; searches answer from the last published generation",
+    "corrupt": "the index cannot be read as it is: `problem` says what is wrong, `fix` is the command that repairs it",
+}
+
+
 @dataclass
 class IndexStatus:
-    """What ``Brain.status()`` reports. ``state`` is ready | indexing | empty | corrupt; when corrupt,
-    ``problem`` says what is wrong and ``fix`` is the command that repairs it."""
+    """What ``Brain.status()`` reports. ``state`` is one of ``INDEX_STATES``; when the index cannot be
+    used as it is, ``problem`` says what is wrong and ``fix`` is the command that repairs it."""
 
     state: str
     root: str
@@ -517,6 +527,8 @@ class IndexStatus:
     coverage: float = 1.0  # share of the chunks that are embedded (below 1 while a large run embeds)
 
     def to_dict(self) -> dict[str, Any]:
+        if self.state not in INDEX_STATES:
+            raise ValueError(f"index state {self.state!r} is not described in INDEX_STATES")
         return asdict(self)
 
 
