@@ -170,6 +170,24 @@ def serve(root: Path) -> int:
 
 async def _serve(backend: LocalBackend) -> None:
     server = build_server(BrainTools(lambda: backend))
+    # The client's reading end of stdout closing shows as an error condition on our end, which the
+    # loop reports as "readable": it stops the running index run before any answer fails to go out.
+    loop = asyncio.get_running_loop()
+    watched = os.dup(sys.stdout.fileno())
+
+    def stdout_gone() -> None:
+        loop.remove_reader(watched)
+        backend.close()
+
+    loop.add_reader(watched, stdout_gone)
+    try:
+        await _serve_stdio(server, backend)
+    finally:
+        loop.remove_reader(watched)
+        os.close(watched)
+
+
+async def _serve_stdio(server: Server, backend: LocalBackend) -> None:
     async with stdio_server() as (client_in, client_out):
         # Relay the client's messages, to see the end of stdin at once (the SDK waits for running
         # calls to finish first): then the running index run is stopped, and its call returns.
