@@ -231,7 +231,10 @@ def _start_indexing(root: Path) -> subprocess.Popen:
     assert proc.stdout is not None
     assert json.loads(proc.stdout.readline())["id"] == 1
     _rpc(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-    _rpc(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "index_workspace", "arguments": {}}})
+    _rpc(
+        proc,
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "index_workspace", "arguments": {}}},
+    )
     return proc
 
 
@@ -247,7 +250,7 @@ def test_a_client_that_vanishes_mid_index_stops_the_run_and_the_server_exits_cle
     root.mkdir()
     for i in range(300):  # ~1,200 chunks: tens of seconds of embedding, under the early-publish size
         body = "".join(
-            f"def tide_{i}_{j}(hour):\n    \"\"\"Tide table {i}.{j} for the harbour.\"\"\"\n    return (hour + {j}) % 12\n\n"
+            f'def tide_{i}_{j}(hour):\n    """Tide table {i}.{j} for the harbour."""\n    return (hour + {j}) % 12\n\n'
             for j in range(4)
         )
         (root / f"tides_{i:03d}.py").write_text(body)

@@ -100,7 +100,9 @@ async def test_an_undeclared_argument_is_refused_before_any_work(tmp_path):
 
     tools = BrainTools(lambda: Recorder())
     with pytest.raises(InvalidRequest, match="^alpha: unknown argument; search_workspace takes query, mode"):
-        await tools.call("search_workspace", {"query": "x", "alpha": 0.5})  # the validator knows alpha; the tool does not
+        await tools.call(
+            "search_workspace", {"query": "x", "alpha": 0.5}
+        )  # the validator knows alpha; the tool does not
     with pytest.raises(InvalidRequest, match="unknown argument; workspace_status takes no arguments"):
         await tools.call("workspace_status", {"verbose": True})
     with pytest.raises(InvalidRequest, match=r"^x\\nfake: unknown argument"):

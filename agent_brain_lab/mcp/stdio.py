@@ -138,8 +138,8 @@ def build_server(tools: BrainTools) -> Server:
             SERVER_NAME,
             version=_server_version(),
             instructions=INSTRUCTIONS,
-            on_list_tools=on_list_tools,  # type: ignore[call-arg]
-            on_call_tool=on_call_tool,  # type: ignore[call-arg]
+            on_list_tools=on_list_tools,  # type: ignore[call-arg, unused-ignore]
+            on_call_tool=on_call_tool,  # type: ignore[call-arg, unused-ignore]
         )
 
     server = Server(SERVER_NAME, version=_server_version(), instructions=INSTRUCTIONS)
@@ -147,8 +147,8 @@ def build_server(tools: BrainTools) -> Server:
     async def list_tools() -> list[types.Tool]:
         return listed
 
-    server.list_tools()(list_tools)  # type: ignore[attr-defined]
-    server.call_tool(validate_input=False)(call)  # type: ignore[attr-defined]
+    server.list_tools()(list_tools)  # type: ignore[attr-defined, unused-ignore]
+    server.call_tool(validate_input=False)(call)  # type: ignore[attr-defined, unused-ignore]
     return server
 
 
@@ -210,7 +210,9 @@ def _client_gone(err: BaseException) -> bool:
     group = getattr(err, "exceptions", None)  # an exception group (Python 3.11+, or anyio's backport)
     if isinstance(group, tuple):
         return all(_client_gone(e) for e in group)
-    return isinstance(err, (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError, anyio.ClosedResourceError))
+    return isinstance(
+        err, (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError, anyio.ClosedResourceError)
+    )
 
 
 def _silence_stdout() -> None:

@@ -152,7 +152,8 @@ SEARCH = ToolSpec(
             'Keep only these languages, e.g. ["python", "markdown"].', MAX_LIST_ITEMS, MAX_NAME_CHARS
         ),
         "file_paths": _strings(
-            'Keep only files matching these globs relative to the workspace root (`**` spans folders), e.g. ["src/**/*.py"].',
+            "Keep only files matching these globs relative to the workspace root (`**` spans folders), "
+            'e.g. ["src/**/*.py"].',
             MAX_GLOBS,
             MAX_GLOB_CHARS,
         ),
