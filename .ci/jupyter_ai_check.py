@@ -66,7 +66,8 @@ async def exercise(session: ClientSession, where: str) -> None:
     assert answer["results"] and answer["results"][0]["location"].startswith("shop/pricing.py:"), answer
     refused = await session.call_tool("search_workspace", {"query": "x", "alpha": 0.5})
     assert refused.isError and refused.content[0].text.startswith("alpha: unknown argument"), refused.content
-    say(f"{where}: {len(listed)} tools listed as defined, search answered {answer['results'][0]['location']}")
+    top = answer["results"][0]["location"]
+    say(f"{where}: our {len(TOOL_NAMES)} tools (of {len(listed)}) listed as defined, search answered {top}")
 
 
 def check_license() -> None:
