@@ -58,7 +58,7 @@ class ModelSpec:
         return f"{self.identity}+sha256:{self.sha256[:16]}" if self.sha256 else self.identity
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "path": self.path, "identity": self.identity, "sha256": self.sha256}
+        return {"name": self.name, "path": self.path, "identity": self.identity, "sha256": self.sha256, "key": self.key}
 
 
 def model_sha256(folder: Path) -> str | None:
