@@ -50,6 +50,12 @@ def anchor(r: QueryResult) -> str | None:
     return printable(r.section_path) if r.section_path else None
 
 
+def kind(r: QueryResult | dict) -> str:
+    """``code · python``: the kind of file a result comes from and its language."""
+    get = r.get if isinstance(r, dict) else lambda k: getattr(r, k)
+    return f"{get('source_type')} · {get('language')}"
+
+
 def legs(r: QueryResult) -> list[str]:
     """Per-leg scores and ranks, e.g. ``vector 0.812 #1``."""
     out = []
@@ -171,7 +177,7 @@ def response_text(resp: QueryResponse) -> str:
         head = f"{rank:>2}. {r.score:.4f}  {location(r)}"
         if anchor(r):
             head += f"  {anchor(r)}"
-        head += f"  [{r.source_type} · {r.language}]"
+        head += f"  [{kind(r)}]"
         lines.append(head)
         detail = legs(r)
         if detail:
@@ -192,7 +198,7 @@ def response_html(resp: QueryResponse) -> str:
         head = f"<code>{escape(location(r))}</code> <b>{r.score:.4f}</b>"
         if anchor(r):
             head += f" {escape(anchor(r) or '')}"
-        head += f" <small>[{escape(r.source_type)} · {escape(r.language)}]</small>"
+        head += f" <small>[{escape(kind(r))}]</small>"
         extra = ""
         if legs(r):
             extra += f"<br><small>{escape(' · '.join(legs(r)))}</small>"
@@ -343,18 +349,25 @@ def status_html(status: dict) -> str:
 # --------------------------------------------------------------------------- graph neighbourhood
 
 
-def _node_line(node: dict) -> str:
+def node_location(node: dict) -> str:
+    """A graph node's ``path:start-end`` (just the path for a file node, "" for an external one)."""
     where = printable(node.get("source") or "")
     if where and node.get("start_line") is not None:
         where += f":{node['start_line']}-{node.get('end_line', node['start_line'])}"
+    return where
+
+
+def edge_label(edge: dict, names: dict[str, str] | None = None) -> str:
+    """``source -relation-> target``, each end by its name in ``names`` (else its node id)."""
+    names = names or {}
+    source, target = (printable(names.get(edge[end], edge[end])) for end in ("source", "target"))
+    return f"{source} -{edge['relation']}-> {target}"
+
+
+def _node_line(node: dict) -> str:
+    where = node_location(node)
     name = node.get("qualname") or node.get("name") or node["id"]
     return f"hop {node.get('hop', '?')}  {name} ({node.get('kind') or '?'})  {where}".rstrip()
-
-
-def _edge_line(edge: dict, names: dict[str, str]) -> str:
-    return (
-        f"{names.get(edge['source'], edge['source'])} -{edge['relation']}-> {names.get(edge['target'], edge['target'])}"
-    )
 
 
 MORE_NAMES = 10  # names of a group's hidden neighbours the text lists (the HTML lists all)
@@ -390,7 +403,7 @@ def _graph_outline(graph: dict) -> dict[str, Any]:
         "notes": notes,
         "matches": [_node_line(n) for n in nodes.values() if n.get("hop") == 0],
         "sections": sections,
-        "edges": [_edge_line(e, names) for e in edges],
+        "edges": [edge_label(e, names) for e in edges],
         "chunks": [
             f"{location(c)}  {printable(c.get('qualified_symbol') or c.get('section_path') or '')}".rstrip()
             for c in graph.get("chunks", [])

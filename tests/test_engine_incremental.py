@@ -245,7 +245,7 @@ def test_several_paths_in_one_pass(small):
 
 def test_embedding_cache_stays_bounded(small):
     catalog = small._current_view().catalog
-    model = small.status().model["identity"]
+    model = small.status().model["key"]  # what the embedding cache is keyed by: the identity and the file's hash
 
     def cached():
         return catalog.db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]

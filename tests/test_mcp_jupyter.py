@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
-from mcp import ClientSession
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from test_server_support import call_api, on_server_loop
+
+from agent_brain_lab.mcp.tools import SPECS
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
 tomllib = pytest.importorskip("tomllib")  # Python 3.11+
@@ -58,6 +63,22 @@ def published_entry_points(tmp_path, monkeypatch):
 rest = call_api
 
 
+def as_listed(tool) -> dict:
+    """A listed tool as its definition reads (a server's own ``_meta`` aside)."""
+    return {k: v for k, v in tool.model_dump(by_alias=True, exclude_none=True).items() if k != "_meta"}
+
+
+async def stdio_listing(root: Path) -> dict[str, dict]:
+    """What ``agent-brain-lab mcp`` (this tree's code, another process) lists."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "agent_brain_lab.cli", "mcp", "--workspace", str(root)], env=env
+    )
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        return {tool.name: as_listed(tool) for tool in (await session.list_tools()).tools}
+
+
 async def call(session: ClientSession, tool: str, **arguments) -> dict:
     result = await session.call_tool(tool, arguments)
     assert not result.is_error, result.content
@@ -80,6 +101,18 @@ async def test_jupyter_server_mcp_serves_the_servers_brain(jp_serverapp, jp_fetc
             await session.initialize()
             listed = {tool.name: tool for tool in (await session.list_tools()).tools}
             assert set(listed) >= TOOLS and "location" in listed["search_workspace"].description
+
+            # The same definitions as the stdio server's: schema, annotations, descriptions.
+            here = {name: as_listed(listed[name]) for name in TOOLS}
+            assert here == await stdio_listing(jp_root_dir) == {name: SPECS[name].listing() for name in TOOLS}
+            assert listed["workspace_status"].annotations.read_only_hint is True
+            assert listed["index_workspace"].annotations.read_only_hint is False
+
+            # An undeclared argument is refused with the tool layer's message, before any work.
+            result = await session.call_tool("search_workspace", {"query": "total", "alpha": 0.3})
+            assert result.is_error and result.content[0].text.startswith("alpha: unknown argument; search_workspace")
+            result = await session.call_tool("explore_entity", {})  # a missing argument: the validator's message
+            assert result.is_error and result.content[0].text == "name: is required"
 
             status = await call(session, "workspace_status")
             assert (status["state"], Path(status["root"])) == ("empty", jp_root_dir.resolve())

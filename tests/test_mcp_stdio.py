@@ -7,7 +7,9 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from agent_brain_lab.cli import main
 from agent_brain_lab.commands import UsageError, execute, parse
 from agent_brain_lab.engine.store.generations import IndexDir
 from agent_brain_lab.engine.types import MODES
+from agent_brain_lab.mcp.tools import SPECS, to_json
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
@@ -39,12 +42,18 @@ def workspace(tmp_path) -> Path:
     return root
 
 
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+
+
+def server_command(root: Path) -> list[str]:
+    """``agent-brain-lab mcp --workspace root``, on this tree's code."""
+    return [sys.executable, "-m", "agent_brain_lab.cli", "mcp", "--workspace", str(root)]
+
+
 def run_session(root: Path, scenario: Callable[[ClientSession], Awaitable[None]]) -> None:
     """Start ``agent-brain-lab mcp --workspace root`` (this tree's code) and run ``scenario`` on a session."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "agent_brain_lab.cli", "mcp", "--workspace", str(root)], env=env
-    )
+    command, *args = server_command(root)
+    params = StdioServerParameters(command=command, args=args, env=ENV)
 
     async def main() -> None:
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
@@ -89,9 +98,13 @@ def test_tools_answer_every_mode_from_the_workspace(workspace):
         search = listed["search_workspace"]
         assert search.input_schema["required"] == ["query"]
         assert {"mode", "top_k", "source_types", "languages", "file_paths"} <= set(search.input_schema["properties"])
-        assert "multi" in search.description and "location" in search.description
+        assert "location" in search.description and "multi" in search.input_schema["properties"]["mode"]["description"]
         assert search.annotations.read_only_hint and not listed["index_workspace"].annotations.read_only_hint
+        for name, tool in listed.items():  # listed exactly as defined
+            assert tool.model_dump(by_alias=True, exclude_none=True) == SPECS[name].listing()
 
+        result = await session.call_tool("workspace_status", {})
+        assert result.content[0].text == to_json(result.structured_content)  # compact JSON, the same object
         status = await call(session, "workspace_status")
         assert (status["state"], status["generation"], status["job"]) == ("empty", 0, None)
         assert Path(status["root"]) == workspace.resolve()
@@ -121,7 +134,7 @@ def test_tools_answer_every_mode_from_the_workspace(workspace):
         assert any("<-calls-" in h["why"].get("path", "") for h in graph["results"]), graph
 
         notebook = await call(session, "search_workspace", query="discount curve", source_types=["notebook"])
-        assert notebook["results"] and all(h["kind"].startswith("notebook/") for h in notebook["results"])
+        assert notebook["results"] and all(h["kind"].startswith("notebook · ") for h in notebook["results"])
         assert all(check_location(workspace, h)["cell"] is not None for h in notebook["results"])
         docs = await call(session, "search_workspace", query="install from a wheel", file_paths=["docs/**"])
         assert docs["results"] and all(h["location"].startswith("docs/README.md:") for h in docs["results"])
@@ -155,6 +168,11 @@ def test_errors_are_tool_errors_with_the_rest_messages(workspace):
         assert "depth: must be between 0 and 3" in await tool_error(session, "explore_entity", name="Cart", depth=9)
         assert "name: must be a non-blank entity name" in await tool_error(session, "explore_entity", name=" ")
         assert "path:" in await tool_error(session, "index_workspace", path="../elsewhere")
+        unknown = await tool_error(session, "search_workspace", query="x", alpha=0.2)
+        assert unknown == "alpha: unknown argument; search_workspace takes " + ", ".join(
+            SPECS["search_workspace"].properties
+        )
+        assert "For further information" not in await tool_error(session, "search_workspace", query="x", top_k="many")
 
         with IndexDir(workspace).writer_lock():  # another process is writing the index
             busy = await tool_error(session, "index_workspace")
@@ -196,3 +214,64 @@ def test_mcp_is_a_cli_only_command(tmp_path, capsys):
     assert ns.command == "mcp" and ns.root == tmp_path.resolve()
     with pytest.raises(UsageError, match="mcp: runs from the command line only"):
         execute(ns, Brain(tmp_path))  # what the %brain magic would do with it
+
+
+def _rpc(proc: subprocess.Popen, message: dict) -> None:
+    assert proc.stdin is not None
+    proc.stdin.write((json.dumps(message) + "\n").encode())
+    proc.stdin.flush()
+
+
+def _start_indexing(root: Path) -> subprocess.Popen:
+    """A stdio server asked to index ``root``, by a client speaking the protocol on raw pipes."""
+    proc = subprocess.Popen(
+        server_command(root), env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "vanishing", "version": "0"}}
+    _rpc(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+    assert proc.stdout is not None
+    assert json.loads(proc.stdout.readline())["id"] == 1
+    _rpc(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    _rpc(
+        proc,
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "index_workspace", "arguments": {}}},
+    )
+    return proc
+
+
+def _finish(proc: subprocess.Popen) -> tuple[int, str]:
+    assert proc.stderr is not None
+    rc = proc.wait(timeout=300)
+    return rc, proc.stderr.read().decode(errors="replace")
+
+
+@pytest.mark.parametrize("vanishing", ["both pipes", "stdout first"])
+def test_a_client_that_vanishes_mid_index_stops_the_run_and_the_server_exits_cleanly(tmp_path, vanishing):
+    root = tmp_path / "big"
+    root.mkdir()
+    for i in range(300):  # ~1,200 chunks: tens of seconds of embedding, under the early-publish size
+        body = "".join(
+            f'def tide_{i}_{j}(hour):\n    """Tide table {i}.{j} for the harbour."""\n    return (hour + {j}) % 12\n\n'
+            for j in range(4)
+        )
+        (root / f"tides_{i:03d}.py").write_text(body)
+    index_dir = IndexDir(root)
+    proc = _start_indexing(root)
+    deadline = time.monotonic() + 120
+    while not (index_dir.path.exists() and index_dir.writer_active()):  # the run holds the writer lock
+        assert proc.poll() is None and time.monotonic() < deadline, "the index run never started"
+        time.sleep(0.05)
+    assert proc.stdin is not None and proc.stdout is not None
+    if vanishing == "both pipes":  # the client process died: both of its pipe ends close
+        proc.stdin.close()
+        proc.stdout.close()
+    else:  # it stopped reading first (a broken pipe for the answer): the run stops, the server waits for stdin's end
+        proc.stdout.close()
+        while index_dir.writer_active():
+            assert proc.poll() is None and time.monotonic() < deadline + 120, "the run went on"
+            time.sleep(0.05)
+        proc.stdin.close()
+    rc, stderr = _finish(proc)
+    assert (rc, "Traceback" in stderr, "Exception ignored" in stderr) == (0, False, False), stderr
+    assert not index_dir.writer_active()  # the lock is free for the next writer
+    assert Brain(root).status().generation == 0  # the run was stopped, not finished: nothing published

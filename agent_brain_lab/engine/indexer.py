@@ -261,6 +261,7 @@ class Indexer:
         """A different model needs an explicit force; different chunking just triggers a rebuild."""
         if not gen:
             return False
+        adopt_unhashed_model(catalog, self.embedder)
         if model_changed(catalog, self.embedder, force):
             return True
         return catalog.get_meta("chunking") != _chunking_key(settings)
@@ -293,7 +294,7 @@ class Indexer:
         """Take the analysed chunks' vectors from the cache and embed the rest now, unless there are
         more than ``EARLY_PUBLISH_MIN`` of them (or ``defer``): then they are left to :meth:`_complete` (True)."""
         uses = Counter(h for _, h, _ in run.chunks)
-        run.vectors.update(catalog.cached_vectors(self.embedder.spec.identity, list(uses)))
+        run.vectors.update(catalog.cached_vectors(self.embedder.spec.key, list(uses)))
         texts = {h: c.indexed_text() for c, h, _ in run.chunks if h not in run.vectors}
         if defer or len(texts) > EARLY_PUBLISH_MIN:
             return True
@@ -313,7 +314,7 @@ class Indexer:
         (the model pads every batch to its longest text), caching each group; ``reported`` gets the
         hashes of every group done. ``between()``, called between two batches, may add texts to
         ``texts`` and returns their hashes: they are embedded next."""
-        model = self.embedder.spec.identity
+        model = self.embedder.spec.key
         order = sorted(texts, key=lambda h: len(texts[h]))
         group = self.embedder.group_size  # chunks embedded (and cached) between progress reports and cancel checks
         added: list[str] = []  # texts ``between`` added while a group was embedding
@@ -355,7 +356,7 @@ class Indexer:
         for row, has in zip(rows, vectors.contains([r.key for r in rows])):
             if not has:
                 lacking.setdefault(row.text_hash, []).append(row.key)
-        run.vectors.update(catalog.cached_vectors(self.embedder.spec.identity, list(lacking)))
+        run.vectors.update(catalog.cached_vectors(self.embedder.spec.key, list(lacking)))
         ready = [h for h in lacking if h in run.vectors]
         firsts = [keys[0] for h, keys in lacking.items() if h not in run.vectors]
         texts = {_text_hash(c): c.indexed_text() for c in catalog.chunks_by_key(firsts).values()}
@@ -474,11 +475,11 @@ class Indexer:
         self.index_dir.publish(new, staging)
         self.published = new
         with self._after_publish(run):
-            catalog.set_meta(model=self.embedder.spec.identity, chunking=_chunking_key(settings))
+            catalog.set_meta(model=self.embedder.spec.key, chunking=_chunking_key(settings))
             catalog.forget_before(gen)
             self.index_dir.collect_garbage({gen, new})
             if rebuild or new % PRUNE_EVERY == 0:
-                catalog.prune_vectors(self.embedder.spec.identity)
+                catalog.prune_vectors(self.embedder.spec.key)
         return chunks, len(vectors)
 
     def _stage_generation(
@@ -547,7 +548,7 @@ class Indexer:
             index = None  # its file matches the manifest but cannot be read: built from the cache
         if index is None:
             missing = [r.text_hash for r in rows.all if r.text_hash not in run.vectors]
-            run.vectors.update(catalog.cached_vectors(self.embedder.spec.identity, missing))
+            run.vectors.update(catalog.cached_vectors(self.embedder.spec.key, missing))
             index = VectorIndex.empty(self._dim(run))
             ready = [r for r in rows.all if r.text_hash in run.vectors]  # the rest: embedded by _complete
             if ready:
@@ -564,16 +565,26 @@ class Indexer:
 
 
 def model_changed(catalog: Catalog, embedder: Embedder, force: bool) -> bool:
-    """Whether the index was built with another model; without ``force`` that is an error."""
+    """Whether the index was built with another model, or another file under the same name (the
+    recorded key carries the file's hash); without ``force`` that is an error. An index recorded
+    before model files were hashed (the identity alone) is taken to be built with this file."""
     recorded = catalog.get_meta("model")
-    if not recorded or recorded == embedder.spec.identity:
+    if not recorded or recorded in (embedder.spec.key, embedder.spec.identity):
         return False
     if not force:
         raise ModelMismatch(
             f"this index was built with {recorded}, the configured model is "
-            f"{embedder.spec.identity}: re-index with force to rebuild it ({FIX_FORCE})"
+            f"{embedder.spec.key}: re-index with force to rebuild it ({FIX_FORCE})"
         )
     return True
+
+
+def adopt_unhashed_model(catalog: Catalog, embedder: Embedder) -> None:
+    """An index recorded before model files were hashed: its cached vectors move to the hashed key."""
+    spec = embedder.spec
+    if spec.key != spec.identity and catalog.get_meta("model") == spec.identity:
+        catalog.rename_vectors(spec.identity, spec.key)
+        catalog.set_meta(model=spec.key)
 
 
 def _analyze(

@@ -664,14 +664,27 @@ class StorageIOError(IndexProblem):
     state = "io_error"
 
 
+# Every state ``Brain.status()`` can report, with what it means to a user or an agent (the MCP status
+# tool lists them): a state missing here fails ``IndexStatus.to_dict``.
+INDEX_STATES = {
+    "empty": "nothing indexed yet: index the workspace first",
+    "ready": "searchable",
+    "indexing": "an index run is writing; searches answer from the last published generation",
+    "corrupt": "the index is damaged: `problem` says what is wrong, `fix` is the command that repairs it",
+    "disk_full": "the disk holding the index is full: searches answer from the last generation; free space, then index",
+    "read_only": "the index cannot be written here (read-only medium or no write permission): searches answer",
+    "no_access": "this user may not read the index (it is private to the user who wrote it)",
+    "io_error": "the disk returned I/O errors reading the index: `problem` and `fix` say more",
+}
+
+
 @dataclass
 class IndexStatus:
-    """What ``Brain.status()`` reports. ``state`` is ready | indexing | empty | corrupt | disk_full |
-    read_only | no_access | io_error (see :class:`IndexProblem`); in every state but the first three,
-    ``problem`` says what is wrong and ``fix`` what repairs it. ``writable``: whether this process can
-    write the index (a read-only index still answers queries). ``skipped`` lists the first
-    ``MAX_SKIPPED_LISTED`` skipped files (all of them when asked: :class:`StatusRequest`);
-    ``skipped_total`` and ``skipped_by_reason`` count every one."""
+    """What ``Brain.status()`` reports. ``state`` is one of ``INDEX_STATES`` (see :class:`IndexProblem`);
+    in every state but ready, indexing and empty, ``problem`` says what is wrong and ``fix`` what repairs
+    it. ``writable``: whether this process can write the index (a read-only index still answers
+    queries). ``skipped`` lists the first ``MAX_SKIPPED_LISTED`` skipped files (all of them when asked:
+    :class:`StatusRequest`); ``skipped_total`` and ``skipped_by_reason`` count every one."""
 
     state: str
     root: str
@@ -693,6 +706,8 @@ class IndexStatus:
     writable: bool = True
 
     def to_dict(self) -> dict[str, Any]:
+        if self.state not in INDEX_STATES:
+            raise ValueError(f"index state {self.state!r} is not described in INDEX_STATES")
         return asdict(self)
 
 

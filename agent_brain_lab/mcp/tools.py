@@ -1,26 +1,236 @@
-"""The MCP tools: typed async methods over a backend that runs the engine.
+"""The MCP tools, defined once: name, description, input schema, annotations, and what a call does.
 
-An MCP SDK turns a tool's name, docstring and signature into its name, description and input
-schema, so the docstrings below are written for the model that calls them. Queries go through
-:meth:`QueryRequest.build`, the validator every front door shares; a :class:`BrainError` leaves
-as the SDK's tool error carrying the message REST gives, never as a crash.
+Both transports serve exactly these definitions — :mod:`.stdio` on the ``mcp`` SDK's low-level
+server, :mod:`.jupyter` through ``jupyter-server-mcp``'s FastMCP — so a client sees the same tools
+wherever it connects. The schemas carry the validator's own limits (``engine/types.py``): enums for
+``mode`` and ``source_types``, bounds for ``top_k`` and ``depth``, lengths and list sizes. Calls go
+through that validator too (:meth:`QueryRequest.build` and its siblings), so a bad value is a tool
+error carrying the REST message; an argument no schema declares is refused here, before any work.
 
-No ``from __future__ import annotations`` here: the SDKs evaluate these annotations at run time.
+No MCP SDK and no Jupyter imports: each transport maps :class:`BrainError` to its own tool error.
 """
 
-import contextlib
-from collections.abc import Callable, Iterator
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .. import render
-from ..engine.types import BrainError, QueryRequest, QueryResponse, QueryResult
+from ..engine.types import (
+    INDEX_STATES,
+    MAX_GLOB_CHARS,
+    MAX_GLOBS,
+    MAX_GRAPH_DEPTH,
+    MAX_LIST_ITEMS,
+    MAX_NAME_BYTES,
+    MAX_NAME_CHARS,
+    MAX_PATH_CHARS,
+    MAX_QUERY_CHARS,
+    MAX_TOP_K,
+    MODES,
+    SOURCE_TYPES,
+    GraphRequest,
+    IndexRequest,
+    InvalidRequest,
+    QueryRequest,
+    QueryResponse,
+    QueryResult,
+)
 
-TOOL_NAMES = ("search_workspace", "workspace_status", "explore_entity", "index_workspace")
-READ_ONLY_TOOLS = ("search_workspace", "workspace_status", "explore_entity")
+SERVER_NAME = "agent-brain-lab"
+INSTRUCTIONS = (
+    "Long-term memory of one workspace (code, docs, notebooks): call workspace_status first, "
+    "index_workspace if it is empty or stale, then search_workspace and explore_entity before reading files."
+)
 SNIPPET_CHARS = 600  # per result: enough to see what a chunk does, small enough for ten in a prompt
 MAX_GRAPH_NODES = 60  # a hub at depth 3 reaches hundreds; the nearest hops matter most
 MAX_SKIPPED_SHOWN = 10
 INDEX_WAIT_S = 60.0  # an index call waits this long for its run, then reports it as still running
+OUTPUT_SCHEMA: dict[str, Any] = {"type": "object"}  # every tool answers one JSON object
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool as MCP lists it. ``properties`` maps each argument to its JSON schema (with its
+    ``description`` and, when optional, its ``default``)."""
+
+    name: str
+    title: str
+    description: str
+    properties: Mapping[str, Mapping[str, Any]]
+    required: tuple[str, ...] = ()
+    read_only: bool = True
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "object", "properties": copy.deepcopy(dict(self.properties))}
+        if self.required:
+            schema["required"] = list(self.required)
+        schema["additionalProperties"] = False
+        return schema
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        """MCP tool annotations (camelCase, as on the wire): clients auto-approve read-only tools."""
+        return {
+            "title": self.title,
+            "readOnlyHint": self.read_only,
+            "destructiveHint": False,  # index_workspace adds a generation; it never deletes what it read
+            "idempotentHint": True,  # calling again with the same arguments changes nothing more
+            "openWorldHint": False,  # the workspace only: nothing outside this machine is reached
+        }
+
+    def listing(self) -> dict[str, Any]:
+        """The tool as ``tools/list`` carries it (camelCase keys)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "outputSchema": copy.deepcopy(OUTPUT_SCHEMA),
+            "annotations": self.annotations,
+        }
+
+    def arguments(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """``given`` checked against the declared arguments: anything undeclared is an error, never ignored."""
+        if given is None:
+            return {}
+        if not isinstance(given, Mapping):
+            raise InvalidRequest("arguments", "expected a JSON object")
+        for key in given:
+            if key not in self.properties:
+                shown = render.printable(str(key)[:100]).encode("utf-8", "backslashreplace").decode()
+                takes = ", ".join(self.properties) or "no arguments"
+                raise InvalidRequest(shown, f"unknown argument; {self.name} takes {takes}")
+        return dict(given)
+
+
+def _strings(description: str, items: int, chars: int, enum: tuple[str, ...] = ()) -> dict[str, Any]:
+    item: dict[str, Any] = {"type": "string", "maxLength": chars}
+    if enum:
+        item = {"type": "string", "enum": list(enum)}
+    return {"type": "array", "items": item, "maxItems": items, "description": description}
+
+
+_MODE_HELP = (
+    '"multi" (default: all legs fused, best for most questions), "hybrid" (meaning + keywords), '
+    '"vector" (meaning only), "bm25" (exact words and identifiers), or "graph" (relationships of a '
+    "named symbol: who calls, imports or extends it)"
+)
+
+SEARCH = ToolSpec(
+    name="search_workspace",
+    title="Search the workspace",
+    description=(
+        "Search the indexed workspace (code, docs, notebooks) and return the best passages. Use it "
+        "before reading files: each result gives `location` (`path:start-end`, plus the notebook cell) "
+        "to open, the `symbol` or doc `section` it belongs to, its `kind`, a `score`, `why` it matched "
+        "(each retrieval leg's score and rank, and for graph hits the relationship path) and a trimmed "
+        "`snippet`. The answer also says which index `generation` it read and what share of the "
+        "workspace the vector legs can see (`coverage`, left out when no vector leg answered)."
+    ),
+    properties={
+        "query": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_QUERY_CHARS,
+            "description": "A natural-language question, an identifier or a phrase.",
+        },
+        "mode": {"type": "string", "enum": list(MODES), "default": QueryRequest.mode, "description": _MODE_HELP},
+        "top_k": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_TOP_K,
+            "default": QueryRequest.top_k,
+            "description": "How many results to return.",
+        },
+        "source_types": _strings("Keep only these kinds of file.", MAX_LIST_ITEMS, MAX_NAME_CHARS, enum=SOURCE_TYPES),
+        "languages": _strings(
+            'Keep only these languages, e.g. ["python", "markdown"].', MAX_LIST_ITEMS, MAX_NAME_CHARS
+        ),
+        "file_paths": _strings(
+            "Keep only files matching these globs relative to the workspace root (`**` spans folders), "
+            'e.g. ["src/**/*.py"].',
+            MAX_GLOBS,
+            MAX_GLOB_CHARS,
+        ),
+    },
+    required=("query",),
+)
+
+STATUS = ToolSpec(
+    name="workspace_status",
+    title="Workspace index status",
+    description=(
+        "Describe the workspace index: its `state`, root folder, generation, files and chunks by kind "
+        "and language, knowledge-graph size, embedding model, when it was last indexed, how many files "
+        "were skipped, and the current or last index run (`job`). Call it first to know whether "
+        "search_workspace can answer or index_workspace is needed. States: "
+        + "; ".join(f'"{state}": {meaning}' for state, meaning in INDEX_STATES.items())
+        + "."
+    ),
+    properties={},
+)
+
+EXPLORE = ToolSpec(
+    name="explore_entity",
+    title="Explore an entity's neighbourhood",
+    description=(
+        "Show a code or doc entity's neighbourhood in the knowledge graph: what it calls, what calls it, "
+        "what it imports or extends, and which docs mention it. Returns the matched node ids, the nodes "
+        "reached (kind, qualified name, `location` as `path:start-end`, `hop` count from the entity) and "
+        'the edges among them, written "source -relation-> target". A few neighbours are shown per '
+        'relation; `held_back` counts the rest ("+116 more callers of X"); file/class membership '
+        "(contains, defined_in) is counted in `structure_hidden`, not listed. Open a location to read "
+        "the code."
+    ),
+    properties={
+        "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_NAME_CHARS,
+            "description": 'A class, function, method, file or section name, e.g. "Cart", "Cart.add_item", '
+            '"compute_total" or "shop/pricing.py".',
+        },
+        "depth": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": MAX_GRAPH_DEPTH,
+            "default": GraphRequest.depth,
+            "description": "How many hops to follow from the entity.",
+        },
+    },
+    required=("name",),
+)
+
+INDEX = ToolSpec(
+    name="index_workspace",
+    title="Update the search index",
+    description=(
+        "Bring the search index up to date with the files on disk (incremental: only changed files are "
+        "re-read), for the whole workspace or one folder. If an index run is already going on, this joins "
+        f"it instead of starting another. Waits up to {INDEX_WAIT_S:.0f} s for the run: the answer is its "
+        'report (files and chunks indexed, skipped files) or, for a long run, status "running" with its '
+        "progress; call index_workspace again to keep waiting, or workspace_status to watch it."
+    ),
+    properties={
+        "path": {
+            "type": "string",
+            "maxLength": MAX_PATH_CHARS,
+            "default": "",
+            "description": 'A folder relative to the workspace root; "" is the whole workspace. '
+            f"A folder name is at most {MAX_NAME_BYTES} bytes.",
+        },
+    },
+    read_only=False,
+)
+
+TOOLS: tuple[ToolSpec, ...] = (SEARCH, STATUS, EXPLORE, INDEX)
+TOOL_NAMES = tuple(spec.name for spec in TOOLS)
+SPECS = {spec.name: spec for spec in TOOLS}
 
 
 class Backend(Protocol):
@@ -32,7 +242,7 @@ class Backend(Protocol):
         """``Brain.status()`` plus ``job``: the current or last index run (a job dict) or None."""
         ...
 
-    async def graph(self, name: str, depth: int) -> dict[str, Any]: ...
+    async def graph(self, request: GraphRequest) -> dict[str, Any]: ...
 
     async def index(self, path: str) -> dict[str, Any]:
         """Start an index run of ``path``, or join the one running; wait up to INDEX_WAIT_S.
@@ -41,104 +251,35 @@ class Backend(Protocol):
 
 
 class BrainTools:
-    """The four tools over ``backend()`` (looked up at each call); ``error`` is the SDK's tool-error class."""
+    """The tools over ``backend()`` (looked up at each call). :meth:`call` raises :class:`BrainError`."""
 
-    def __init__(self, backend: Callable[[], Backend], error: type[Exception]):
+    def __init__(self, backend: Callable[[], Backend]):
         self._backend = backend
-        self._error = error
 
-    @contextlib.contextmanager
-    def _reported(self) -> Iterator[None]:
-        try:
-            yield
-        except BrainError as err:
-            raise self._error(str(err)) from None
+    async def call(self, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
+        spec = SPECS.get(name)
+        if spec is None:
+            raise InvalidRequest("name", f"unknown tool; the tools are {', '.join(TOOL_NAMES)}")
+        given = spec.arguments(arguments)
+        if spec is SEARCH:
+            response = await self._backend().query(QueryRequest.build(given))
+            return compact_response(response)
+        if spec is STATUS:
+            return compact_status(await self._backend().status())
+        if spec is EXPLORE:
+            return compact_graph(await self._backend().graph(GraphRequest.build(given)))
+        path = given.get("path")
+        if path is None:
+            path = ""
+        if not isinstance(path, str):
+            raise InvalidRequest("path", "must be a string")
+        IndexRequest.build({"path": path})  # the shared limits on a path
+        return compact_job(await self._backend().index(path))
 
-    async def search_workspace(
-        self,
-        query: str,
-        mode: str = "multi",
-        top_k: int = 5,
-        source_types: list[str] | None = None,
-        languages: list[str] | None = None,
-        file_paths: list[str] | None = None,
-    ) -> dict[str, Any]:
-        """Search the indexed workspace (code, docs, notebooks) and return the best passages.
 
-        Use it before reading files: each result gives `location` (`path:start-end`, plus the
-        notebook cell) to open, the `symbol` or doc `section` it belongs to, a `score`, `why` it
-        matched (each retrieval leg's score and rank, and for graph hits the relationship path) and
-        a trimmed `snippet`. The answer also says which index `generation` it read and what share
-        of the workspace the vector legs can see (`coverage`, left out when no vector leg answered).
-
-        Args:
-            query: a natural-language question, an identifier or a phrase (at most 1000 characters).
-            mode: "multi" (default: all legs fused, best for most questions), "hybrid" (meaning +
-                keywords), "vector" (meaning only), "bm25" (exact words and identifiers), or
-                "graph" (relationships of a named symbol: who calls, imports or extends it).
-            top_k: how many results, 1 to 100.
-            source_types: keep only these kinds: any of "code", "test", "doc", "notebook".
-            languages: keep only these languages, e.g. ["python", "markdown"].
-            file_paths: keep only files matching these globs relative to the workspace root,
-                e.g. ["src/**/*.py"].
-        """
-        with self._reported():
-            request = QueryRequest.build(
-                {
-                    "query": query,
-                    "mode": mode,
-                    "top_k": top_k,
-                    "source_types": source_types,
-                    "languages": languages,
-                    "file_paths": file_paths,
-                }
-            )
-            response = await self._backend().query(request)
-        return compact_response(response)
-
-    async def workspace_status(self) -> dict[str, Any]:
-        """Describe the workspace index: its state ("empty", "ready" or "indexing"), root folder,
-        generation, files and chunks by kind and language, knowledge-graph size, embedding model,
-        when it was last indexed, how many files were skipped, and the current or last index run.
-        Call it first to know whether search_workspace can answer or index_workspace is needed."""
-        with self._reported():
-            status = await self._backend().status()
-        return compact_status(status)
-
-    async def explore_entity(self, name: str, depth: int = 1) -> dict[str, Any]:
-        """Show a code or doc entity's neighbourhood in the knowledge graph: what it calls, what
-        calls it, what it imports or extends, and which docs mention it.
-
-        Returns the matched node ids, the nodes reached (kind, qualified name, `location` as
-        `path:start-end`, `hop` count from the entity) and the edges among them, written
-        "source -relation-> target". A few neighbours are shown per relation; `held_back` counts
-        the rest ("+116 more callers of X"); file/class membership (contains, defined_in) is
-        counted in `structure_hidden`, not listed. Open a location to read the code.
-
-        Args:
-            name: a class, function, method, file or section name, e.g. "Cart", "Cart.add_item",
-                "compute_total" or "shop/pricing.py".
-            depth: how many hops to follow, 0 to 3 (default 1).
-        """
-        with self._reported():
-            graph = await self._backend().graph(name, depth)
-        return compact_graph(graph)
-
-    async def index_workspace(self, path: str = "") -> dict[str, Any]:
-        """Bring the search index up to date with the files on disk (incremental: only changed
-        files are re-read), for the whole workspace or one folder.
-
-        If an index run is already going on, this joins it instead of starting another. Waits up
-        to a minute for the run: the answer is its report (files and chunks indexed, skipped
-        files) or, for a long run, status "running" with its progress; call index_workspace again
-        to keep waiting, or workspace_status to watch it.
-
-        Args:
-            path: a folder relative to the workspace root; "" (default) is the whole workspace.
-        """
-        with self._reported():
-            run = await self._backend().index(path)
-        return compact_job(run)
+def to_json(answer: dict[str, Any]) -> str:
+    """The compact JSON text of an answer (no indentation: every byte goes into the model's context)."""
+    return json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
 
 
 # --------------------------------------------------------------------------- compact answers
@@ -155,13 +296,13 @@ def compact_response(resp: QueryResponse) -> dict[str, Any]:
     out.update({key: value for key, value in optional.items() if value})
     if resp.coverage is not None:  # None: no vector leg answered (bm25, graph that found its entities)
         out["coverage"] = resp.coverage
-    if resp.coverage is not None and resp.coverage < 1:
-        out["note"] = f"only {resp.coverage:.0%} of the chunks are embedded yet: vector legs see part of the workspace"
+        if resp.coverage < 1:
+            out["note"] = render.coverage_note(resp.coverage)
     return out
 
 
 def compact_result(r: QueryResult) -> dict[str, Any]:
-    out: dict[str, Any] = {"location": render.location(r), "kind": f"{r.source_type}/{r.language}"}
+    out: dict[str, Any] = {"location": render.location(r), "kind": render.kind(r)}
     anchor = render.anchor(r)
     if anchor:
         out["symbol" if r.symbol_name else "section"] = anchor
@@ -213,7 +354,9 @@ def compact_job(job: dict[str, Any]) -> dict[str, Any]:
         skipped = report.get("skipped", [])
         out["report"]["skipped"] = len(skipped)
         if skipped:
-            out["report"]["skipped_files"] = [f"{s['path']}: {s['reason']}" for s in skipped[:MAX_SKIPPED_SHOWN]]
+            out["report"]["skipped_files"] = [
+                f"{render.printable(s['path'])}: {s['reason']}" for s in skipped[:MAX_SKIPPED_SHOWN]
+            ]
     if job.get("status") in ("pending", "running"):
         out["note"] = "still running: call index_workspace again to keep waiting, or workspace_status to watch it"
     return out
@@ -226,11 +369,7 @@ def compact_graph(graph: dict[str, Any]) -> dict[str, Any]:
         "query": graph["query"],
         "matches": graph["matches"],
         "nodes": [_node(n) for n in nodes],
-        "edges": [
-            f"{e['source']} -{e['relation']}-> {e['target']}"
-            for e in graph["edges"]
-            if e["source"] in kept and e["target"] in kept
-        ],
+        "edges": [render.edge_label(e) for e in graph["edges"] if e["source"] in kept and e["target"] in kept],
     }
     if len(graph["nodes"]) > len(nodes):
         out["note"] = f"showing the nearest {len(nodes)} of {len(graph['nodes'])} nodes; lower depth to see fewer"
@@ -246,8 +385,8 @@ def compact_graph(graph: dict[str, Any]) -> dict[str, Any]:
 
 def _node(node: dict[str, Any]) -> dict[str, Any]:
     out = {"id": node["id"], "kind": node.get("kind"), "name": node.get("qualname") or node.get("name")}
-    source = node.get("source")
-    if source:
-        out["location"] = f"{source}:{node['start_line']}-{node['end_line']}" if node.get("start_line") else source
+    where = render.node_location(node)
+    if where:
+        out["location"] = where
     out["hop"] = node["hop"]
     return out

@@ -383,6 +383,11 @@ class Catalog:
             for table in ("files", "chunks"):
                 db.execute(f"DELETE FROM {table} WHERE gen_removed <= ?", (gen,))
 
+    def rename_vectors(self, old: str, new: str) -> None:
+        """File the cached vectors of model ``old`` under ``new`` (the same model, now named by its file's hash)."""
+        with self._tx() as db:
+            db.execute("UPDATE OR IGNORE embeddings SET model = ? WHERE model = ?", (new, old))
+
     def prune_vectors(self, model: str) -> int:
         """Bound the embedding cache: drop other models' vectors, and the vectors of texts no chunk
         has any more once they outnumber the live chunks (a reverted edit within that margin is free)."""
