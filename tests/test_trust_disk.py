@@ -113,7 +113,9 @@ def make_workspace(root: Path) -> Path:
 
 
 def many_sections(n: int) -> str:
-    return "".join(f"# Part {i}\n\nQuokka number {i} smiles at walrus {i * 7} near the harbour.\n\n" for i in range(n))
+    """``n`` sections, each long enough (> chunk_size / 4) to stay its own chunk rather than be packed."""
+    line = "Quokka number {i} smiles at walrus {w} near the harbour. "
+    return "".join(f"# Part {i}\n\n" + line.format(i=i, w=i * 7) * 7 + "\n\n" for i in range(n))
 
 
 def cached_vectors(root: Path) -> int:
