@@ -32,6 +32,11 @@ _BATCH = 32
 # Measured (benchmarks/results/embed-batches.json, 600 generated code chunks): peak RSS 1,623 MB with
 # fixed batches of 32, 465 MB with this budget, as fast, identical vectors.
 _TOKEN_BUDGET = 1024
+# One query's embedding (benchmarks/results/query-embedding.md, 2 cores shared with other work): onnxruntime's
+# idle threads spin by default, taking CPU from the keyword/graph work a query runs beside its embedding
+# (and from other processes); without spinning, two intra-op threads embedded a 12-24-token query fastest
+# and with the least CPU. fastembed's batch pipeline around the model added ~20% CPU to one short text.
+_QUERY_THREADS = 2
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,7 @@ class Embedder:
         self.spec = spec
         self._threads = threads
         self._model: Any = None
+        self._query_session: _QuerySession | None = None
         self._lock = threading.Lock()
         self.dim: int | None = DEFAULT_DIM if spec.name == DEFAULT_MODEL else None
 
@@ -174,4 +180,50 @@ class Embedder:
         return out / np.maximum(norms, 1e-12)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
+        """One query's vector, equal to ``embed([text])[0]``: for the default model through a session
+        of its own (no thread spinning, no batch pipeline, the query's own length unpadded)."""
+        session = self._query_model()
+        if session is None:
+            return self.embed([text])[0]
+        return session.embed(text)
+
+    def _query_model(self) -> _QuerySession | None:
+        if self.spec.name != DEFAULT_MODEL or not self.spec.path or not (Path(self.spec.path) / "model.onnx").is_file():
+            return None  # another model: its pooling is fastembed's business
+        model = self.load()
+        with self._lock:
+            if self._query_session is None:
+                self._query_session = _QuerySession(Path(self.spec.path) / "model.onnx", model.model.tokenizer)
+        return self._query_session
+
+
+class _QuerySession:
+    """The default model (mean pooling, unit length) for one text at a time."""
+
+    def __init__(self, model_file: Path, tokenizer: Any, threads: int = _QUERY_THREADS):
+        import onnxruntime as ort  # after fastembed (Embedder.load): onnxruntime must load before usearch
+
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self._session = ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._tokenizer = tokenizer
+
+    def embed(self, text: str) -> np.ndarray:
+        encoded = self._tokenizer.encode(text)
+        ids = np.array([encoded.ids], dtype=np.int64)
+        mask = np.array([encoded.attention_mask], dtype=np.int64)
+        feed = {"input_ids": ids}
+        if "attention_mask" in self._inputs:
+            feed["attention_mask"] = mask
+        if "token_type_ids" in self._inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        tokens = self._session.run(None, feed)[0]
+        pooled = np.sum(tokens[0], axis=0, where=mask[0, :, None].astype(bool), dtype=np.float64)
+        pooled /= max(int(mask.sum()), 1)
+        pooled /= max(float(np.linalg.norm(pooled)), 1e-12)
+        vector = pooled.astype(np.float32)
+        return vector / max(float(np.linalg.norm(vector)), 1e-12)
