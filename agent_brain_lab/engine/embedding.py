@@ -226,4 +226,5 @@ class _QuerySession:
         pooled /= max(int(mask.sum()), 1)
         pooled /= max(float(np.linalg.norm(pooled)), 1e-12)
         vector = pooled.astype(np.float32)
-        return vector / max(float(np.linalg.norm(vector)), 1e-12)
+        vector /= max(float(np.linalg.norm(vector)), 1e-12)  # embed() normalises its float32 rows once more
+        return vector
