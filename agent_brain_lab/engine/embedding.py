@@ -222,7 +222,7 @@ class _QuerySession:
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
         tokens = self._session.run(None, feed)[0]
-        pooled: np.ndarray = np.sum(tokens[0], axis=0, where=mask[0, :, None].astype(bool), dtype=np.float64)
+        pooled = np.asarray(np.sum(tokens[0], axis=0, where=mask[0, :, None].astype(bool), dtype=np.float64))
         pooled /= max(int(mask.sum()), 1)
         pooled /= max(float(np.linalg.norm(pooled)), 1e-12)
         vector: np.ndarray = pooled.astype(np.float32)
