@@ -32,11 +32,10 @@ _BATCH = 32
 # Measured (benchmarks/results/embed-batches.json, 600 generated code chunks): peak RSS 1,623 MB with
 # fixed batches of 32, 465 MB with this budget, as fast, identical vectors.
 _TOKEN_BUDGET = 1024
-# One query's embedding (benchmarks/results/query-embedding.md, 2 cores shared with other work): fastembed's
-# batch pipeline around the model added ~20% CPU to one short text, so a query goes straight to the
-# session. Without onnxruntime's thread spinning a 12-24-token query took less CPU on the loaded machine,
+# One query's embedding (benchmarks/results/query-embedding.md, 2 cores shared with other work, load ~15):
+# fastembed's batch pipeline around the model cost 1-8% of a short query's CPU, so a query goes straight to
+# the session, unpadded. Without onnxruntime's thread spinning a 12-24-token query took 15-25% less CPU,
 # but fastembed exposes no option for it and a second session of our own costs ~100 MB RSS: not done.
-
 
 @dataclass(frozen=True)
 class ModelSpec:
