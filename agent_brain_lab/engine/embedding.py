@@ -35,7 +35,8 @@ _TOKEN_BUDGET = 1024
 # One query's embedding (benchmarks/results/query-embedding.md, 2 cores shared with other work, load ~15):
 # fastembed's batch pipeline around the model cost 1-8% of a short query's CPU, so a query goes straight to
 # the session, unpadded; without onnxruntime's thread spinning a 12-24-token query took 15-25% less CPU, and
-# in the fused modes (embedding beside the keyword and graph work) the CPU per query halved at 100k chunks.
+# in the fused modes (embedding beside the keyword and graph work) the CPU per query halved at 100k chunks;
+# indexing batches ran ~15% faster without it too (README, Performance).
 
 
 @dataclass(frozen=True)
