@@ -35,3 +35,11 @@ def test_vectors_do_not_depend_on_the_token_budget():
     large = embedder.embed(texts)
     np.testing.assert_allclose(small, large, atol=1e-5)
     assert np.allclose(np.linalg.norm(small, axis=1), 1.0)
+
+
+def test_a_query_embeds_through_its_own_session_to_the_same_vector():
+    embedder = Embedder(resolve_model(None, None))
+    texts = ["parse http header", "how do I flush the pending writes?", "", "x" * 3000, "ünïcode ταυ 漢字 parseHTTP"]
+    for text in texts:
+        np.testing.assert_allclose(embedder.embed_query(text), embedder.embed([text])[0], atol=1e-6)
+    assert embedder._query_session is not None  # the default model's queries took the session path

@@ -110,6 +110,18 @@ def test_a_one_document_edit_hard_links_the_base(tmp_path):
     ).stat().st_ino
 
 
+def test_generations_sharing_a_base_share_its_term_dictionary(tmp_path):
+    big = [[WORDS[i % 10], WORDS[(i * 7) % 10], f"w{i}"] for i in range(3000)]
+    first = _roundtrip(KeywordIndex.build(range(1, 3001), big, 1.5, 0.75), tmp_path / "g1")
+    second = _roundtrip(first.patched([17], [3001], [["gamma"]]), tmp_path / "g2")
+    rebuilt = _roundtrip(KeywordIndex.build(range(1, 3001), big, 1.5, 0.75), tmp_path / "g3")  # same bytes, new files
+    for index in (first, second, rebuilt):
+        assert index.scores(["w5", "gamma"])[5] > 0
+    assert second.segments[0]._ids is first.segments[0]._ids
+    assert rebuilt.segments[0]._ids is not first.segments[0]._ids
+    assert rebuilt.segments[0]._ids == first.segments[0]._ids
+
+
 # ------------------------------------------------------------------ graph
 
 PATHS = ["app.py", "pkg/__init__.py", "pkg/models.py", "pkg/util.py", "lib.py", "docs/guide.md"]

@@ -38,6 +38,11 @@ _BATCH = 32
 # Measured (benchmarks/results/embed-batches.json, 600 generated code chunks): peak RSS 1,623 MB with
 # fixed batches of 32, 465 MB with this budget, as fast, identical vectors.
 _TOKEN_BUDGET = 1024
+# One query's embedding (benchmarks/results/query-embedding.md, 2 cores shared with other work, load ~15):
+# fastembed's batch pipeline around the model cost 1-8% of a short query's CPU, so a query goes straight to
+# the session, unpadded; without onnxruntime's thread spinning a 12-24-token query took 15-25% less CPU, and
+# in the fused modes (embedding beside the keyword and graph work) the CPU per query halved at 100k chunks;
+# indexing batches ran ~15% faster without it too (README, Performance).
 
 
 @dataclass(frozen=True)
@@ -210,6 +215,7 @@ class Embedder:
         self.spec = spec
         self._threads = threads
         self._model: Any = None
+        self._query_session: _QuerySession | None = None  # set by load() for the default model
         self._lock = threading.Lock()
         self.dim: int | None = DEFAULT_DIM if spec.name == DEFAULT_MODEL else None
 
@@ -231,7 +237,11 @@ class Embedder:
                 if self.spec.path:
                     kwargs["specific_model_path"] = self.spec.path
                 try:
-                    self._model = TextEmbedding(self.spec.name, **kwargs)
+                    model: Any = TextEmbedding(self.spec.name, lazy_load=True, **kwargs)
+                    self._query_session = _QuerySession.installed(model, self.spec, self._threads)
+                    if self._query_session is None:
+                        model.model.load_onnx_model()  # another model: fastembed's own session, loaded now
+                    self._model = model
                 except Exception as err:  # fastembed raises many kinds; one clear message here
                     raise ModelUnavailable(
                         f"cannot load embedding model {self.spec.name!r}"
@@ -260,4 +270,61 @@ class Embedder:
         return out / np.maximum(norms, 1e-12)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self.embed([text])[0]
+        """One query's vector, equal to ``embed([text])[0]``: for the default model straight through
+        the model's session (no batch pipeline; the query's own length, unpadded)."""
+        self.load()
+        if self._query_session is None:
+            return self.embed([text])[0]
+        return self._query_session.embed(text)
+
+
+class _QuerySession:
+    """The default model's onnxruntime session, created here (fastembed exposes no option for thread
+    spinning) and handed to fastembed for its batches too: one copy of the model in memory. Queries
+    run on it directly, one text at a time (mean pooling, unit length, as fastembed does)."""
+
+    def __init__(self, model_file: Path, tokenizer: Any, threads: int | None):
+        import onnxruntime as ort  # fastembed imported it first: onnxruntime must load before usearch
+
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        if threads is not None:  # as fastembed sets them; otherwise onnxruntime's default (the cores)
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = threads
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self._session = ort.InferenceSession(str(model_file), options, providers=["CPUExecutionProvider"])
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._tokenizer = tokenizer
+
+    @classmethod
+    def installed(cls, model: Any, spec: ModelSpec, threads: int | None) -> _QuerySession | None:
+        """The session for ``model`` (a lazily loaded fastembed TextEmbedding), installed as its own;
+        None for any model but the default, whose pooling is fastembed's business."""
+        inner: Any = getattr(model, "model", None)
+        folder = getattr(inner, "_model_dir", None)
+        described = getattr(getattr(inner, "model_description", None), "model_file", None)
+        if spec.name != DEFAULT_MODEL or folder is None or not described or not hasattr(inner, "_ensure_tokenizer"):
+            return None
+        if not (Path(folder) / described).is_file():
+            return None
+        inner._ensure_tokenizer()
+        session = cls(Path(folder) / described, inner.tokenizer, threads)
+        inner.model = session._session
+        return session
+
+    def embed(self, text: str) -> np.ndarray:
+        encoded = self._tokenizer.encode(text)
+        ids = np.array([encoded.ids], dtype=np.int64)
+        mask = np.array([encoded.attention_mask], dtype=np.int64)
+        feed = {"input_ids": ids}
+        if "attention_mask" in self._inputs:
+            feed["attention_mask"] = mask
+        if "token_type_ids" in self._inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        tokens = self._session.run(None, feed)[0]
+        pooled = np.asarray(np.sum(tokens[0], axis=0, where=mask[0, :, None].astype(bool), dtype=np.float64))
+        pooled /= max(int(mask.sum()), 1)
+        pooled /= max(float(np.linalg.norm(pooled)), 1e-12)
+        vector: np.ndarray = pooled.astype(np.float32)
+        vector /= max(float(np.linalg.norm(vector)), 1e-12)  # embed() normalises its float32 rows once more
+        return vector

@@ -62,7 +62,10 @@ def run(ctx: QueryContext) -> Fused:
     else:  # prose: the graph's weight is 0 whatever it finds, so it is not walked; it names the entities
         graph_hits, entities = [], entity_names(ctx, strong_only=True)
     weights = weights_for(intent.label, relation, bool(graph_hits))
-    legs = {"hybrid": blend(ctx, pool), "graph": graph_hits, "names": names_leg(ctx, pool)}
+    # a leg whose weight is 0 is not run: its hits would not count (a relation the graph leads
+    # does not hear the names leg)
+    names = names_leg(ctx, pool) if weights["names"] > 0 else []
+    legs = {"hybrid": blend(ctx, pool), "graph": graph_hits, "names": names}
     led_by_graph = relation and bool(graph_hits)
     if not led_by_graph and intent.label != "lookup":
         hits = name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"]))

@@ -1,0 +1,19 @@
+"""The bm25 leg's top-k selection: a partition, not a sort, that orders like one."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent_brain_lab.engine.retrieval.bm25 import top_rows
+
+scores = st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 2.5]), max_size=60).map(
+    lambda v: np.array(v, dtype=np.float32)
+)
+
+
+@given(scores=scores, count=st.integers(0, 70))
+def test_top_rows_are_the_best_positive_scores_in_score_then_row_order(scores, count):
+    expected = sorted((i for i in range(len(scores)) if scores[i] > 0), key=lambda i: (-scores[i], i))[:count]
+    assert top_rows(scores, count).tolist() == expected
