@@ -331,5 +331,5 @@ def test_status_with_50k_unsupported_files_is_small_and_lists_them_all_on_reques
     text = subprocess.run(
         [sys.executable, "-m", "agent_brain_lab.cli", "status"], cwd=root, env=env, capture_output=True, text=True
     ).stdout
-    assert "50001 (unsupported file type: 50000, larger than 1.0 KB limit: 1)" in text
-    assert "49951 more (--all-skipped lists them)" in text and len(text) < 20_000
+    assert "50001: 50000 unsupported file type, 1 larger than 1.0 KB limit; e.g. big.md" in text
+    assert "… 49996 more (`status --all-skipped` lists them)" in text and len(text) < 20_000
