@@ -141,6 +141,31 @@ def test_cancel_keeps_the_last_generation(small):
     assert small.index().files_indexed == 30
 
 
+def test_cancel_is_seen_between_two_batches_of_a_group(small):
+    """A stopping server cancels its job: the run must end within one model batch, not finish the
+    group of chunks it was embedding (seconds on a busy machine, past the stop hook's wait)."""
+    for i in range(30):
+        write_module(small.root, f"bulk/mod{i}.py", f"def handler_{i}(event):\n    return event + {i}\n")
+    embedder = small._embedder
+    embedder.token_budget = 64  # several batches in the one group below
+    cancel, batches = threading.Event(), []
+    real_embed = embedder.embed
+
+    def embed(texts, progress=None):
+        def batch_done(n):
+            batches.append(n)
+            cancel.set()  # the server stops while the first batch of the group is embedded
+            if progress is not None:
+                progress(n)
+
+        return real_embed(texts, progress=batch_done)
+
+    embedder.embed = embed
+    with pytest.raises(IndexCancelled):
+        small.index(cancel=cancel)
+    assert len(batches) == 1
+
+
 def test_progress_reports_files_and_phases(small):
     write_module(small.root, "extra.py", "def extra_function():\n    return 1\n")
     events = []

@@ -316,9 +316,16 @@ class Indexer:
         ``texts`` and returns their hashes: they are embedded next."""
         model = self.embedder.spec.key
         order = sorted(texts, key=lambda h: len(texts[h]))
-        group = self.embedder.group_size  # chunks embedded (and cached) between progress reports and cancel checks
+        group = self.embedder.group_size  # chunks embedded (and cached) between progress reports
         added: list[str] = []  # texts ``between`` added while a group was embedding
-        batch_done = (lambda _n: added.extend(between())) if between is not None else None
+
+        def batch_done(_n: int) -> None:
+            # A cancel is seen between two batches, not after a whole group (seconds on a busy
+            # machine): a stopping server's job ends before the server does.
+            _check(cancel)
+            if between is not None:
+                added.extend(between())
+
         at = 0
         while at < len(order):
             _check(cancel)

@@ -61,6 +61,11 @@ class BrainService:
             raise self._error or BrainError("the brain is not open")
         return self._brain
 
+    @property
+    def opened(self) -> bool:
+        """Whether the brain was opened (the engine is loaded), successfully or not."""
+        return self._brain is not None or self._error is not None
+
     def _open(self) -> None:
         from ..engine import Brain
 
