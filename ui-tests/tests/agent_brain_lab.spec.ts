@@ -80,6 +80,12 @@ async function openPanel(page: IJupyterLabPageFixture): Promise<Locator> {
 async function startEmbeddingRun(page: IJupyterLabPageFixture, folder: string) {
   const tag = `tag${Date.now().toString(36)}`;
   const bulk = await writeBulkFiles(page, 2500, folder, tag);
+  // The disk watcher turns new notes into jobs of its own, in batches (and an earlier
+  // test's files into more): such a job could hold the index button through a run too
+  // small to publish before embedding. Let it flush, cancel what it queued (a cancelled
+  // job commits nothing), and index everything from the panel on a quiet server.
+  await page.waitForTimeout(4000);
+  await cancelServerJobs(page);
   const panel = await openPanel(page);
   await panel.locator('.jp-AgentBrain-indexButton').click();
   // The second phase's bar says "Publishing" while a generation is written.
@@ -91,6 +97,24 @@ async function startEmbeddingRun(page: IJupyterLabPageFixture, folder: string) {
     { timeout: 300 * 1000 }
   );
   return { tag, bulk, panel, embedding };
+}
+
+/** Cancel every pending or running job of the server and wait until none is left. */
+async function cancelServerJobs(page: IJupyterLabPageFixture) {
+  await expect
+    .poll(
+      async () => {
+        const { job } = await (
+          await page.request.get('/agent-brain/status')
+        ).json();
+        if (job) {
+          await page.request.delete(`/agent-brain/jobs/${job.id}`);
+        }
+        return job?.id ?? null;
+      },
+      { timeout: 120 * 1000, intervals: [1000] }
+    )
+    .toBeNull();
 }
 
 /** Cancel the job the panel shows and wait until the panel says it was cancelled. */
