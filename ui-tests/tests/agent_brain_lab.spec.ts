@@ -571,6 +571,13 @@ test('a file saved in the editor while the run embeds is found by bm25 before th
     .poll(async () => (await job()).embedded, { timeout: 120 * 1000 })
     .toBeGreaterThan(run.embedded);
 
+  // Jobs of the file before the save (the disk watcher saw it written).
+  const jobsOf = async () =>
+    (await (await page.request.get('/agent-brain/jobs')).json()).jobs.filter(
+      (job: any) => job.paths.includes(file)
+    );
+  const before = new Set((await jobsOf()).map((job: any) => job.id));
+
   // Not in the index before the save: the search below can fail.
   const token = `saved${Date.now().toString(36)}`;
   await search(panel, token, 'bm25');
@@ -623,8 +630,7 @@ test('a file saved in the editor while the run embeds is found by bm25 before th
     phase: 'embedding'
   });
   // The save's own job was handed to the running one (not queued behind it) and is done.
-  const { jobs } = await (await page.request.get('/agent-brain/jobs')).json();
-  const saves = jobs.filter((job: any) => job.paths.includes(file));
+  const saves = (await jobsOf()).filter((job: any) => !before.has(job.id));
   expect(saves.length).toBeGreaterThan(0);
   for (const job of saves) {
     expect(job).toMatchObject({ merged_into: run.id, status: 'done' });
