@@ -99,22 +99,29 @@ async function startEmbeddingRun(page: IJupyterLabPageFixture, folder: string) {
   return { tag, bulk, panel, embedding };
 }
 
-/** Cancel every pending or running job of the server and wait until none is left. */
+/**
+ * Cancel every pending or running job of the server and wait until none is left:
+ * the list, not the status, since a job handed to a run that was then cancelled runs
+ * on its own and the status does not name it.
+ */
 async function cancelServerJobs(page: IJupyterLabPageFixture) {
   await expect
     .poll(
       async () => {
-        const { job } = await (
-          await page.request.get('/agent-brain/status')
+        const { jobs } = await (
+          await page.request.get('/agent-brain/jobs')
         ).json();
-        if (job) {
+        const active = jobs.filter((job: any) =>
+          ['pending', 'running'].includes(job.status)
+        );
+        for (const job of active) {
           await page.request.delete(`/agent-brain/jobs/${job.id}`);
         }
-        return job?.id ?? null;
+        return active.length;
       },
       { timeout: 120 * 1000, intervals: [1000] }
     )
-    .toBeNull();
+    .toBe(0);
 }
 
 /** Cancel the job the panel shows and wait until the panel says it was cancelled. */
