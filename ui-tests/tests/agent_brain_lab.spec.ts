@@ -69,6 +69,70 @@ async function openPanel(page: IJupyterLabPageFixture): Promise<Locator> {
   return panel;
 }
 
+/**
+ * Write 2,500 new notes into `folder`, index from the panel and wait until the run
+ * embeds: more than the engine's early-publish threshold (2,000 texts) of new texts,
+ * so keyword and graph search are published once the files are analysed and the
+ * vectors stream in after (minutes here). The notes carry a per-run `tag` so a warm
+ * embedding cache cannot skip the phase. The panel may follow a run the disk watcher
+ * started for the same notes: it shows that one.
+ */
+async function startEmbeddingRun(page: IJupyterLabPageFixture, folder: string) {
+  const tag = `tag${Date.now().toString(36)}`;
+  const bulk = await writeBulkFiles(page, 2500, folder, tag);
+  // The disk watcher turns new notes into jobs of its own, in batches (and an earlier
+  // test's files into more): such a job could hold the index button through a run too
+  // small to publish before embedding. Let it flush, cancel what it queued (a cancelled
+  // job commits nothing), and index everything from the panel on a quiet server.
+  await page.waitForTimeout(4000);
+  await cancelServerJobs(page);
+  const panel = await openPanel(page);
+  await panel.locator('.jp-AgentBrain-indexButton').click();
+  // The second phase's bar says "Publishing" while a generation is written.
+  const embedding = panel.locator(
+    '.jp-AgentBrain-phase[data-phase="embedding"]'
+  );
+  await expect(embedding.locator('.jp-AgentBrain-jobText')).toHaveText(
+    /^Embedding for semantic search/,
+    { timeout: 300 * 1000 }
+  );
+  return { tag, bulk, panel, embedding };
+}
+
+/**
+ * Cancel every pending or running job of the server and wait until none is left:
+ * the list, not the status, since a job handed to a run that was then cancelled runs
+ * on its own and the status does not name it.
+ */
+async function cancelServerJobs(page: IJupyterLabPageFixture) {
+  await expect
+    .poll(
+      async () => {
+        const { jobs } = await (
+          await page.request.get('/agent-brain/jobs')
+        ).json();
+        const active = jobs.filter((job: any) =>
+          ['pending', 'running'].includes(job.status)
+        );
+        for (const job of active) {
+          await page.request.delete(`/agent-brain/jobs/${job.id}`);
+        }
+        return active.length;
+      },
+      { timeout: 120 * 1000, intervals: [1000] }
+    )
+    .toBe(0);
+}
+
+/** Cancel the job the panel shows and wait until the panel says it was cancelled. */
+async function cancelRun(panel: Locator) {
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await expect(panel.locator('[data-status="cancelled"]')).toContainText(
+    'Last job cancelled',
+    { timeout: 120 * 1000 }
+  );
+}
+
 /** Run a search from the panel and wait for its results. */
 async function search(
   panel: Locator,
@@ -132,13 +196,7 @@ test('indexes the workspace from the panel and shows progress', async ({
   await page.waitForTimeout(4000);
   const indexButton = panel.locator('.jp-AgentBrain-indexButton');
   await indexButton.click();
-  await panel.getByRole('button', { name: 'Cancel' }).click();
-  await expect(panel.locator('[data-status="cancelled"]')).toContainText(
-    'Last job cancelled',
-    {
-      timeout: 60 * 1000
-    }
-  );
+  await cancelRun(panel);
   await expect(panel.locator('.jp-AgentBrain-emptyState')).toBeVisible();
   fs.rmSync(bulk, { recursive: true });
 
@@ -439,17 +497,10 @@ test('while embedding, the panel and the status bar say what is searchable now',
   page
 }) => {
   test.setTimeout(900 * 1000);
-  // More than the engine's early-publish threshold (2,000 texts) of new texts: keyword and
-  // graph search are published once the files are analysed, vectors stream in after.
-  const tag = `tag${Date.now().toString(36)}`;
-  const bulk = await writeBulkFiles(page, 2500, 'bulk-embedding', tag);
-  const panel = await openPanel(page);
-  await panel.locator('.jp-AgentBrain-indexButton').click();
-
-  const embedding = panel.locator(
-    '.jp-AgentBrain-phase[data-phase="embedding"]'
+  const { tag, bulk, panel, embedding } = await startEmbeddingRun(
+    page,
+    'bulk-embedding'
   );
-  await expect(embedding).toBeVisible({ timeout: 300 * 1000 });
   await expect(embedding.locator('.jp-AgentBrain-jobText')).toHaveText(
     /^Embedding for semantic search: [\d,]+\/[\d,]+ chunks/
   );
@@ -496,16 +547,116 @@ test('while embedding, the panel and the status bar say what is searchable now',
 
   // Cancelled mid-embedding, the published generation stays searchable and the panel
   // and the status bar keep saying how much of it semantic search sees.
-  await panel.getByRole('button', { name: 'Cancel' }).click();
-  await expect(panel.locator('[data-status="cancelled"]')).toBeVisible({
-    timeout: 120 * 1000
-  });
+  await cancelRun(panel);
   await expect(searchable).toContainText('keyword and graph search ready');
   await expect(searchable).toContainText(
     /semantic search: \d+% of the workspace$/
   );
   await expect(item).toHaveText(/^Brain: [\d,]+ files · semantic \d+%$/);
   fs.rmSync(bulk, { recursive: true });
+});
+
+test('a file saved in the editor while the run embeds is found by bm25 before the run ends', async ({
+  page
+}) => {
+  test.setTimeout(900 * 1000);
+  // An existing file the run indexes, then edited and saved while that run embeds.
+  const status = await (await page.request.get('/agent-brain/status')).json();
+  const file = 'saved-while-embedding.md';
+  fs.writeFileSync(
+    path.join(status.root, file),
+    '# Saved while embedding\n\nA note edited during a long run.\n'
+  );
+  const { bulk, panel, embedding } = await startEmbeddingRun(page, 'bulk-save');
+  const job = async () =>
+    (await (await page.request.get('/agent-brain/status')).json()).job;
+  const run = await job();
+  expect(run).toMatchObject({ status: 'running', phase: 'embedding' });
+  // The run takes requests from its first embedding batch on (engine/merges.py): wait
+  // for a batch to land so the save below meets a run that is embedding.
+  await expect
+    .poll(async () => (await job()).embedded, { timeout: 120 * 1000 })
+    .toBeGreaterThan(run.embedded);
+
+  // Jobs of the file before the save (the disk watcher saw it written).
+  const jobsOf = async () =>
+    (await (await page.request.get('/agent-brain/jobs')).json()).jobs.filter(
+      (job: any) => job.paths.includes(file)
+    );
+  const before = new Set((await jobsOf()).map((job: any) => job.id));
+
+  // Not in the index before the save: the search below can fail.
+  // (bm25 ranks any word it shares, so the check is on the token's text, not on "no results".)
+  const token = `zq${Date.now().toString(36)}`;
+  const found = panel.locator(`.jp-AgentBrain-result[data-path="${file}"]`, {
+    hasText: token
+  });
+  await search(panel, token, 'bm25');
+  await expect(found).toHaveCount(0);
+
+  await page.evaluate(async path => {
+    await (window as any).jupyterapp.commands.execute('docmanager:open', {
+      path,
+      factory: 'Editor'
+    });
+  }, file);
+  const editor = page.locator('.jp-FileEditor .cm-content');
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(`\nThe ${token} line was typed and saved here.`);
+  await page.keyboard.press('Control+s');
+  await expect
+    .poll(
+      async () =>
+        (
+          await (
+            await page.request.get(`/api/contents/${file}?content=1`)
+          ).json()
+        ).content,
+      { timeout: 60 * 1000 }
+    )
+    .toContain(token);
+  const saved = Date.now();
+
+  // Found by keyword search in the panel while the same run still embeds.
+  const hit = found;
+  await expect(async () => {
+    await search(panel, token, 'bm25');
+    await expect(hit).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 120 * 1000 });
+  console.log(
+    `saved -> found by bm25 in the panel: ${((Date.now() - saved) / 1000).toFixed(1)} s`
+  );
+  await expect(hit).toContainText(token);
+  await expect(embedding).toBeVisible();
+  const searchable = panel.locator('.jp-AgentBrain-searchable');
+  await expect(searchable).toContainText('keyword and graph search ready');
+  const percent = Number(
+    /semantic search: (\d+)%/.exec((await searchable.textContent()) ?? '')?.[1]
+  );
+  expect(percent).toBeLessThan(100);
+  expect(await job()).toMatchObject({
+    id: run.id,
+    status: 'running',
+    phase: 'embedding'
+  });
+  // The save's own job was handed to the running one (not queued behind it) and is done.
+  const saves = (await jobsOf()).filter((job: any) => !before.has(job.id));
+  expect(saves.length).toBeGreaterThan(0);
+  for (const job of saves) {
+    expect(job).toMatchObject({ merged_into: run.id, status: 'done' });
+  }
+
+  await page.sidebar.setWidth(420, 'left');
+  await page.screenshot({
+    path: path.join(SCREENSHOTS, 'save-while-embedding.png')
+  });
+  await cancelRun(panel);
+  await page.evaluate(async () => {
+    await (window as any).jupyterapp.commands.execute('application:close-all');
+  });
+  fs.rmSync(bulk, { recursive: true });
+  fs.rmSync(path.join(status.root, file));
 });
 
 test('without the server extension the panel says so once, with how to check', async ({
