@@ -44,3 +44,31 @@ def test_saves_are_handed_to_the_running_job_and_queued_ones_follow():
     assert wait_for(lambda: first.status == "done")
     jobs.close()  # the worker has taken everything queued and stopped
     assert len(ran) == 3  # it skipped the job handed over while it was queued
+
+
+def test_a_job_handed_to_a_run_that_ends_is_the_active_job_while_it_runs_on_its_own():
+    """A cancelled run refuses what was handed to it: the save then runs alone, and status names it."""
+    first_done, alone, ran = threading.Event(), threading.Event(), []
+
+    def run(job) -> IndexReport:
+        ran.append(job.paths)
+        if job.paths == [""]:
+            assert first_done.wait(30)
+        else:
+            assert alone.wait(30)  # the save's own run, after its target ended
+        return IndexReport(generation=len(ran))
+
+    jobs = JobManager(run)
+    try:
+        first = jobs.submit("")
+        assert wait_for(lambda: first.status == "running")
+        saved = jobs.submit(["b.py"], exclusive=False, merge_into=first)
+        assert wait_for(lambda: len(ran) == 2) and jobs.active() is first
+        first_done.set()
+        assert wait_for(lambda: first.status == "done")
+        assert saved.status == "running" and jobs.active() is saved
+    finally:
+        first_done.set()
+        alone.set()
+    assert wait_for(lambda: saved.status == "done") and jobs.active() is None
+    jobs.close()

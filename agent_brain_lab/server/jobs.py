@@ -144,9 +144,15 @@ class JobManager:
             return self._active_locked()
 
     def _active_locked(self) -> Job | None:
-        running = [j for j in self._jobs.values() if j.status == "running" and j.merged_into is None]
+        running = [j for j in self._jobs.values() if j.status == "running" and not self._served_locked(j)]
         pending = [j for j in self._jobs.values() if j.status == "pending"]
         return next(iter(running + pending), None)
+
+    def _served_locked(self, job: Job) -> bool:
+        """Whether ``job`` is a request its target's run is serving: once that run has ended (a
+        cancelled run refuses it), the job runs on its own and is the active one."""
+        target = self._jobs.get(job.merged_into) if job.merged_into else None
+        return target is not None and target.status == "running"
 
     # ------------------------------------------------------------------ changes
 
