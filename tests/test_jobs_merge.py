@@ -72,3 +72,28 @@ def test_a_job_handed_to_a_run_that_ends_is_the_active_job_while_it_runs_on_its_
         alone.set()
     assert wait_for(lambda: saved.status == "done") and jobs.active() is None
     jobs.close()
+
+
+def test_saves_queued_while_a_run_analysed_are_handed_over_once_it_embeds():
+    release, ran = threading.Event(), []
+
+    def run(job) -> IndexReport:
+        ran.append(job.paths)
+        if job.paths == [""]:
+            assert release.wait(30)
+        return IndexReport(generation=len(ran))
+
+    jobs = JobManager(run)
+    try:
+        first = jobs.submit("")
+        assert wait_for(lambda: first.status == "running")
+        queued = jobs.submit(["a.py"], exclusive=False)  # the run is still analysing: it waits
+        forced = jobs.submit(["c.py"], exclusive=False, force=True)  # joins the queued run
+        assert queued.status == "pending" and forced is queued
+        jobs.hand_over_pending(first)  # the run now embeds (BrainService calls this on its progress)
+        assert wait_for(lambda: queued.status == "done") and queued.merged_into == first.id
+        assert first.status == "running" and ("a.py", "c.py") in map(tuple, ran)
+    finally:
+        release.set()
+    assert wait_for(lambda: first.status == "done")
+    jobs.close()
