@@ -19,16 +19,21 @@ def wait_for(predicate, timeout: float = 30.0) -> bool:
     return True
 
 
-def test_saves_are_handed_to_the_running_job_and_queued_ones_follow():
-    release, ran = threading.Event(), []
+def first_holds_until(release: threading.Event, ran: list):
+    """What BrainService runs, recorded in ``ran``: the whole-workspace job holds until ``release``."""
 
-    def run(job) -> IndexReport:  # what BrainService runs: here the first job holds until released
+    def run(job) -> IndexReport:
         ran.append(job.paths)
         if job.paths == [""]:
             assert release.wait(30)
         return IndexReport(generation=len(ran))
 
-    jobs = JobManager(run)
+    return run
+
+
+def test_saves_are_handed_to_the_running_job_and_queued_ones_follow():
+    release, ran = threading.Event(), []
+    jobs = JobManager(first_holds_until(release, ran))
     try:
         first = jobs.submit("")
         assert wait_for(lambda: first.status == "running")
@@ -76,14 +81,7 @@ def test_a_job_handed_to_a_run_that_ends_is_the_active_job_while_it_runs_on_its_
 
 def test_saves_queued_while_a_run_analysed_are_handed_over_once_it_embeds():
     release, ran = threading.Event(), []
-
-    def run(job) -> IndexReport:
-        ran.append(job.paths)
-        if job.paths == [""]:
-            assert release.wait(30)
-        return IndexReport(generation=len(ran))
-
-    jobs = JobManager(run)
+    jobs = JobManager(first_holds_until(release, ran))
     try:
         first = jobs.submit("")
         assert wait_for(lambda: first.status == "running")
