@@ -19,21 +19,16 @@ def wait_for(predicate, timeout: float = 30.0) -> bool:
     return True
 
 
-def first_holds_until(release: threading.Event, ran: list):
-    """What BrainService runs, recorded in ``ran``: the whole-workspace job holds until ``release``."""
+def test_saves_are_handed_to_the_running_job_and_queued_ones_follow():
+    release, ran = threading.Event(), []
 
-    def run(job) -> IndexReport:
+    def run(job) -> IndexReport:  # what BrainService runs: here the first job holds until released
         ran.append(job.paths)
         if job.paths == [""]:
             assert release.wait(30)
         return IndexReport(generation=len(ran))
 
-    return run
-
-
-def test_saves_are_handed_to_the_running_job_and_queued_ones_follow():
-    release, ran = threading.Event(), []
-    jobs = JobManager(first_holds_until(release, ran))
+    jobs = JobManager(run)
     try:
         first = jobs.submit("")
         assert wait_for(lambda: first.status == "running")
@@ -49,49 +44,3 @@ def test_saves_are_handed_to_the_running_job_and_queued_ones_follow():
     assert wait_for(lambda: first.status == "done")
     jobs.close()  # the worker has taken everything queued and stopped
     assert len(ran) == 3  # it skipped the job handed over while it was queued
-
-
-def test_a_job_handed_to_a_run_that_ends_is_the_active_job_while_it_runs_on_its_own():
-    """A cancelled run refuses what was handed to it: the save then runs alone, and status names it."""
-    first_done, alone, ran = threading.Event(), threading.Event(), []
-
-    def run(job) -> IndexReport:
-        ran.append(job.paths)
-        if job.paths == [""]:
-            assert first_done.wait(30)
-        else:
-            assert alone.wait(30)  # the save's own run, after its target ended
-        return IndexReport(generation=len(ran))
-
-    jobs = JobManager(run)
-    try:
-        first = jobs.submit("")
-        assert wait_for(lambda: first.status == "running")
-        saved = jobs.submit(["b.py"], exclusive=False, merge_into=first)
-        assert wait_for(lambda: len(ran) == 2) and jobs.active() is first
-        first_done.set()
-        assert wait_for(lambda: first.status == "done")
-        assert saved.status == "running" and jobs.active() is saved
-    finally:
-        first_done.set()
-        alone.set()
-    assert wait_for(lambda: saved.status == "done") and jobs.active() is None
-    jobs.close()
-
-
-def test_saves_queued_while_a_run_analysed_are_handed_over_once_it_embeds():
-    release, ran = threading.Event(), []
-    jobs = JobManager(first_holds_until(release, ran))
-    try:
-        first = jobs.submit("")
-        assert wait_for(lambda: first.status == "running")
-        queued = jobs.submit(["a.py"], exclusive=False)  # the run is still analysing: it waits
-        forced = jobs.submit(["c.py"], exclusive=False, force=True)  # joins the queued run
-        assert queued.status == "pending" and forced is queued
-        jobs.hand_over_pending(first)  # the run now embeds (BrainService calls this on its progress)
-        assert wait_for(lambda: queued.status == "done") and queued.merged_into == first.id
-        assert first.status == "running" and ("a.py", "c.py") in map(tuple, ran)
-    finally:
-        release.set()
-    assert wait_for(lambda: first.status == "done")
-    jobs.close()

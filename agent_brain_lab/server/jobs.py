@@ -144,15 +144,9 @@ class JobManager:
             return self._active_locked()
 
     def _active_locked(self) -> Job | None:
-        running = [j for j in self._jobs.values() if j.status == "running" and not self._served_locked(j)]
+        running = [j for j in self._jobs.values() if j.status == "running" and j.merged_into is None]
         pending = [j for j in self._jobs.values() if j.status == "pending"]
         return next(iter(running + pending), None)
-
-    def _served_locked(self, job: Job) -> bool:
-        """Whether ``job`` is a request its target's run is serving: once that run has ended (a
-        cancelled run refuses it), the job runs on its own and is the active one."""
-        target = self._jobs.get(job.merged_into) if job.merged_into else None
-        return target is not None and target.status == "running"
 
     # ------------------------------------------------------------------ changes
 
@@ -171,7 +165,9 @@ class JobManager:
             if self._closed:
                 raise BrainError("the server is shutting down")
             if merge_into is not None and merge_into.status == "running":
-                self._hand_over_pending_locked(merge_into)  # saves queued before the run began to embed go too
+                for queued in self._jobs.values():  # saves queued before the run began to embed go too
+                    if queued.status == "pending" and not queued.force:
+                        self._hand_over_locked(queued, merge_into)
                 job = Job(path=paths[0], more_paths=paths[1:], options=options)
                 self._jobs[job.id] = job
                 self._forget_old_locked()
@@ -191,18 +187,6 @@ class JobManager:
             self._ensure_worker_locked()
         self._queue.put(job)
         return job
-
-    def hand_over_pending(self, running: Job) -> None:
-        """``running``'s run now serves requests (it embeds): the saves queued behind it start as such
-        requests instead of waiting for the whole run."""
-        with self._lock:
-            if running.status == "running":
-                self._hand_over_pending_locked(running)
-
-    def _hand_over_pending_locked(self, running: Job) -> None:
-        for queued in list(self._jobs.values()):
-            if queued.status == "pending" and not queued.force:
-                self._hand_over_locked(queued, running)
 
     def _hand_over_locked(self, job: Job, running: Job) -> None:
         """Run ``job`` now, on its own thread, as a request served by ``running``'s embedding phase

@@ -15,7 +15,6 @@ from ..engine.types import (
     BrainError,
     GraphNeighbourhood,
     GraphRequest,
-    IndexProgress,
     IndexReport,
     IndexRequest,
     InvalidRequest,
@@ -137,13 +136,8 @@ class BrainService:
         return self.jobs.submit(paths, exclusive=False, merge_into=merge_into, wait=SAVE_LOCK_WAIT_S, missing_ok=True)
 
     def _run_job(self, job: Job) -> IndexReport:
-        def progress(p: IndexProgress) -> None:
-            job.record_progress(p)
-            if p.phase == "embedding" and self._brain is not None and self._brain.merging:
-                self.jobs.hand_over_pending(job)  # saves queued while it analysed: served from now on
-
         return self.brain.index(
-            path=index_scope(job.paths), force=job.force, progress=progress, cancel=job.cancel, **job.options
+            path=index_scope(job.paths), force=job.force, progress=job.record_progress, cancel=job.cancel, **job.options
         )
 
     # ------------------------------------------------------------------ reading
