@@ -102,7 +102,7 @@ def test_deleted_file_leaves_no_chunks_vectors_keywords_or_edges(small):
         assert all(r.source != "geo/shapes.py" for r in results), mode
     snapshot = small._current_view().snapshot
     assert len(snapshot.vectors) == len(snapshot.columns) == small.status().chunks["total"]
-    assert not [n for n, d in snapshot.graph.g.nodes(data=True) if d.get("source") == "geo/shapes.py"]
+    assert not [n for n, d in snapshot.graph.nodes() if d.get("source") == "geo/shapes.py"]
     assert small.graph_entity("perimeter_of_square").matches == []
 
 

@@ -8,9 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent_brain_lab.engine.graph_names import Fragment
 from agent_brain_lab.engine.store.datafiles import CorruptIndexFile
-from agent_brain_lab.engine.store.graph import _Base, _base_graph, _graph_of
+from agent_brain_lab.engine.store.graph import graph_of
 from agent_brain_lab.engine.store.graph_arrays import ArrayGraph
+from agent_brain_lab.engine.store.graph_cache import base_graph
+from agent_brain_lab.engine.store.graph_files import BaseFile
 
 NODES = ["a.py", "a.py::f", "a.py::g", "b.py", "b.py::h", "c.md#x"]
 RELATIONS = ["calls", "contains", "imports"]
@@ -31,7 +34,7 @@ part = st.tuples(
 
 def _both(parts: dict[str, tuple]) -> tuple:
     ordered = [parts[p] for p in sorted(parts)]
-    return _graph_of(parts), ArrayGraph.build((p[0] for p in ordered), ((p[1], p[2]) for p in ordered))
+    return graph_of(parts), ArrayGraph.build((p[0] for p in ordered), ((p[1], p[2]) for p in ordered))
 
 
 @settings(max_examples=200, deadline=None)
@@ -58,10 +61,12 @@ def test_edge_data_is_a_fresh_copy():
 
 
 def test_a_malformed_base_fragment_is_a_corrupt_file(tmp_path):
-    _Base.write(tmp_path / "b1.sqlite", [("a.py", ({"symbols": [], "relations": [], "sections": []}, [], []))])
+    BaseFile.write(
+        tmp_path / "b1.sqlite", [("a.py", Fragment({"symbols": [], "relations": [], "sections": []}, [], []))]
+    )
     db = sqlite3.connect(tmp_path / "b1.sqlite")
     db.execute("UPDATE fragments SET edges = ?", ('[["a.py", "b.py"]]',))
     db.commit()
     db.close()
     with pytest.raises(CorruptIndexFile, match="malformed"):
-        _base_graph(_Base(tmp_path / "b1.sqlite"))
+        base_graph(BaseFile(tmp_path / "b1.sqlite"))

@@ -27,12 +27,12 @@ def brain(hub_brain):
 
 def raw_neighbours(brain: Brain, node: str) -> dict[tuple[str, str], set[str]]:
     """(relation, direction) -> neighbour ids, read from the graph itself."""
-    g = brain._current_view().snapshot.graph.g
+    graph = brain._current_view().snapshot.graph
     found: dict[tuple[str, str], set[str]] = {}
-    for _, other, rel in g.out_edges(node, keys=True):
-        found.setdefault((rel, "out"), set()).add(other)
-    for other, _, rel in g.in_edges(node, keys=True):
-        found.setdefault((rel, "in"), set()).add(other)
+    for e in graph.out_edges(node):
+        found.setdefault((e.relation, "out"), set()).add(e.target)
+    for e in graph.in_edges(node):
+        found.setdefault((e.relation, "in"), set()).add(e.source)
     return found
 
 

@@ -18,6 +18,7 @@ from agent_brain_lab.engine import snapshot as snapshot_module
 from agent_brain_lab.engine.retrieval import names as names_module
 from agent_brain_lab.engine.retrieval.filters import FilterColumns
 from agent_brain_lab.engine.store import graph as graph_store
+from agent_brain_lab.engine.store import graph_files
 from agent_brain_lab.engine.store import keywords as kw
 from agent_brain_lab.engine.store.catalog import Catalog, FileState
 from agent_brain_lab.engine.store.datafiles import CorruptIndexFile
@@ -188,17 +189,16 @@ def workspace_edits(draw):
 
 
 def _graph_data(graph: CodeGraph) -> tuple:
-    g = graph.g
     return (
-        sorted((n, sorted(d.items())) for n, d in g.nodes(data=True)),
-        sorted((u, v, k, d["chunk_ids"]) for u, v, k, d in g.edges(keys=True, data=True)),
+        sorted((n, sorted(d.items())) for n, d in graph.nodes()),
+        sorted(graph.edges()),
     )
 
 
 @SLOW
 @given(case=workspace_edits(), merge_min=st.sampled_from([0, 2, 256]))
 def test_patched_graph_equals_a_fresh_build(tmp_path_factory, case, merge_min, monkeypatch):
-    monkeypatch.setattr(graph_store, "MERGE_MIN", merge_min)
+    monkeypatch.setattr(graph_files, "MERGE_MIN", merge_min)
     work = tmp_path_factory.mktemp("graph")
     first, steps = case
     live = dict(first)
@@ -223,10 +223,11 @@ def test_patched_graph_equals_a_fresh_build(tmp_path_factory, case, merge_min, m
             seeds = fresh_graph.lookup(name)
             assert patched_graph.lookup(name) == seeds
             assert patched_graph.neighbourhood(seeds, 2) == fresh_graph.neighbourhood(seeds, 2)
-        some = set(list(patched_graph.g.nodes)[::2])
-        every = patched_graph.g.edges(keys=True, data=True)
+        some = {n for n, _ in patched_graph.nodes()}
+        some = set(sorted(some)[::2])
+        every = patched_graph.edges()
         assert [tuple(e.values()) for e in patched_graph.edges_between(some)] == [
-            (u, v, k, d["chunk_ids"]) for u, v, k, d in every if u in some and v in some
+            tuple(e) for e in every if e.source in some and e.target in some
         ]
         names, fresh_names = names_module.NameIndex(patched_graph), names_module.NameIndex(fresh_graph)
         for query in NAME_QUERIES:
@@ -243,7 +244,7 @@ def _names_matched(graph: CodeGraph, tokens: set[str]) -> dict[str, float]:
     """What the names leg matches, computed the plain way over every node of the graph."""
     postings: dict[str, list[str]] = {}
     parts_of: dict[str, frozenset[str]] = {}
-    for node, data in graph.g.nodes(data=True):
+    for node, data in graph.nodes():
         if data.get("kind") in ("function", "method", "class") and data.get("chunk_id"):
             name = str(data.get("name", ""))
             parts = frozenset(tokenize(name)) - {name.lower().strip("_")} or frozenset(tokenize(name))
@@ -266,10 +267,10 @@ def _names_matched(graph: CodeGraph, tokens: set[str]) -> dict[str, float]:
 
 def _stats_of(graph: CodeGraph) -> dict:
     counts: dict[str, int] = {}
-    for _, _, rel in graph.g.edges(keys=True):
-        counts[rel] = counts.get(rel, 0) + 1
+    for edge in graph.edges():
+        counts[edge.relation] = counts.get(edge.relation, 0) + 1
     return {
-        "entities": graph.g.number_of_nodes(),
+        "entities": graph.number_of_nodes(),
         "relations": sum(counts.values()),
         "by_relation": dict(sorted(counts.items())),
     }
@@ -278,11 +279,15 @@ def _stats_of(graph: CodeGraph) -> dict:
 def test_a_patch_reresolves_callers_of_a_name_defined_elsewhere():
     caller = {"symbols": [], "sections": [], "relations": [_rel("app.py", "calls", "helper")]}
     files = GraphFiles.build([("app.py", caller)])
-    assert not CodeGraph(files).g.has_edge("app.py", "pkg/util.py::helper")
+    assert not _targets(CodeGraph(files), "app.py")
     files = files.patched([], {"pkg/util.py": {"symbols": [_sym("helper")], "relations": [], "sections": []}})
-    assert CodeGraph(files).g.has_edge("app.py", "pkg/util.py::helper", key="calls")
+    assert _targets(CodeGraph(files), "app.py") == [("pkg/util.py::helper", "calls")]
     files = files.patched(["pkg/util.py"], {})
-    assert not CodeGraph(files).g.has_edge("app.py", "pkg/util.py::helper")
+    assert not _targets(CodeGraph(files), "app.py")
+
+
+def _targets(graph: CodeGraph, node: str) -> list[tuple[str, str]]:
+    return [(e.target, e.relation) for e in graph.out_edges(node)]
 
 
 def _sym(name: str) -> dict:

@@ -518,7 +518,7 @@ class Brain:
 def _neighbourhood(view: _View, request: GraphRequest) -> GraphNeighbourhood:
     snapshot, catalog = view.snapshot, view.catalog
     graph, name = snapshot.graph, request.name
-    matches = ([name] if name in graph.g else graph.lookup(name)) if graph else []  # a node id, or a name
+    matches = ([name] if name in graph else graph.lookup(name)) if graph else []  # a node id, or a name
     found = (
         explore(graph, matches, request.depth, request.per_relation, request.all_relations)
         if graph and matches

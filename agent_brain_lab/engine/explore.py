@@ -61,19 +61,18 @@ def explore(graph: CodeGraph, seeds: list[str], depth: int, per_relation: int, a
     """``nodes`` shown (each with ``hop``), ``groups`` (every relation of every walked node, with
     what it shows and what it holds back), ``edges`` among the shown nodes (structure left out
     unless ``all_relations``) and ``hidden_relations``."""
-    g = graph.g
-    hops = {s: 0 for s in seeds if s in g}
+    hops = {s: 0 for s in seeds if s in graph}
     frontier = list(hops)
     cap = per_relation or None
     budget = MAX_SHOWN if cap else None
     groups: list[dict[str, Any]] = []
     hidden: Counter[str] = Counter()
     for hop in range(1, depth + 1):
-        buckets = []
+        buckets: list[tuple[str, tuple[str, str], Members]] = []
         for node in frontier:
-            if hop > 1 and g.degree(node) > HUB_DEGREE:
+            if hop > 1 and graph.degree(node) > HUB_DEGREE:
                 continue  # a hub (a big file, a popular import) would make everything two hops apart
-            found = _buckets(g, node, hops, all_relations, hidden)
+            found = _buckets(graph, node, hops, all_relations, hidden)
             buckets += [(node, key, found[key]) for key in sorted(found, key=lambda k: (_ORDER.get(k, 99), k))]
         fresh = _pick(buckets, hops, hop, cap, budget)
         if budget is not None:
@@ -91,7 +90,13 @@ def explore(graph: CodeGraph, seeds: list[str], depth: int, per_relation: int, a
     }
 
 
-def _pick(buckets: list, hops: dict[str, int], hop: int, cap: int | None, budget: int | None) -> list[str]:
+def _pick(
+    buckets: list[tuple[str, tuple[str, str], Members]],
+    hops: dict[str, int],
+    hop: int,
+    cap: int | None,
+    budget: int | None,
+) -> list[str]:
     """Show each group's next neighbour in turn, until every group shows ``cap`` (counting those
     another group of this hop already shows) or ``budget`` nodes were added. Linear in the members."""
     fresh: list[str] = []
@@ -124,40 +129,46 @@ def _pick(buckets: list, hops: dict[str, int], hop: int, cap: int | None, budget
     return fresh
 
 
-def _buckets(g, node: str, hops: dict[str, int], all_relations: bool, hidden: Counter) -> dict:
+Members = list[tuple[str, list[dict[str, Any]]]]  # (neighbour, its edges) of one group
+
+
+def _buckets(
+    graph: CodeGraph, node: str, hops: dict[str, int], all_relations: bool, hidden: Counter[str]
+) -> dict[tuple[str, str], Members]:
     """(relation, direction) -> [(neighbour, edges)]: the neighbours not shown nearer, in ``_ordered``."""
-    found: dict[tuple[str, str], dict[str, list[dict]]] = {}
-    steps = [(rel, "out", node, other, d) for _, other, rel, d in g.out_edges(node, keys=True, data=True)]
-    steps += [(rel, "in", other, node, d) for other, _, rel, d in g.in_edges(node, keys=True, data=True)]
-    for rel, direction, u, v, data in steps:
-        if rel in STRUCTURAL and not all_relations:
-            hidden[rel] += 1
+    found: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
+    steps = [("out", e) for e in graph.out_edges(node)] + [("in", e) for e in graph.in_edges(node)]
+    for direction, e in steps:
+        if e.relation in STRUCTURAL and not all_relations:
+            hidden[e.relation] += 1
             continue
-        other = v if direction == "out" else u
+        other = e.target if direction == "out" else e.source
         if other == node or other in hops:
             continue  # shown already, nearer or as a sibling of this hop
-        edge = {"source": u, "target": v, "relation": rel, "chunk_ids": list(data.get("chunk_ids", []))}
-        found.setdefault((rel, direction), {}).setdefault(other, []).append(edge)
-    return {key: _ordered(g, members) for key, members in found.items()}
+        edge = {"source": e.source, "target": e.target, "relation": e.relation, "chunk_ids": list(e.chunk_ids)}
+        found.setdefault((e.relation, direction), {}).setdefault(other, []).append(edge)
+    return {key: _ordered(graph, members) for key, members in found.items()}
 
 
-def _ordered(g, members: dict[str, list[dict]]) -> list[tuple[str, list[dict]]]:
+def _ordered(graph: CodeGraph, members: dict[str, list[dict[str, Any]]]) -> Members:
     """The most referenced first (edges seen in more chunks), then one per file in turn (eight
     callers from eight files say more than eight from one), then by id, numbers compared as numbers."""
     turn: Counter[str] = Counter()
     ranked = []
     for node in sorted(members, key=_natural):
-        source = str((g.nodes.get(node) or {}).get("source") or node)
+        source = str((graph.get(node) or {}).get("source") or node)
         ranked.append((-sum(len(e["chunk_ids"]) for e in members[node]), turn[source], _natural(node), node))
         turn[source] += 1
     return [(node, members[node]) for *_, node in sorted(ranked)]
 
 
-def _natural(text: str) -> list:
+def _natural(text: str) -> list[tuple[int, int, str]]:
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in _DIGITS.split(text) if part]
 
 
-def _group(graph: CodeGraph, parent: str, relation: str, direction: str, members, hops, hop: int) -> dict:
+def _group(
+    graph: CodeGraph, parent: str, relation: str, direction: str, members: Members, hops: dict[str, int], hop: int
+) -> dict[str, Any]:
     shown = [m for m, _ in members if m in hops]
     more = [(m, edges) for m, edges in members if m not in hops]
     words = phrase(relation, direction)

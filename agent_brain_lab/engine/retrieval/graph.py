@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from typing import NamedTuple
 
 import numpy as np
 
-from ..store.graph import CodeGraph
+from ..store.graph import CodeGraph, GraphPath
 from ..tokenizer import identifiers
 from .context import Hit, QueryContext
 from .fusion import minmax
@@ -106,8 +107,17 @@ _COMMON = frozenset(
 )
 
 
-def find_entities(intent: Intent, graph: CodeGraph) -> list[tuple[str, list[str], float, bool]]:
-    """(name as written, matching node ids, weight, strong) for every graph entity the query names.
+class QueryEntity(NamedTuple):
+    """A graph entity the query names."""
+
+    written: str  # as the query writes it
+    nodes: list[str]  # the graph nodes of that name
+    weight: float
+    strong: bool  # written as code, or a capitalised exact name, or in a terse query: surely meant
+
+
+def find_entities(intent: Intent, graph: CodeGraph) -> list[QueryEntity]:
+    """Every graph entity the query names, heaviest first.
 
     Strong: written as code (``compute_total``, ``Cart.add``, ``IOLoop``), a capitalised exact name
     (``Cart``), or any name in a query of three words or fewer. A plain word that happens to name an
@@ -119,7 +129,7 @@ def find_entities(intent: Intent, graph: CodeGraph) -> list[tuple[str, list[str]
     candidates = DOTTED.findall(query) + words
     for a, b in itertools.pairwise(words):  # "compute total" may mean compute_total / computeTotal
         candidates += [f"{a}_{b}", f"{a}{b[:1].upper()}{b[1:]}", f"{a}{b}"]
-    found: dict[str, tuple[str, list[str], float, bool]] = {}
+    found: dict[str, QueryEntity] = {}
     for cand in candidates:
         key = cand.lower().replace("::", ".")
         if key in found or len(key) < 3 or key in _COMMON:
@@ -129,23 +139,23 @@ def find_entities(intent: Intent, graph: CodeGraph) -> list[tuple[str, list[str]
             strong = (
                 terse
                 or bool(CODE_LIKE.search(cand))
-                or (cand[:1].isupper() and any(graph.g.nodes[n].get("name") == cand for n in nodes))
+                or (cand[:1].isupper() and any(graph.attrs(n).get("name") == cand for n in nodes))
             )
-            found[key] = (cand, nodes, (1.0 if strong else 0.5) / len(nodes) ** 0.5, strong)
-    return sorted(found.values(), key=lambda e: -e[2])
+            found[key] = QueryEntity(cand, nodes, (1.0 if strong else 0.5) / len(nodes) ** 0.5, strong)
+    return sorted(found.values(), key=lambda e: -e.weight)
 
 
-def _entities(ctx: QueryContext, graph: CodeGraph, strong_only: bool) -> list:
+def _entities(ctx: QueryContext, graph: CodeGraph, strong_only: bool) -> list[QueryEntity]:
     entities = find_entities(ctx.intent, graph)
     if strong_only or not ctx.intent.asked:  # a plain word naming an entity counts only in a relation question
-        entities = [e for e in entities if e[3]]
+        entities = [e for e in entities if e.strong]
     return entities
 
 
 def entity_names(ctx: QueryContext, strong_only: bool = False) -> list[str]:
     """The entities the query names, as ``graph_leg`` finds them, without walking the graph."""
     graph = ctx.snapshot.graph
-    return [e[0] for e in _entities(ctx, graph, strong_only)] if graph is not None else []
+    return [e.written for e in _entities(ctx, graph, strong_only)] if graph is not None else []
 
 
 def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple[list[Hit], list[str]]:
@@ -156,10 +166,10 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     intent = ctx.intent
     entities = _entities(ctx, graph, strong_only)
     asked = intent.asked
-    directions = {written: intent.direction_of(written) for written, *_ in entities}
-    seeds = [(n, w, directions[written]) for written, nodes, w, _ in entities for n in nodes][:MAX_SEEDS]
+    directions = {e.written: intent.direction_of(e.written) for e in entities}
+    seeds = [(n, e.weight, directions[e.written]) for e in entities for n in e.nodes][:MAX_SEEDS]
     node_score: dict[str, float] = defaultdict(float)
-    node_path: dict[str, tuple[float, list[str]]] = {}
+    node_path: dict[str, tuple[float, GraphPath]] = {}
     for seed, weight, direction in seeds:
         for node, (hop, paths) in graph.neighbourhood([seed], ctx.request.traversal_depth).items():
             contribution, path = max(
@@ -176,7 +186,7 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     key_of = ctx.keys_of_chunk_ids(list(chunk_nodes))
     pairs = [(key_of[c], n) for c, n in chunk_nodes.items() if c in key_of]
     if not pairs:
-        return [], [e[0] for e in entities]
+        return [], [e.written for e in entities]
     keys = np.array([k for k, _ in pairs], dtype=np.int64)
     allowed = ctx.allowed_keys(keys)
     base = np.array([node_score[n] for _, n in pairs])
@@ -196,15 +206,20 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
                 float(scores[i]),
                 graph_score=float(scores[i]),
                 related_entities=_neighbours(graph, node),
-                relationship_path=[p if p.startswith(("-", "<-")) else graph.label(p) for p in path],
+                relationship_path=_path_labels(graph, path),
             )
         )
         if len(hits) == count:
             break
-    return hits, [e[0] for e in entities]
+    return hits, [e.written for e in entities]
 
 
-def _contribution(weight: float, hop: int, path: list[str], asked: set[str], direction: str | None) -> float:
+def _path_labels(graph: CodeGraph, path: GraphPath) -> list[str]:
+    """The path as a person reads it: ``["Cart.total", "<-calls-", "checkout"]``."""
+    return [graph.label(path.start), *(text for s in path.steps for text in (s.arrow, graph.label(s.node)))]
+
+
+def _contribution(weight: float, hop: int, path: GraphPath, asked: set[str], direction: str | None) -> float:
     """``weight * 0.5 ** hop``; in a relation question the named entity itself counts less and a
     neighbour over the asked relation more."""
     contribution = weight * DECAY**hop
@@ -215,27 +230,27 @@ def _contribution(weight: float, hop: int, path: list[str], asked: set[str], dir
     return contribution
 
 
-def _over_asked(path: list[str], asked: set[str], direction: str | None) -> bool:
+def _over_asked(path: GraphPath, asked: set[str], direction: str | None) -> bool:
     """Whether a path from the named entity follows an asked relation (the asked way round, if known)."""
-    steps = [(step.strip("<->"), step.startswith("<-")) for step in path[1::2]]
-    matching = [incoming for relation, incoming in steps if relation in asked]
+    matching = [step.incoming for step in path.steps if step.relation in asked]
     return bool(matching) and (direction is None or all(incoming == (direction == "in") for incoming in matching))
 
 
-def _evidence_chunks(graph: CodeGraph, node: str, path: list[str], asked: set[str]) -> list[str]:
+def _evidence_chunks(graph: CodeGraph, node: str, path: GraphPath, asked: set[str]) -> list[str]:
     """The node's chunks; reached over the relation the question asks about, the chunks where that
     edge is written come first: for "what calls X" the part of a long caller that makes the call."""
-    data = graph.g.nodes[node]
-    first = []
-    relation = path[-2].strip("<->") if len(path) > 2 else None
-    if relation in asked & WRITTEN_AT_SOURCE and path[-2].startswith("<-"):  # over an asked edge it wrote
-        first = graph.g.edges[node, path[-3], relation].get("chunk_ids", [])
+    data = graph.attrs(node)
+    first: list[str] = []
+    last = path.steps[-1] if path.steps else None
+    if last is not None and last.incoming and last.relation in asked & WRITTEN_AT_SOURCE:  # an asked edge it wrote
+        before = path.steps[-2].node if len(path.steps) > 1 else path.start
+        first = graph.edge_chunks(node, before, last.relation)
     return [c for c in dict.fromkeys([*first, data.get("chunk_id"), *data.get("more_chunk_ids", ())]) if c]
 
 
 def _neighbours(graph: CodeGraph, node: str, limit: int = 8) -> list[str]:
     names = []
-    for other in list(graph.g.successors(node)) + list(graph.g.predecessors(node)):
+    for other in graph.neighbours(node):
         label = graph.label(other)
         if label not in names:
             names.append(label)

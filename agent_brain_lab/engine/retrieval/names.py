@@ -16,14 +16,13 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from ..store.graph import CodeGraph
-from ..store.graph_arrays import ArrayGraph
-from ..store.graph_view import OverlayGraph
 from ..tokenizer import tokenize
 from .context import Hit, QueryContext
 
@@ -32,7 +31,7 @@ MAX_POSTING = 200  # a part shared by more symbols than this (``get``, ``init``)
 _KINDS = {"function", "method", "class"}
 
 
-def _name_parts(data: dict) -> frozenset[str] | None:
+def _name_parts(data: Mapping[str, Any]) -> frozenset[str] | None:
     """The stemmed parts of a symbol node's name; None for a node the names leg does not match."""
     if data.get("kind") not in _KINDS or not data.get("chunk_id"):
         return None
@@ -49,7 +48,7 @@ def name_parts(name: str) -> frozenset[str]:
 class _Table:
     """The name parts of a set of symbol nodes, in the order given."""
 
-    def __init__(self, nodes: Iterable[tuple[str, dict]]):
+    def __init__(self, nodes: Iterable[tuple[str, Mapping[str, Any]]]):
         self.postings: dict[str, list[str]] = defaultdict(list)  # stemmed part -> node ids
         self.parts: dict[str, frozenset[str]] = {}  # node id -> its name's parts
         self.same: Counter[frozenset[str]] = Counter()  # parts -> how many nodes have exactly them
@@ -65,29 +64,17 @@ class _Table:
                 self.postings[part].append(node)
 
 
-def _base_table(base: ArrayGraph) -> _Table:
-    """The table of a base graph, kept with it: every generation built on that base shares it."""
-    table = base.graph.get("name_table")
-    if table is None:
-        table = base.graph["name_table"] = _Table(base.nodes(data=True))
-    return table
-
-
 class NameIndex:
     """Name parts of a graph's symbols. An overlay graph's index is its base's table (built once per
     base) minus the symbols of the files it hides, plus a table of its delta: a new generation costs
     what its delta holds. It matches exactly what a table of the whole graph would, in the same order."""
 
     def __init__(self, graph: CodeGraph):
-        g = graph.g
-        if isinstance(g, OverlayGraph):
-            self.base = _base_table(g.base)
-            mine = [(n, d) for n, d in g.delta.nodes(data=True) if d]  # an edge target alone has no attributes
-            self.delta = _Table(mine)
-            hidden = [n for path in g.hidden for n in self.base.by_source.get(path, ())]
-            self.removed = set(hidden) | {n for n, _ in mine if n in self.base.parts}
-        else:
-            self.base, self.delta, self.removed = _Table(()), _Table(g.nodes(data=True)), set()
+        base = graph.per_base("name_table", _Table)  # built once per base, shared by its generations
+        mine = graph.own_nodes()
+        self.base, self.delta = base or _Table(()), _Table(mine)
+        hidden = [n for path in graph.hidden_sources() for n in self.base.by_source.get(path, ())]
+        self.removed = set(hidden) | {n for n, _ in mine if n in self.base.parts}
         gone = [self.base.parts[n] for n in self.removed]
         self._removed_same = Counter(gone)  # parts -> removed base nodes that have exactly them
         self._removed_posting = Counter(part for parts in gone for part in parts)
@@ -150,7 +137,7 @@ def names_leg(ctx: QueryContext, count: int) -> list[Hit]:
     if not weights:
         return []
     best = sorted(weights, key=lambda n: -weights[n])[: count * 2]
-    chunk_of = {n: graph.g.nodes[n]["chunk_id"] for n in best}
+    chunk_of = {n: graph.attrs(n)["chunk_id"] for n in best}
     key_of = ctx.keys_of_chunk_ids(list(chunk_of.values()))
     found = [(key_of[chunk_of[n]], weights[n]) for n in best if chunk_of[n] in key_of]
     if not found:

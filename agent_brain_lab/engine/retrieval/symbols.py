@@ -59,7 +59,7 @@ def _defined_in(graph: CodeGraph, row: Chunk) -> str | None:
     """The name of the function, method or class whose definition this chunk holds (its first chunk:
     the later parts of a long body are not where it is named)."""
     for node in graph.lookup(str(row.symbol_name)):
-        data = graph.g.nodes[node]
+        data = graph.attrs(node)
         if data.get("chunk_id") == row.chunk_id and data.get("kind") in _KINDS:
             return str(data.get("name", ""))
     return None

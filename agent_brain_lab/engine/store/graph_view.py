@@ -7,7 +7,7 @@ engine reads (``in``, ``nodes``, ``edges``, ``out_edges``/``in_edges``, ``succes
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .graph_arrays import ArrayGraph
 
@@ -23,10 +23,10 @@ class OverlayGraph:
 
     # ---------------------------------------------------------------- who owns a node
 
-    def _in_delta(self, node: str) -> bool:
+    def in_delta(self, node: str) -> bool:
         return node in self.delta and bool(self.delta.nodes[node])  # an edge target alone has no attributes
 
-    def _in_base(self, node: str) -> bool:
+    def in_base(self, node: str) -> bool:
         if node not in self.base:
             return False
         source = self.base.nodes[node].get("source")
@@ -38,21 +38,21 @@ class OverlayGraph:
         return self.base.nodes[u].get("source") not in self.hidden
 
     def __contains__(self, node: object) -> bool:
-        return isinstance(node, str) and (self._in_delta(node) or self._in_base(node))
+        return isinstance(node, str) and (self.in_delta(node) or self.in_base(node))
 
     def attrs(self, node: str) -> dict:
-        if self._in_delta(node):
+        if self.in_delta(node):
             return self.delta.nodes[node]
-        if self._in_base(node):
+        if self.in_base(node):
             return self.base.nodes[node]
         raise KeyError(node)
 
     # ---------------------------------------------------------------- edges
 
     def out_edges(self, node: str, keys: bool = False, data: bool = False) -> list:
-        if self._in_delta(node):
+        if self.in_delta(node):
             return list(self.delta.out_edges(node, keys=keys, data=data))
-        if node in self.base and self._in_base(node):
+        if node in self.base and self.in_base(node):
             return list(self.base.out_edges(node, keys=keys, data=data))
         return []
 
@@ -68,8 +68,8 @@ class OverlayGraph:
         """``edges(keys=True, data=True)`` with both ends in ``nodes``, in that order (base edges by
         base node, then delta edges by delta node), reading only the out-edges of ``nodes``."""
         delta_place = {n: i for i, n in enumerate(self.delta)}
-        starts = [(1, delta_place[u], u) for u in nodes if self._in_delta(u)]
-        starts += [(0, self.base.position(u), u) for u in nodes if not self._in_delta(u) and self._in_base(u)]
+        starts = [(1, delta_place[u], u) for u in nodes if self.in_delta(u)]
+        starts += [(0, self.base.position(u), u) for u in nodes if not self.in_delta(u) and self.in_base(u)]
         return [e for *_, u in sorted(starts) for e in self.out_edges(u, keys=True, data=True) if e[1] in nodes]
 
     def successors(self, node: str) -> Iterator[str]:
@@ -92,20 +92,20 @@ class _Nodes:
     def __init__(self, graph: OverlayGraph):
         self.graph = graph
 
-    def __getitem__(self, node: str) -> dict:
+    def __getitem__(self, node: str) -> dict[str, Any]:
         return self.graph.attrs(node)
 
-    def get(self, node: str, default=None):
+    def get(self, node: str, default: Any = None) -> Any:
         return self.graph.attrs(node) if node in self.graph else default
 
     def __iter__(self) -> Iterator[str]:
         return (n for n, _ in self(data=True))
 
-    def __call__(self, data: bool = False):
+    def __call__(self, data: bool = False) -> list[Any]:
         g = self.graph
         delta = [(n, d) for n, d in g.delta.nodes(data=True) if d]
         mine = {n for n, _ in delta}
-        base = [(n, d) for n, d in g.base.nodes(data=True) if n not in mine and g._in_base(n)]
+        base = [(n, d) for n, d in g.base.nodes(data=True) if n not in mine and g.in_base(n)]
         both = delta + base
         return both if data else [n for n, _ in both]
 
@@ -121,7 +121,7 @@ class _Edges:
                 return d
         raise KeyError(edge)
 
-    def __call__(self, keys: bool = False, data: bool = False):
+    def __call__(self, keys: bool = False, data: bool = False) -> list[tuple[Any, ...]]:
         g = self.graph
         base = [e for e in g.base.edges(keys=keys, data=data) if g._base_edge_live(e[0])]
         return base + list(g.delta.edges(keys=keys, data=data))
