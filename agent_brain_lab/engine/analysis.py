@@ -79,7 +79,7 @@ def analyze_file(
     ]
     facts = {
         "symbols": [asdict(s) for s in symbols],
-        "relations": [asdict(r) for r in relations],
+        "relations": [r.facts() for r in relations],
         "sections": [s for s in sections if s["mentions"]],
     }
     return chunks, facts

@@ -24,6 +24,21 @@ class Relation:
     relation: str  # one of RELATIONS
     target: str  # the name as written
     chunk_id: str
+    # a call's receiver types as the file writes them (parameter or field annotations, the class for
+    # `this`/`self`, its bases for `super`), most specific first: they pick among same-named methods
+    receiver_types: tuple[str, ...] = ()
+
+    def facts(self) -> dict[str, object]:
+        """As the per-file facts store it (``receiver_types`` only when known)."""
+        out: dict[str, object] = {
+            "source_id": self.source_id,
+            "relation": self.relation,
+            "target": self.target,
+            "chunk_id": self.chunk_id,
+        }
+        if self.receiver_types:
+            out["receiver_types"] = list(self.receiver_types)
+        return out
 
 
 # --------------------------------------------------------------------------- calls
@@ -42,8 +57,8 @@ def _arguments(node: Node) -> Node | None:
     return next((c for c in node.named_children if c.type in _ARGUMENT_TYPES), None)
 
 
-def callee(node: Node, spec: LanguageSpec) -> str | None:
-    """The called name as written: the text before the argument list (or the spec's callee field)."""
+def _written(node: Node, spec: LanguageSpec) -> str:
+    """The call's text before the argument list (or the spec's callee field), without spaces."""
     field_name = spec.calls.get(node.type)
     if field_name:
         raw = text_of(node.child_by_field_name(field_name))
@@ -51,7 +66,17 @@ def callee(node: Node, spec: LanguageSpec) -> str | None:
         args = _arguments(node)
         end = args.start_byte if args is not None else node.end_byte
         raw = (node.text or b"")[: end - node.start_byte].decode("utf-8", "replace")
-    raw = "".join(re.sub(r"^\s*new\s+", "", raw).split())  # `new Foo` (PHP, Scala) -> Foo
+    return "".join(re.sub(r"^\s*new\s+", "", raw).split())  # `new Foo` (PHP, Scala) -> Foo
+
+
+def call_receiver(node: Node, spec: LanguageSpec) -> str:
+    """What the call is made on, as written (see :func:`receiver_of`)."""
+    return receiver_of(_written(node, spec))
+
+
+def callee(node: Node, spec: LanguageSpec) -> str | None:
+    """The called name as written: the text before the argument list (or the spec's callee field)."""
+    raw = _written(node, spec)
     if "(" in raw or ")" in raw:  # a chained call `a.b().c`: keep the trailing name
         raw = raw.rsplit(")", 1)[-1].lstrip(".:->")
     name = strip_generics(raw)
@@ -239,3 +264,83 @@ def _go_embedded(body: Node | None) -> list[Node]:
     else:
         return []
     return [t for t in found if t is not None and t.type in _GO_TYPES]
+
+
+# --------------------------------------------------------------------------- receiver types
+
+# Declarations that give a name a type as written: parameters, fields, typed locals.
+TYPED_DECLARATIONS = frozenset(
+    {
+        "required_parameter",  # TS
+        "optional_parameter",
+        "public_field_definition",
+        "variable_declarator",  # TS `const s: Subscriber = ...`
+        "formal_parameter",  # Java
+        "field_declaration",  # Java, C#, Go, Rust
+        "local_variable_declaration",
+        "parameter",  # C#, Rust, Kotlin, Swift
+        "variable_declaration",  # C#
+        "parameter_declaration",  # Go
+        "var_spec",
+        "typed_parameter",  # Python
+        "typed_default_parameter",
+        "assignment",  # Python `x: T = ...` (only with a type)
+        "property_declaration",  # Kotlin, Swift
+        "class_parameter",  # Kotlin
+    }
+)
+SELF_WORDS = frozenset({"this", "self", "Self", "@"})
+SUPER_WORDS = frozenset({"super", "base"})
+_NAME_FIELDS = ("name", "pattern", "left", "declarator")
+_NOT_TYPE_WORDS = frozenset(
+    {"mut", "const", "readonly", "dyn", "impl", "final", "var", "val", "let", "ref", "out", "in"}
+)
+_BARE_NAMES = frozenset({"identifier", "simple_identifier", "variable_declaration"})  # Python, Kotlin
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_SEPARATOR = re.compile(r"(?:\?\.|\.|::|->|:)(?=[^.:>]*$)")
+
+
+def typed_names(node: Node) -> list[tuple[str, str]]:
+    """(name, type) pairs a declaration writes: ``s: Subscriber<T>`` -> (s, Subscriber),
+    ``Foo foo`` -> (foo, Foo), ``c *Cart`` -> (c, Cart); none when it writes no type."""
+    type_node = node.child_by_field_name("type") or next(
+        (c for c in node.named_children if c.type in ("user_type", "type_annotation")), None
+    )
+    type_name = _type_name(text_of(type_node)) if type_node is not None else None
+    if not type_name:
+        return []
+    names = [n for f in _NAME_FIELDS for n in node.children_by_field_name(f)]
+    if not names:
+        names = [
+            c for c in node.named_children if c.type in ("identifier", "simple_identifier", "variable_declaration")
+        ]
+    out = []
+    for name in names:
+        while name.type in ("variable_declarator", "variable_declaration", "pattern", "type_annotation"):
+            inner = name.child_by_field_name("name") or next(iter(name.named_children), None)
+            if inner is None or inner == name:
+                break
+            name = inner
+        text = text_of(name).strip()
+        if _WORD.fullmatch(text):
+            out.append((text, type_name))
+    return out
+
+
+def _type_name(text: str) -> str | None:
+    """The class a written type names: generics, pointers, nullability and modifiers dropped; the
+    last part of a qualified name."""
+    words = [w for w in _WORD.findall(strip_generics(text.lstrip(":").strip())) if w not in _NOT_TYPE_WORDS]
+    return words[-1] if words and len(words) <= 3 else None
+
+
+def receiver_of(written: str) -> str:
+    """What a call's name is called on: ``this.destination.next`` -> ``this.destination``; ``super().f``
+    -> ``super``; "" for a plain name or a receiver that is itself an unknown call's result."""
+    parts = _SEPARATOR.split(written, maxsplit=1) if _SEPARATOR.search(written) else [written]
+    if len(parts) < 2:
+        return ""
+    receiver = parts[0]
+    if receiver.split("(", 1)[0] in SUPER_WORDS:
+        return "super"
+    return "" if "(" in receiver else receiver

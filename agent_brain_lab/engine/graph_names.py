@@ -11,8 +11,8 @@ from __future__ import annotations
 import posixpath
 from bisect import insort
 from collections import defaultdict
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, TypedDict
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple, NotRequired, TypedDict
 
 from .workspace import CODE_LANGUAGES
 
@@ -32,6 +32,7 @@ class RelationFacts(TypedDict):
     relation: str  # imports | calls | extends | implements
     target: str  # the name as written
     chunk_id: str
+    receiver_types: NotRequired[list[str]]  # a call's receiver types as written, most specific first
 
 
 class SectionFacts(TypedDict):
@@ -227,7 +228,7 @@ def resolve_fragment(path: str, facts: FileFacts, candidates: Candidates, has_fi
             resolved = next((c for c in module_candidates(path, target) if has_file(c)), None)
             edge(source, resolved or outside(target), kind, chunk)
         elif kind == "calls":
-            found = _resolve(path, source, target, candidates)
+            found = _resolve(path, source, target, candidates, rel.get("receiver_types", ()))
             if found and found != source:
                 edge(source, found, kind, chunk)
         else:  # extends / implements
@@ -235,17 +236,30 @@ def resolve_fragment(path: str, facts: FileFacts, candidates: Candidates, has_fi
     return Fragment(facts, [Edge(u, v, rel, ids) for (u, v, rel), ids in edges.items()], list(external))
 
 
-def _resolve(path: str, source: str, raw: str, candidates: Candidates) -> str | None:
-    """The entity a name written in ``source`` means; None when none or several in other files."""
+def _resolve(path: str, source: str, raw: str, candidates: Candidates, types: Iterable[str] = ()) -> str | None:
+    """The entity a name written in ``source`` means; None when none or several in other files.
+    Same-named methods are told apart by the receiver's ``types`` when the file wrote them, else by
+    the caller's own class, else by the caller's file."""
     found = candidates(symbol_key(raw))
     if len(found) <= 1:
         return found[0] if found else None
+    for type_name in types:
+        hits = [c for c in found if _owner_name(c) == type_name]
+        if len(hits) > 1:
+            hits = [c for c in hits if c.startswith(path + "::")]
+        if len(hits) == 1:
+            return hits[0]
     owner = source.rpartition(".")[0] if "::" in source else None
     for preferred in (lambda c: owner and c.startswith(owner + "."), lambda c: c.startswith(path + "::")):
         hits = [c for c in found if preferred(c)]
         if hits:
             return hits[0]
     return None  # ambiguous across files: better no edge than a wrong one
+
+
+def _owner_name(node: str) -> str:
+    """The simple name of the class an entity id belongs to: ``a.ts::Foo.run`` -> Foo."""
+    return node.partition("::")[2].rpartition(".")[0].rpartition(".")[2]
 
 
 def counts(path: str, fragment: Fragment) -> tuple[int, dict[str, int]]:

@@ -25,7 +25,17 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node, Tree
 
-from ..graph_extract import Relation, base_relations, callee, import_call_target, import_targets
+from ..graph_extract import (
+    SELF_WORDS,
+    TYPED_DECLARATIONS,
+    Relation,
+    base_relations,
+    call_receiver,
+    callee,
+    import_call_target,
+    import_targets,
+    typed_names,
+)
 from ..types import Chunk
 from .languages import BODY_TYPES, FUNCTION_KINDS, NAME_TYPES, LanguageSpec, parser_for, spec_for, text_of
 
@@ -173,6 +183,11 @@ def _alone(node: Node) -> bool:
 _QUALIFIED = re.compile(r"^(.+?)\s*(?:\.|::|:|->)\s*([^.:>\s]+)$")
 
 
+def _declares_field(node: Node) -> bool:
+    """A constructor parameter that is also a field (TypeScript's parameter properties)."""
+    return any(c.type == "accessibility_modifier" or c.type == "readonly" for c in node.children)
+
+
 def _unique_ids(chunks: list[Chunk]) -> list[Chunk]:
     """Identical chunks in one file (two `#endif` runs) get distinct but still stable ids."""
     seen: dict[str, int] = {}
@@ -235,6 +250,8 @@ class _Sym:
     end: int = 0
     header_end: int = 0
     parts: list[tuple[list[int], Chunk]] = field(default_factory=list)  # (rows, chunk)
+    bases: list[str] = field(default_factory=list)  # extends/implements targets, as written
+    types: dict[str, str] = field(default_factory=dict)  # name -> type, as its parameters/fields write them
 
 
 @dataclass
@@ -246,8 +263,12 @@ class _Analysis:
     chunk_size: int
     spec: LanguageSpec
     symbols: list[_Sym] = field(default_factory=list)
+    # entities without chunks of their own: functions nested in functions (closures, inner defs) and
+    # module-level names assigned a factory's result (`var camelCase = createCompounder(...)`)
+    inner: list[_Sym] = field(default_factory=list)
     attached_rows: set[int] = field(default_factory=set)
-    facts: list[tuple[_Sym | None, str, str, int]] = field(default_factory=list)  # owner, relation, target, row
+    # owner, relation, target, row, receiver as written
+    facts: list[tuple[_Sym | None, str, str, int, str]] = field(default_factory=list)
 
     def run(self, tree: Tree) -> CodeAnalysis:
         self._walk(tree.root_node)
@@ -270,6 +291,10 @@ class _Analysis:
             for s in self.symbols
             if s.parts
         ]
+        for s in self.inner:
+            chunk_id = self._chunk_at(s.container, s.node.start_point[0], module_parts)
+            if chunk_id:
+                symbols.append(Symbol(s.name, s.qualname, s.kind, self.source, chunk_id, s.start + 1, s.end + 1))
         return CodeAnalysis(chunks, symbols, self._relations(module_parts, chunks))
 
     # ---------------------------------------------------------------- one walk
@@ -291,12 +316,24 @@ class _Analysis:
                     owner = sym
                     if sym.kind not in FUNCTION_KINDS:
                         for relation, target in base_relations(node, spec, sym.kind):
-                            self.facts.append((sym, relation, target, node.start_point[0]))
+                            self.facts.append((sym, relation, target, node.start_point[0], ""))
+                            sym.bases.append(target)
+            elif kind in spec.symbols or (kind in spec.factories and owner is None):
+                sym = self._inner_symbol(node, owner)
+                if sym is not None:
+                    self.inner.append(sym)
+                    owner = sym
+            if kind in TYPED_DECLARATIONS and owner is not None:
+                fields = owner.container if _declares_field(node) else None  # TS `constructor(private s: S)`
+                scopes = [owner] if fields is None else [owner, fields]
+                for name, type_name in typed_names(node):
+                    for scope in scopes:
+                        scope.types.setdefault(name, type_name)
             if kind in spec.calls:
                 self._call(node, owner)
             elif kind in spec.imports:
                 for target in import_targets(node, spec):
-                    self.facts.append((owner, "imports", target, node.start_point[0]))
+                    self.facts.append((owner, "imports", target, node.start_point[0], ""))
             stack.extend((child, owner) for child in reversed(node.named_children))
 
     def _mark_attached(self, node: Node) -> None:
@@ -315,9 +352,34 @@ class _Analysis:
         if name in self.spec.import_calls:
             target = import_call_target(node, self.spec)
             if target:
-                self.facts.append((owner, "imports", target, node.start_point[0]))
+                self.facts.append((owner, "imports", target, node.start_point[0], ""))
             return
-        self.facts.append((owner, "calls", name, node.start_point[0]))
+        self.facts.append((owner, "calls", name, node.start_point[0], call_receiver(node, self.spec)))
+
+    def _inner_symbol(self, node: Node, owner: _Sym | None) -> _Sym | None:
+        """A function nested in a function, or a module-level name a factory call assigns: an entity
+        (calls inside it are its own) that lives in the chunk around it."""
+        if node.type in self.spec.factories:
+            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            if name is None or name.type != "identifier" or value is None or value.type not in self.spec.calls:
+                return None
+            if value.type == "new_expression" or callee(value, self.spec) in self.spec.import_calls:
+                return None  # an object (`new Logger()`) or a module (`require(...)`), not a function
+            made = _Sym(node, node, text_of(name), text_of(name), "function", None, None)
+            made.start, made.end = node.start_point[0], _end_row(node)
+            return made
+        nested = self._symbol(node, owner)
+        if nested is None or nested.kind not in FUNCTION_KINDS:
+            return None
+        nested.kind = "function"
+        return nested
+
+    def _chunk_at(self, container: _Sym | None, row: int, module_parts: list[tuple[list[int], Chunk]]) -> str | None:
+        """The chunk holding ``row`` of the nearest enclosing symbol that has chunks (or of the module)."""
+        while container is not None and not container.parts:
+            container = container.container
+        parts = container.parts if container is not None else module_parts
+        return next((c.chunk_id for rows, c in parts if row in rows), parts[0][1].chunk_id if parts else None)
 
     def _symbol(self, node: Node, owner: _Sym | None) -> _Sym | None:
         spec, kind_of = self.spec, self.spec.symbols[node.type]
@@ -413,16 +475,44 @@ class _Analysis:
         seen: set[tuple[str, str, str]] = set()
         out: list[Relation] = []
         fallback = chunks[0].chunk_id if chunks else ""
-        for owner, relation, target, row in self.facts:
+        for owner, relation, target, row, receiver in self.facts:
             source_id = f"{self.source}::{owner.qualname}" if owner is not None else self.source
+            types: tuple[str, ...] = ()
+            if relation == "calls":
+                target, types = self._typed_call(owner, target, receiver)
+                if not target:
+                    continue
             key = (source_id, relation, target)
             if key in seen:
                 continue
             seen.add(key)
-            parts = owner.parts if owner is not None else module_parts
-            chunk_id = next(
-                (c.chunk_id for rows, c in parts if rows[0] <= row <= rows[-1] and row in rows),
-                parts[0][1].chunk_id if parts else fallback,
-            )
-            out.append(Relation(source_id, relation, target, chunk_id))
+            chunk_id = self._chunk_at(owner, row, module_parts) or fallback
+            out.append(Relation(source_id, relation, target, chunk_id, types))
         return out
+
+    def _typed_call(self, owner: _Sym | None, target: str, receiver: str) -> tuple[str, tuple[str, ...]]:
+        """A call's target and the types its receiver has as the file writes them: `super(...)` is a
+        call of the class's base; `this.f()` looks in the class and its bases; `s.f()` in the type of
+        a parameter, local or field `s`; `this.dest.f()` in the type of the field `dest`."""
+        cls = owner
+        while cls is not None and cls.kind in FUNCTION_KINDS:
+            cls = cls.container
+        bases = cls.bases if cls is not None else []
+        if target in ("super", "base"):  # a constructor's call of its parent's
+            return (bases[0], ()) if bases else ("", ())
+        if receiver == "super":
+            return target, tuple(bases)
+        if not receiver:
+            return target, ()
+        if receiver in SELF_WORDS:
+            return target, (cls.name, *bases) if cls is not None else ()
+        head, _, field_name = receiver.partition(".")
+        if field_name and head in SELF_WORDS:
+            found = cls.types.get(field_name) if cls is not None else None
+            return target, (found,) if found else ()
+        scope = owner
+        while scope is not None:  # the innermost declaration of the name: parameters, locals, then fields
+            if receiver in scope.types:
+                return target, (scope.types[receiver],)
+            scope = scope.container
+        return target, ()

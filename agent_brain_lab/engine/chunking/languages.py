@@ -61,6 +61,7 @@ class LanguageSpec:
     bases: Mapping[str, str] = field(default_factory=dict)  # clause node type -> rule (see graph_extract)
     bare_import_names: bool = False  # R's `library(stats)` names a package without quotes
     headers: frozenset[str] = frozenset()  # a call-shaped first child of these is a definition, not a call
+    factories: frozenset[str] = frozenset()  # module-level `name = call(...)` declarations: the name is an entity
 
 
 # --------------------------------------------------------------------------- name readers
@@ -189,6 +190,7 @@ _JS: dict[str, Any] = dict(
     attached=frozenset({"comment", "decorator"}),
     calls={"call_expression": None, "new_expression": "constructor"},
     import_calls=frozenset({"require"}),
+    factories=frozenset({"variable_declarator"}),
     imports={"import_statement": "path", "export_statement": "path"},
 )
 _TS_SYMBOLS = {
@@ -239,7 +241,11 @@ SPECS: dict[str, LanguageSpec] = {
             "constructor_declaration": "function",
         },
         attached=frozenset({"line_comment", "block_comment"}),
-        calls={"method_invocation": None, "object_creation_expression": "type"},
+        calls={
+            "method_invocation": None,
+            "object_creation_expression": "type",
+            "explicit_constructor_invocation": None,
+        },
         imports={"import_declaration": "text"},
         bases={"superclass": "extends", "super_interfaces": "implements", "extends_interfaces": "extends"},
     ),
