@@ -1,0 +1,271 @@
+"""What the code graph resolves, on small real files indexed by the engine: nested and factory-made
+functions as entities, `new X()` and `super(...)` as calls of X, method calls told apart by the
+receiver types the file writes, imports of every suffix the workspace indexes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.store.graph import CodeGraph
+
+FILES = {
+    # TypeScript: two classes define `next`; the receiver's written type picks one
+    "ts/subscriber.ts": "export class Subscriber {\n  next(value: number) {}\n}\n",
+    "ts/subject.ts": "export class Subject {\n  next(value: number) {}\n}\n",
+    "ts/operate.ts": """import { Subscriber } from './subscriber';
+import { Subject } from './subject';
+
+export class Base {
+  constructor(n: number) {}
+}
+
+export class Operator extends Base {
+  protected destination: Subscriber;
+
+  constructor(private sink: Subject) {
+    super(1);
+  }
+
+  pipe(subscriber: Subscriber) {
+    subscriber.next(1);
+  }
+
+  forward() {
+    this.destination.next(2);
+  }
+
+  drain() {
+    this.sink.next(3);
+  }
+
+  guess(anything) {
+    anything.next(4);
+  }
+}
+
+export const shared = new Subject();
+
+export function make(): Operator {
+  return new Operator(new Subject());
+}
+
+export function retry(count: number) {
+  const subscribeForRetry = () => {
+    make();
+  };
+  subscribeForRetry();
+}
+""",
+    "ts/esm.mts": "import { helper } from './util';\nexport const x = helper();\n",
+    "ts/util.mts": "export function helper() { return 1; }\n",
+    # JavaScript: functions made by a factory, lodash style
+    "js/base.js": """function createBaseFor(fromRight) {
+  return function(object) {
+    return fromRight ? object : null;
+  };
+}
+
+var baseForRight = createBaseFor(true);
+
+function debounce(func) {
+  function leadingEdge(time) {
+    return func(time);
+  }
+  return leadingEdge(0);
+}
+
+function forOwnRight(object) {
+  return baseForRight(object);
+}
+""",
+    # Python: inner functions, super(), annotated parameters
+    "py/models.py": """class Base:
+    def save(self):
+        return 1
+
+
+class Child(Base):
+    def save(self):
+        def audit():
+            return record()
+
+        audit()
+        return super().save()
+
+
+def record():
+    return 0
+""",
+    "py/other.py": """class Store:
+    def save(self):
+        return 2
+
+
+def persist(store: Store):
+    return store.save()
+""",
+    # Java, Go, Rust, C#, Kotlin, Swift: a typed parameter or local picks the class
+    "java/Shapes.java": """class Shape {
+    Shape() {}
+    void draw() {}
+}
+
+class Circle extends Shape {
+    Circle() {
+        super();
+    }
+
+    void paint(Shape target) {
+        target.draw();
+    }
+}
+
+class Canvas {
+    void draw() {}
+}
+""",
+    "go/cart.go": """package cart
+
+type Cart struct{}
+
+func (c *Cart) Add() {}
+
+type Bag struct{}
+
+func (b *Bag) Add() {}
+
+func Fill(c *Cart) {
+	c.Add()
+}
+""",
+    "rust/cart.rs": """struct Cart;
+impl Cart {
+    fn add(&self) {}
+}
+
+struct Bag;
+impl Bag {
+    fn add(&self) {}
+    fn fill(&self, cart: &Cart) {
+        cart.add();
+    }
+}
+""",
+    "cs/Cart.cs": """class Cart { public void Add() {} }
+class Bag {
+    public void Add() {}
+    void Fill(Cart cart) { cart.Add(); }
+}
+""",
+    "kt/Cart.kt": """class Cart { fun add() {} }
+class Bag {
+    fun add() {}
+    fun fill(cart: Cart) { cart.add() }
+}
+""",
+    "swift/Cart.swift": """class Cart { func add() {} }
+class Bag {
+    func add() {}
+    func fill(cart: Cart) { cart.add() }
+}
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def brain(tmp_path_factory) -> Brain:
+    root: Path = tmp_path_factory.mktemp("resolution")
+    for path, text in FILES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    brain = Brain(root)
+    brain.index()
+    return brain
+
+
+@pytest.fixture(scope="module")
+def graph(brain) -> CodeGraph:
+    graph = brain._current_view().snapshot.graph
+    assert graph is not None
+    return graph
+
+
+def calls(graph: CodeGraph, node: str) -> set[str]:
+    return {e.target for e in graph.out_edges(node) if e.relation == "calls"}
+
+
+@pytest.mark.parametrize(
+    "caller, callee",
+    [
+        ("ts/operate.ts::Operator.pipe", "ts/subscriber.ts::Subscriber.next"),  # parameter annotation
+        ("ts/operate.ts::Operator.forward", "ts/subscriber.ts::Subscriber.next"),  # field annotation
+        ("ts/operate.ts::Operator.drain", "ts/subject.ts::Subject.next"),  # constructor parameter property
+        ("py/other.py::persist", "py/other.py::Store.save"),
+        ("java/Shapes.java::Circle.paint", "java/Shapes.java::Shape.draw"),
+        ("go/cart.go::Fill", "go/cart.go::Cart.Add"),
+        ("rust/cart.rs::Bag.fill", "rust/cart.rs::Cart.add"),
+        ("cs/Cart.cs::Bag.Fill", "cs/Cart.cs::Cart.Add"),
+        ("kt/Cart.kt::Bag.fill", "kt/Cart.kt::Cart.add"),
+        ("swift/Cart.swift::Bag.fill", "swift/Cart.swift::Cart.add"),
+    ],
+)
+def test_a_receivers_written_type_picks_the_method(graph, caller, callee):
+    found = calls(graph, caller)
+    assert callee in found
+    same_named = {n for n in found if n.rpartition(".")[2] == callee.rpartition(".")[2]}
+    assert same_named == {callee}  # and not the other class's method of the same name
+
+
+def test_an_untyped_receiver_across_files_stays_unresolved(graph):
+    assert not {n for n in calls(graph, "ts/operate.ts::Operator.guess") if n.endswith(".next")}
+
+
+@pytest.mark.parametrize(
+    "caller, callee",
+    [
+        ("ts/operate.ts::Operator.constructor", "ts/operate.ts::Base"),  # super(1)
+        ("java/Shapes.java::Circle.Circle", "java/Shapes.java::Shape"),  # super()
+        ("py/models.py::Child.save", "py/models.py::Base"),  # super()
+        ("py/models.py::Child.save", "py/models.py::Base.save"),  # super().save(): the base's method
+        ("ts/operate.ts::make", "ts/operate.ts::Operator"),  # new Operator(...)
+        ("ts/operate.ts::make", "ts/subject.ts::Subject"),  # new Subject()
+    ],
+)
+def test_super_and_new_are_calls_of_the_class(graph, caller, callee):
+    assert callee in calls(graph, caller)
+
+
+@pytest.mark.parametrize(
+    "entity, kind, caller, own_call",
+    [
+        ("ts/operate.ts::retry.subscribeForRetry", "function", "ts/operate.ts::retry", "ts/operate.ts::make"),
+        ("js/base.js::debounce.leadingEdge", "function", "js/base.js::debounce", None),
+        ("js/base.js::baseForRight", "function", "js/base.js::forOwnRight", "js/base.js::createBaseFor"),
+        ("py/models.py::Child.save.audit", "function", "py/models.py::Child.save", "py/models.py::record"),
+    ],
+)
+def test_nested_and_factory_made_functions_are_entities(graph, entity, kind, caller, own_call):
+    data = graph.attrs(entity)
+    assert data["kind"] == kind and data["chunk_id"]
+    assert entity in calls(graph, caller)
+    if own_call:  # the calls inside it are its own, not its encloser's
+        assert own_call in calls(graph, entity)
+
+
+def test_an_object_made_with_new_is_not_a_function(graph):
+    assert graph.lookup("x") == ["ts/esm.mts::x"]  # `const x = helper()`: made by a call
+    assert graph.lookup("shared") == []  # `const shared = new Subject()`: an object
+
+
+def test_imports_resolve_to_every_code_suffix_the_workspace_indexes(graph):
+    assert "ts/util.mts" in {e.target for e in graph.out_edges("ts/esm.mts") if e.relation == "imports"}
+
+
+def test_what_calls_a_closure_answers_with_its_encloser(brain):
+    response = brain.query("what calls subscribeForRetry", mode="graph", top_k=5)
+    assert response.fallback is None
+    first = response.results[0]
+    assert first.source == "ts/operate.ts" and "subscribeForRetry();" in first.text
