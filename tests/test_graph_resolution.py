@@ -107,6 +107,14 @@ def record():
 def persist(store: Store):
     return store.save()
 """,
+    # a function named by a common word
+    "py/mapping.py": """def values(mapping):
+    return list(mapping.values())
+
+
+def totals(mapping):
+    return sum(values(mapping))
+""",
     # Java, Go, Rust, C#, Kotlin, Swift: a typed parameter or local picks the class
     "java/Shapes.java": """class Shape {
     Shape() {}
@@ -269,3 +277,17 @@ def test_what_calls_a_closure_answers_with_its_encloser(brain):
     assert response.fallback is None
     first = response.results[0]
     assert first.source == "ts/operate.ts" and "subscribeForRetry();" in first.text
+
+
+@pytest.mark.parametrize(
+    "query", ["what calls `values`", "what calls values()", "callers of function values", "what calls values"]
+)
+def test_a_common_word_written_as_code_is_an_entity(brain, query):
+    response = brain.query(query, mode="graph", top_k=5)
+    assert response.fallback is None and "values" in response.query_entities
+    assert response.results[0].source == "py/mapping.py" and "sum(values(mapping))" in response.results[0].text
+
+
+@pytest.mark.parametrize("query", ["how are values stored in a mapping", "return the values of the mapping"])
+def test_a_common_word_in_prose_is_not(brain, query):
+    assert "values" not in brain.query(query, mode="multi", top_k=5).query_entities

@@ -18,6 +18,7 @@ each is shown at the chunk where the edge is written (the call, not the caller's
 from __future__ import annotations
 
 import itertools
+import re
 from collections import defaultdict
 from typing import NamedTuple
 
@@ -116,6 +117,31 @@ class QueryEntity(NamedTuple):
     strong: bool  # written as code, or a capitalised exact name, or in a terse query: surely meant
 
 
+# A name the question writes as code: in backticks, called (`values()`), or named as a symbol
+# ("function values", "the values method"). Such a name counts even when it is a common word.
+_MARKED = tuple(
+    re.compile(pattern)
+    for pattern in (
+        r"`([A-Za-z_$][\w$.:]*)(?:\(\))?`",
+        r"\b([A-Za-z_$][\w$]*)\(\)",
+        r"\b(?:function|class|def|func|fn)\s+([A-Za-z_$][\w$]*)",
+        r"\b([A-Za-z_$][\w$]*)\s+(?:function|method)\b(?!\s+(?:that|which|to|of|for|in)\b)",
+    )
+)
+
+
+# Common words that are also common names: an entity when the question marks them as code, or asks
+# a short relation question about them ("what calls values").
+_NAMELIKE = frozenset({"value", "values", "get", "set", "new", "use", "find", "show", "list", "make", "each", "all"})
+_GRAMMAR = _COMMON - _NAMELIKE  # never a name, marked or not ("callers of function that ...")
+
+
+def marked_as_code(query: str) -> set[str]:
+    """Lowercased names the query marks as code (see ``_MARKED``)."""
+    names = {name.lower() for pattern in _MARKED for name in pattern.findall(query)}
+    return names - _GRAMMAR
+
+
 def find_entities(intent: Intent, graph: CodeGraph) -> list[QueryEntity]:
     """Every graph entity the query names, heaviest first.
 
@@ -129,15 +155,19 @@ def find_entities(intent: Intent, graph: CodeGraph) -> list[QueryEntity]:
     candidates = DOTTED.findall(query) + words
     for a, b in itertools.pairwise(words):  # "compute total" may mean compute_total / computeTotal
         candidates += [f"{a}_{b}", f"{a}{b[:1].upper()}{b[1:]}", f"{a}{b}"]
+    marked = marked_as_code(query)
+    if intent.asked and terse:
+        marked |= {w.lower() for w in words if w.lower() in _NAMELIKE}
     found: dict[str, QueryEntity] = {}
     for cand in candidates:
         key = cand.lower().replace("::", ".")
-        if key in found or len(key) < 3 or key in _COMMON:
+        if key in found or len(key) < 3 or (key in _COMMON and key not in marked):
             continue
         nodes = graph.lookup(key)
         if nodes:
             strong = (
                 terse
+                or key in marked
                 or bool(CODE_LIKE.search(cand))
                 or (cand[:1].isupper() and any(graph.attrs(n).get("name") == cand for n in nodes))
             )
