@@ -1,0 +1,36 @@
+"""The TypeScript relation questions: answers from the compiler, questions about names declared once."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchmarks.ts_relations import compiler_facts, questions
+
+TYPESCRIPT = next(
+    (
+        p
+        for p in (Path(__file__).parents[1] / "node_modules/typescript", Path("/work/main/node_modules/typescript"))
+        if p.is_dir()
+    ),
+    None,
+)
+
+
+@pytest.mark.skipif(TYPESCRIPT is None or shutil.which("node") is None, reason="needs node and typescript")
+def test_the_compiler_resolves_what_the_names_alone_cannot(tmp_path):
+    (tmp_path / "a.ts").write_text("export class A {\n  next() {}\n}\nexport class B {\n  next() {}\n}\n")
+    (tmp_path / "use.ts").write_text(
+        "import { A, B } from './a';\n"
+        "export function drive(a: A) {\n  const inner = () => a.next();\n  inner();\n  return new B();\n}\n"
+    )
+    facts = compiler_facts(tmp_path, TYPESCRIPT)
+    by_id = {d["id"]: d["qualname"] for d in facts["defs"]}
+    calls = {(by_id[u], by_id[v]) for u, v in facts["calls"]}
+    assert calls == {("drive", "drive.inner"), ("drive", "B"), ("drive.inner", "A.next")}
+    asked = questions(facts)
+    callees = dict(asked["callees"])
+    assert {t.qualname for q, answers in asked["callees"] if "drive" in q for t in answers} == {"drive.inner", "B"}
+    assert not any("next" in q for q in callees)  # `next` is declared twice: never asked about
