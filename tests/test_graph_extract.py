@@ -302,3 +302,21 @@ def test_base_relations(language, text, expected):
 
 def test_relation_type_is_shared_with_the_chunker():
     assert code.Relation is Relation
+
+
+def test_a_factory_made_name_leaves_the_chunks_as_they_were():
+    text = (
+        "export const ajax = (() => {\n"
+        "  const create = (url) => {\n    return fromAjax(url);\n  };\n"
+        "  create.get = ajaxGet;\n  return create;\n"
+        "})();\n\n"
+        "var camelCase = createCompounder(function(result, word) {\n  return result + word;\n});\n"
+    )
+    analysis = analyze_code("ajax.ts", text, "typescript", "code", 1500)
+    chunks = {(c.symbol_name, c.parent_symbol) for c in analysis.chunks}
+    assert ("create", None) in chunks  # chunked as a top-level function, as without the factory entity
+    assert not {name for name, _ in chunks} & {"ajax", "camelCase"}  # entities without chunks of their own
+    symbols = {s.qualname: s for s in analysis.symbols}
+    assert {"ajax", "camelCase", "create"} <= set(symbols)
+    calls = {(r.source_id, r.target) for r in analysis.relations if r.relation == "calls"}
+    assert ("ajax.ts::camelCase", "createCompounder") in calls and ("ajax.ts::create", "fromAjax") in calls

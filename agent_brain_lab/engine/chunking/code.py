@@ -252,6 +252,7 @@ class _Sym:
     parts: list[tuple[list[int], Chunk]] = field(default_factory=list)  # (rows, chunk)
     bases: list[str] = field(default_factory=list)  # extends/implements targets, as written
     types: dict[str, str] = field(default_factory=dict)  # name -> type, as its parameters/fields write them
+    factory: bool = False  # a module-level name a call assigns (no chunk of its own)
 
 
 @dataclass
@@ -309,8 +310,10 @@ class _Analysis:
                 self._mark_attached(node)
                 if "comment" in kind:
                     continue
-            if kind in spec.symbols and (owner is None or owner.kind not in FUNCTION_KINDS):
-                sym = self._symbol(node, owner)
+            # a named function inside `var x = make(...)` is chunked as if x were not an entity
+            chunked = owner.container if owner is not None and owner.factory else owner
+            if kind in spec.symbols and (chunked is None or chunked.kind not in FUNCTION_KINDS):
+                sym = self._symbol(node, chunked)
                 if sym is not None:
                     self.symbols.append(sym)
                     owner = sym
@@ -365,7 +368,7 @@ class _Analysis:
                 return None
             if value.type == "new_expression" or callee(value, self.spec) in self.spec.import_calls:
                 return None  # an object (`new Logger()`) or a module (`require(...)`), not a function
-            made = _Sym(node, node, text_of(name), text_of(name), "function", None, None)
+            made = _Sym(node, node, text_of(name), text_of(name), "function", None, None, factory=True)
             made.start, made.end = node.start_point[0], _end_row(node)
             return made
         nested = self._symbol(node, owner)
