@@ -107,6 +107,13 @@ def record():
 def persist(store: Store):
     return store.save()
 """,
+    # a name defined in two files: the one the caller's file imports
+    "py/fast.py": "def combine(a, b):\n    return a + b\n",
+    "py/slow.py": "def combine(a, b):\n    return sum([a, b])\n",
+    "py/user.py": "from .slow import combine\n\n\ndef run():\n    return combine(1, 2)\n",
+    "ts/fast.ts": "export function combine(a: number) { return a; }\n",
+    "ts/slow.ts": "export function combine(a: number) { return a + 0; }\n",
+    "ts/user.ts": "import { combine } from './slow';\n\nexport function run() {\n  return combine(1);\n}\n",
     # a function named by a common word
     "py/mapping.py": """def values(mapping):
     return list(mapping.values())
@@ -218,9 +225,11 @@ def calls(graph: CodeGraph, node: str) -> set[str]:
         ("cs/Cart.cs::Bag.Fill", "cs/Cart.cs::Cart.Add"),
         ("kt/Cart.kt::Bag.fill", "kt/Cart.kt::Cart.add"),
         ("swift/Cart.swift::Bag.fill", "swift/Cart.swift::Cart.add"),
+        ("py/user.py::run", "py/slow.py::combine"),  # the file imports .slow
+        ("ts/user.ts::run", "ts/slow.ts::combine"),  # the file imports ./slow
     ],
 )
-def test_a_receivers_written_type_picks_the_method(graph, caller, callee):
+def test_what_the_file_writes_picks_among_same_named_entities(graph, caller, callee):
     found = calls(graph, caller)
     assert callee in found
     same_named = {n for n in found if n.rpartition(".")[2] == callee.rpartition(".")[2]}
@@ -280,7 +289,14 @@ def test_what_calls_a_closure_answers_with_its_encloser(brain):
 
 
 @pytest.mark.parametrize(
-    "query", ["what calls `values`", "what calls values()", "callers of function values", "what calls values"]
+    "query",
+    [
+        "what calls `values`",
+        "what calls values()",
+        "callers of function values",
+        "what calls values",
+        "callers of values",
+    ],
 )
 def test_a_common_word_written_as_code_is_an_entity(brain, query):
     response = brain.query(query, mode="graph", top_k=5)

@@ -221,40 +221,57 @@ def resolve_fragment(path: str, facts: FileFacts, candidates: Candidates, has_fi
         for name in section["mentions"]:
             for target in candidates(name)[:3]:
                 edge(section_node(path, section), target, "mentions", section["chunk_id"])
-    for rel in facts.get("relations", []):
+    relations = facts.get("relations", [])
+    imported = {
+        rel["target"]: next((c for c in module_candidates(path, rel["target"]) if has_file(c)), None)
+        for rel in relations
+        if rel["relation"] == "imports"
+    }
+    scope = _Scope(path, candidates, {f for f in imported.values() if f})
+    for rel in relations:
         source = rel["source_id"] if rel["source_id"] in nodes else path
         kind, target, chunk = rel["relation"], rel["target"], rel["chunk_id"]
         if kind == "imports":
-            resolved = next((c for c in module_candidates(path, target) if has_file(c)), None)
-            edge(source, resolved or outside(target), kind, chunk)
+            edge(source, imported[target] or outside(target), kind, chunk)
         elif kind == "calls":
-            found = _resolve(path, source, target, candidates, rel.get("receiver_types", ()))
+            found = scope.resolve(source, target, rel.get("receiver_types", ()))
             if found and found != source:
                 edge(source, found, kind, chunk)
         else:  # extends / implements
-            edge(source, _resolve(path, source, target, candidates) or outside(target), kind, chunk)
+            edge(source, scope.resolve(source, target) or outside(target), kind, chunk)
     return Fragment(facts, [Edge(u, v, rel, ids) for (u, v, rel), ids in edges.items()], list(external))
 
 
-def _resolve(path: str, source: str, raw: str, candidates: Candidates, types: Iterable[str] = ()) -> str | None:
-    """The entity a name written in ``source`` means; None when none or several in other files.
-    Same-named methods are told apart by the receiver's ``types`` when the file wrote them, else by
-    the caller's own class, else by the caller's file."""
-    found = candidates(symbol_key(raw))
-    if len(found) <= 1:
-        return found[0] if found else None
-    for type_name in types:
-        hits = [c for c in found if _owner_name(c) == type_name]
-        if len(hits) > 1:
-            hits = [c for c in hits if c.startswith(path + "::")]
-        if len(hits) == 1:
-            return hits[0]
-    owner = source.rpartition(".")[0] if "::" in source else None
-    for preferred in (lambda c: owner and c.startswith(owner + "."), lambda c: c.startswith(path + "::")):
-        hits = [c for c in found if preferred(c)]
-        if hits:
-            return hits[0]
-    return None  # ambiguous across files: better no edge than a wrong one
+class _Scope(NamedTuple):
+    """What a name written in one file may mean: the workspace's entities of that name, told apart
+    by what the file says about them."""
+
+    path: str
+    candidates: Candidates
+    imported: set[str]  # the workspace files the file imports
+
+    def resolve(self, source: str, raw: str, types: Iterable[str] = ()) -> str | None:
+        """The entity a name written in ``source`` means; None when none, or several and nothing
+        the file writes tells them apart. Same-named entities are told apart by the receiver's
+        ``types`` when the file wrote them, else by the caller's own class, else by the caller's
+        file, else by the files it imports."""
+        found = self.candidates(symbol_key(raw))
+        if len(found) <= 1:
+            return found[0] if found else None
+        mine = self.path + "::"
+        for type_name in types:
+            hits = [c for c in found if _owner_name(c) == type_name]
+            if len(hits) > 1:
+                hits = [c for c in hits if c.startswith(mine)]
+            if len(hits) == 1:
+                return hits[0]
+        owner = source.rpartition(".")[0] if "::" in source else None
+        for preferred in (lambda c: owner and c.startswith(owner + "."), lambda c: c.startswith(mine)):
+            hits = [c for c in found if preferred(c)]
+            if hits:
+                return hits[0]
+        hits = [c for c in found if c.partition("::")[0] in self.imported]
+        return hits[0] if len(hits) == 1 else None  # ambiguous across files: better no edge than a wrong one
 
 
 def _owner_name(node: str) -> str:

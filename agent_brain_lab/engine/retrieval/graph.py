@@ -131,7 +131,7 @@ _MARKED = tuple(
 
 
 # Common words that are also common names: an entity when the question marks them as code, or asks
-# a short relation question about them ("what calls values").
+# a relation question about them alone ("what calls values", "functions called by value").
 _NAMELIKE = frozenset({"value", "values", "get", "set", "new", "use", "find", "show", "list", "make", "each", "all"})
 _GRAMMAR = _COMMON - _NAMELIKE  # never a name, marked or not ("callers of function that ...")
 
@@ -156,8 +156,8 @@ def find_entities(intent: Intent, graph: CodeGraph) -> list[QueryEntity]:
     for a, b in itertools.pairwise(words):  # "compute total" may mean compute_total / computeTotal
         candidates += [f"{a}_{b}", f"{a}{b[:1].upper()}{b[1:]}", f"{a}{b}"]
     marked = marked_as_code(query)
-    if intent.asked and terse:
-        marked |= {w.lower() for w in words if w.lower() in _NAMELIKE}
+    if intent.asked and len(intent.names) == 1:  # a relation question about one name: "callers of values"
+        marked |= {intent.names[0].lower()} & _NAMELIKE
     found: dict[str, QueryEntity] = {}
     for cand in candidates:
         key = cand.lower().replace("::", ".")
