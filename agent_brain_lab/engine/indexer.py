@@ -346,10 +346,13 @@ class Indexer:
         return len(vectors) if vectors is not None else 0
 
     def _complete(self, catalog: Catalog, gen: int, run: _Run, settings, notify, cancel) -> tuple[int, int]:
-        """Give every live chunk of generation ``gen`` its vector (phase 2): from the cache, else
-        embedded, publishing a generation that only adds vectors every ``PUBLISH_EVERY`` seconds
-        and at the end. Between batches it serves the requests handed to it (:mod:`.merges`): their
-        files published at once for keyword and graph search, their texts embedded next.
+        """Give every live chunk of generation ``gen`` in this run's scope its vector (phase 2): from
+        the cache, else embedded, publishing a generation that only adds vectors every
+        ``PUBLISH_EVERY`` seconds and at the end. Between batches it serves the requests handed to it
+        (:mod:`.merges`): their files published at once for keyword and graph search, their texts
+        embedded next. A scoped run (a save, the watcher, ``path=``) embeds only what its own paths
+        lack: the rest a cancelled or killed run left waits for the next run of the whole workspace,
+        so a save after a cancel does not quietly resume that run.
         Returns the last generation published and its chunk count."""
         total = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"] if gen else 0
         if not gen or self._embedded(gen) >= total:
@@ -360,9 +363,12 @@ class Indexer:
         vectors: VectorIndex = opened  # replaced by each generation a served request publishes
         rows = catalog.live_chunk_rows(gen)
         lacking: dict[str, list[int]] = {}
+        scope = run.scope
         for row, has in zip(rows, vectors.contains([r.key for r in rows])):
-            if not has:
+            if not has and (scope.everything or scope.covers(row.source)):
                 lacking.setdefault(row.text_hash, []).append(row.key)
+        if not lacking:
+            return gen, total
         run.vectors.update(catalog.cached_vectors(self.embedder.spec.key, list(lacking)))
         ready = [h for h in lacking if h in run.vectors]
         firsts = [keys[0] for h, keys in lacking.items() if h not in run.vectors]
@@ -426,6 +432,9 @@ class Indexer:
 
         if self.merges is not None:
             self.merges.open()
+            # Said at once (not after the first group): a requester queued while the run analysed
+            # hands its paths over from now on (server/service.py, on this report).
+            notify(IndexProgress("embedding", files, files, total, embedded=len(vectors)))
         try:
             if ready:
                 add(ready)

@@ -44,7 +44,9 @@ class Job:
     force: bool = False
     more_paths: list[str] = dataclasses.field(default_factory=list)  # saves merged into this pending job
     options: dict[str, Any] = dataclasses.field(default_factory=dict)  # more brain.index() keywords
-    merged_into: str | None = None  # the running job whose embedding phase serves this one (engine/merges.py)
+    # The running job this one was handed to, whose embedding phase serves it (engine/merges.py). Kept
+    # once that run ends: if it ended before serving this job (cancelled), this job runs on its own.
+    merged_into: str | None = None
     id: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex[:12])
     status: JobStatus = "pending"
     progress: IndexProgress = dataclasses.field(default_factory=lambda: IndexProgress(phase="pending"))
@@ -139,14 +141,20 @@ class JobManager:
             return list(reversed(self._jobs.values()))
 
     def active(self) -> Job | None:
-        """The running job, else the oldest pending one, else None."""
+        """The running job, else the oldest pending one, else None. A job a running run serves is not
+        one (that run is); one whose run ended before serving it (a cancel) runs on its own and is."""
         with self._lock:
             return self._active_locked()
 
     def _active_locked(self) -> Job | None:
-        running = [j for j in self._jobs.values() if j.status == "running" and j.merged_into is None]
+        running = [j for j in self._jobs.values() if j.status == "running" and not self._served_locked(j)]
         pending = [j for j in self._jobs.values() if j.status == "pending"]
         return next(iter(running + pending), None)
+
+    def _served_locked(self, job: Job) -> bool:
+        """Whether ``job`` is a request its run is serving now (that run is still running)."""
+        target = self._jobs.get(job.merged_into) if job.merged_into else None
+        return target is not None and target.status == "running"
 
     # ------------------------------------------------------------------ changes
 
@@ -165,9 +173,7 @@ class JobManager:
             if self._closed:
                 raise BrainError("the server is shutting down")
             if merge_into is not None and merge_into.status == "running":
-                for queued in self._jobs.values():  # saves queued before the run began to embed go too
-                    if queued.status == "pending" and not queued.force:
-                        self._hand_over_locked(queued, merge_into)
+                self._hand_over_pending_locked(merge_into)  # saves queued before the run began to embed
                 job = Job(path=paths[0], more_paths=paths[1:], options=options)
                 self._jobs[job.id] = job
                 self._forget_old_locked()
@@ -187,6 +193,19 @@ class JobManager:
             self._ensure_worker_locked()
         self._queue.put(job)
         return job
+
+    def hand_over_pending(self, running: Job) -> None:
+        """``running``'s run now embeds and takes requests: the saves queued behind it (while it
+        analysed) start now as such requests, instead of waiting for its whole embedding phase."""
+        with self._lock:
+            if running.status == "running" and not self._closed:
+                self._hand_over_pending_locked(running)
+
+    def _hand_over_pending_locked(self, running: Job) -> None:
+        for queued in list(self._jobs.values()):
+            # A save's run (some paths, no force): what a run's embedding phase can serve.
+            if queued.status == "pending" and not queued.force and all(queued.paths):
+                self._hand_over_locked(queued, running)
 
     def _hand_over_locked(self, job: Job, running: Job) -> None:
         """Run ``job`` now, on its own thread, as a request served by ``running``'s embedding phase

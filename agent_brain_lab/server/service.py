@@ -15,6 +15,7 @@ from ..engine.types import (
     BrainError,
     GraphNeighbourhood,
     GraphRequest,
+    IndexProgress,
     IndexReport,
     IndexRequest,
     InvalidRequest,
@@ -136,9 +137,14 @@ class BrainService:
         return self.jobs.submit(paths, exclusive=False, merge_into=merge_into, wait=SAVE_LOCK_WAIT_S, missing_ok=True)
 
     def _run_job(self, job: Job) -> IndexReport:
-        return self.brain.index(
-            path=index_scope(job.paths), force=job.force, progress=job.record_progress, cancel=job.cancel, **job.options
-        )
+        brain = self.brain
+
+        def progress(p: IndexProgress) -> None:
+            job.record_progress(p)
+            if p.phase == "embedding" and brain.merging:  # saves queued while it analysed: served from now on
+                self.jobs.hand_over_pending(job)
+
+        return brain.index(path=index_scope(job.paths), force=job.force, progress=progress, cancel=job.cancel, **job.options)
 
     # ------------------------------------------------------------------ reading
 
