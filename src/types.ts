@@ -96,7 +96,14 @@ export interface IJob {
   id: string;
   status: JobStatus;
   path: string;
+  /** Every path the job indexes (a save's job: the saved files). */
+  paths?: string[];
   force: boolean;
+  /**
+   * The run this save was handed to (null otherwise). A running job that the
+   * status names and that carries it was handed back: that run ended first.
+   */
+  merged_into?: string | null;
   phase: string | null;
   files_done: number;
   files_total: number;

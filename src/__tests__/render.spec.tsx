@@ -256,13 +256,15 @@ describe('index section', () => {
   function renderIndex(
     st: IStatus | null,
     job: IJob | null,
-    calls: string[] = []
+    calls: string[] = [],
+    lastEnded: IJob | null = null
   ) {
     act(() =>
       root.render(
         <IndexSection
           status={st}
           job={job}
+          lastEnded={lastEnded}
           onIndex={() => calls.push('index')}
           onCancel={() => calls.push('cancel')}
         />
@@ -416,5 +418,33 @@ describe('index section', () => {
         .click()
     );
     expect(calls).toEqual(['cancel', 'index']);
+  });
+
+  it('keeps a cancelled run said while a save it had not served runs on its own', () => {
+    const cancelled = { ...running, status: 'cancelled' } as IJob;
+    const save = {
+      ...running,
+      id: 'save1',
+      path: 'notes/a.md',
+      paths: ['notes/a.md'],
+      merged_into: running.id
+    } as IJob;
+    renderIndex(status({ state: 'indexing' }), save, [], cancelled);
+    expect(
+      host.querySelector('.jp-AgentBrain-lastJob[data-status="cancelled"]')!
+        .textContent
+    ).toBe('Last job cancelled');
+    expect(host.querySelector('.jp-AgentBrain-handedBack')!.textContent).toBe(
+      'Saved during the run that ended, indexed now on their own: notes/a.md'
+    );
+    expect(host.querySelector('.jp-AgentBrain-job')).not.toBeNull();
+
+    // Another job running after some unrelated one ended: only its progress.
+    renderIndex(status({ state: 'indexing' }), running, [], {
+      ...cancelled,
+      id: 'other'
+    });
+    expect(host.querySelector('.jp-AgentBrain-lastJob')).toBeNull();
+    expect(host.querySelector('.jp-AgentBrain-handedBack')).toBeNull();
   });
 });

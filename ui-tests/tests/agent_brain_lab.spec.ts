@@ -101,8 +101,8 @@ async function startEmbeddingRun(page: IJupyterLabPageFixture, folder: string) {
 
 /**
  * Cancel every pending or running job of the server and wait until none is left:
- * the list, not the status, since a job handed to a run that was then cancelled runs
- * on its own and the status does not name it.
+ * the list, not the status, since the status names one job at a time (a save handed
+ * to a run that is then cancelled runs on its own as the next one).
  */
 async function cancelServerJobs(page: IJupyterLabPageFixture) {
   await expect
