@@ -244,7 +244,7 @@ export function handedBackLabel(
   const more =
     paths.length > 3 ? trans.__(' and %1 more', paths.length - 3) : '';
   return trans.__(
-    'Saved during the run that ended, indexed now on their own: %1%2',
+    'Saved or changed during the run that ended, now indexed on their own: %1%2',
     named,
     more
   );

@@ -435,7 +435,7 @@ describe('index section', () => {
         .textContent
     ).toBe('Last job cancelled');
     expect(host.querySelector('.jp-AgentBrain-handedBack')!.textContent).toBe(
-      'Saved during the run that ended, indexed now on their own: notes/a.md'
+      'Saved or changed during the run that ended, now indexed on their own: notes/a.md'
     );
     expect(host.querySelector('.jp-AgentBrain-job')).not.toBeNull();
 
