@@ -150,6 +150,9 @@ def test_after_a_cancel_a_save_embeds_its_own_file_and_the_rest_waits_for_an_ind
     reader = Brain(root)
     cancelled = reader.status().coverage
     assert 0 < cancelled < 1
+    # A request for files the run published as they are (a watcher batch it refused): nothing to embed.
+    unchanged = writer.index(path="books")
+    assert unchanged.files_indexed == 0 and unchanged.chunks_embedded == 0 and reader.status().coverage == cancelled
     (root / SAVED).write_text(NEW_BODY)
     report = writer.index(path=SAVED)
     assert report.files_indexed == 1 and report.chunks_added >= 2

@@ -113,6 +113,7 @@ class _Run:
     chunks: list[tuple[Chunk, str, str]] = field(default_factory=list)  # (chunk, text hash, tokens), analysed
     vectors: dict[str, np.ndarray] = field(default_factory=dict)  # text hash -> vector
     retired: list[int] = field(default_factory=list)  # chunk keys the published generation dropped
+    added: set[int] = field(default_factory=set)  # chunk keys the published generation added
     # (key, text hash, text) of the chunks a deferred run published without a vector
     unembedded: list[tuple[int, str, str]] = field(default_factory=list)
 
@@ -203,7 +204,7 @@ class Indexer:
             )
             complete = embedded >= current
             gen = gen + 1
-            run.retired = retired
+            run.retired, run.added = retired, set(added)
             if defer:
                 run.unembedded = [
                     (k, h, c.indexed_text()) for k, (c, h, _) in zip(added, run.chunks) if h not in run.vectors
@@ -350,9 +351,9 @@ class Indexer:
         the cache, else embedded, publishing a generation that only adds vectors every
         ``PUBLISH_EVERY`` seconds and at the end. Between batches it serves the requests handed to it
         (:mod:`.merges`): their files published at once for keyword and graph search, their texts
-        embedded next. A scoped run (a save, the watcher, ``path=``) embeds only what its own paths
-        lack: the rest a cancelled or killed run left waits for the next run of the whole workspace,
-        so a save after a cancel does not quietly resume that run.
+        embedded next. A scoped run (a save, the watcher, ``path=``) embeds only the chunks it added:
+        what a cancelled or killed run left without a vector waits for the next run of the whole
+        workspace, so a save (or a request that run refused) does not quietly resume it.
         Returns the last generation published and its chunk count."""
         total = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"] if gen else 0
         if not gen or self._embedded(gen) >= total:
@@ -363,9 +364,9 @@ class Indexer:
         vectors: VectorIndex = opened  # replaced by each generation a served request publishes
         rows = catalog.live_chunk_rows(gen)
         lacking: dict[str, list[int]] = {}
-        scope = run.scope
+        everything = run.scope.everything
         for row, has in zip(rows, vectors.contains([r.key for r in rows])):
-            if not has and (scope.everything or scope.covers(row.source)):
+            if not has and (everything or row.key in run.added):
                 lacking.setdefault(row.text_hash, []).append(row.key)
         if not lacking:
             return gen, total

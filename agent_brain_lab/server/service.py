@@ -144,7 +144,9 @@ class BrainService:
             if p.phase == "embedding" and brain.merging:  # saves queued while it analysed: served from now on
                 self.jobs.hand_over_pending(job)
 
-        return brain.index(path=index_scope(job.paths), force=job.force, progress=progress, cancel=job.cancel, **job.options)
+        return brain.index(
+            path=index_scope(job.paths), force=job.force, progress=progress, cancel=job.cancel, **job.options
+        )
 
     # ------------------------------------------------------------------ reading
 
