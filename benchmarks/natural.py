@@ -405,6 +405,22 @@ def evaluate(
     return out
 
 
+def merge(results: Sequence[dict]) -> dict:
+    """One result from runs over different repositories (the same model): questions and
+    repositories side by side, the summary recomputed over all of them."""
+    out = {**results[0], "repositories": {}, "questions": []}
+    for result in results:
+        if result["model"] != out["model"]:
+            raise ValueError(f"cannot merge runs of {out['model']!r} and {result['model']!r}")
+        out["repositories"] |= result["repositories"]
+        out["questions"] += [
+            q for q in result["questions"] if q["repository"] not in {r["repository"] for r in out["questions"]}
+        ]
+    names = list(out["questions"][0]["scores"]) if out["questions"] else []
+    out["summary"] = {name: breakdown(out["questions"], name) for name in names}
+    return out
+
+
 def _engine(brain, mode: str) -> Callable[[str], list[dict]]:
     def search(query: str) -> list[dict]:
         return [r.to_dict() for r in brain.query(query, mode=mode, top_k=K).results]
@@ -434,7 +450,7 @@ def markdown(result: dict) -> list[str]:
         f"Hand-written questions with hand-fixed answers (benchmarks/questions/natural), k={result['k']}, "
         f"embedding model: {result['model']}. Repositories:",
         "",
-        *_rows(
+        *markdown_rows(
             ["repository", "language", "split", "questions", "chunks", "index s", "query p50 ms (multi)"],
             [
                 [
@@ -456,7 +472,7 @@ def markdown(result: dict) -> list[str]:
         if key not in summary[systems[0]]:
             continue
         out += [f"### {'all questions' if not split else split + ' split'}", ""]
-        out += _rows(
+        out += markdown_rows(
             ["system", "questions", "nDCG@10", "MRR", "success@1", "success@3", "success@10"],
             [[s, summary[s][key]["questions"], *(summary[s][key][m] for m in METRICS)] for s in systems],
         )
@@ -472,7 +488,7 @@ def markdown(result: dict) -> list[str]:
             "system",
             *(f"{c.split(':')[1]} ({summary[systems[0]][f'split:{split}/{c}']['questions']})" for c in cols),
         ]
-        out += _rows(
+        out += markdown_rows(
             header,
             [
                 [
@@ -489,7 +505,7 @@ def markdown(result: dict) -> list[str]:
     return out
 
 
-def _rows(header: list[str], rows: list[list]) -> list[str]:
+def markdown_rows(header: list[str], rows: list[list]) -> list[str]:
     def cell(v):
         return f"{v:.3f}" if isinstance(v, float) else str(v)
 
@@ -511,12 +527,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="re-index")
     parser.add_argument("--cache", type=Path, default=Path(__file__).parent / ".cache")
     parser.add_argument("--out", type=Path, help="write the JSON here (and .md beside it)")
+    parser.add_argument("--merge", nargs="+", type=Path, help="merge these result files instead of running")
     args = parser.parse_args(argv)
 
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    result = evaluate(
+    result = merge([json.loads(p.read_text()) for p in args.merge]) if args.merge else _run(args, log)
+    text = "\n".join(markdown(result)) + "\n"
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(result, indent=1) + "\n")
+        args.out.with_suffix(".md").write_text(text)
+    print(text)
+    return 0
+
+
+def _run(args, log: Log) -> dict:
+    return evaluate(
         args.cache,
         log,
         fresh=args.fresh,
@@ -527,13 +555,6 @@ def main(argv: list[str] | None = None) -> int:
         model_path=args.model_path,
         label=args.label,
     )
-    text = "\n".join(markdown(result)) + "\n"
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=1) + "\n")
-        args.out.with_suffix(".md").write_text(text)
-    print(text)
-    return 0
 
 
 if __name__ == "__main__":

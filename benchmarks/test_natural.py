@@ -166,6 +166,13 @@ def test_a_whole_run_on_a_tiny_package(tmp_path):
     assert error["scores"]["bm25"]["s1"] == 1.0  # the raise site is the only file with these words
     assert result["summary"]["bm25"]["split:report"]["questions"] == 2
     assert "| bm25 | 2 |" in "\n".join(natural.markdown(result))
+    other = json.loads(json.dumps(result))
+    other["repositories"] = {"more": result["repositories"]["tiny"]}
+    for q in other["questions"]:
+        q["repository"], q["split"] = "more", "tune"
+    merged = natural.merge([result, result, other])  # a repository given twice counts once
+    assert len(merged["questions"]) == 4 and set(merged["repositories"]) == {"tiny", "more"}
+    assert merged["summary"]["bm25"]["split:tune"]["questions"] == 2
 
     (packages / "tiny-1.0.tar.gz").write_bytes(b"changed")  # a tampered archive is refused
     with pytest.raises(RuntimeError, match="not the pinned"):
