@@ -451,7 +451,16 @@ def markdown(result: dict) -> list[str]:
         f"embedding model: {result['model']}. Repositories:",
         "",
         *markdown_rows(
-            ["repository", "language", "split", "questions", "chunks", "index s", "query p50 ms (multi)"],
+            [
+                "repository",
+                "language",
+                "split",
+                "questions",
+                "chunks",
+                "embedded by this run",
+                "its index s",
+                "query p50 ms (multi)",
+            ],
             [
                 [
                     name,
@@ -459,6 +468,7 @@ def markdown(result: dict) -> list[str]:
                     r["split"],
                     r["questions"],
                     r["chunks"],
+                    r["embedded"],
                     r["index_s"],
                     r["query_ms"].get("multi", "–"),
                 ]
