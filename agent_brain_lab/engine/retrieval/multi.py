@@ -67,11 +67,36 @@ def run(ctx: QueryContext) -> Fused:
     names = names_leg(ctx, pool) if weights["names"] > 0 else []
     legs = {"hybrid": blend(ctx, pool), "graph": graph_hits, "names": names}
     led_by_graph = relation and bool(graph_hits)
-    if not led_by_graph and intent.label != "lookup":
+    fused_by_rank = led_by_graph or intent.label == "lookup"
+    if not fused_by_rank:
         hits = name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"]))
     else:
         hits = rrf(legs, ctx.request.rrf_k, weights)
-    return Fused(hits[: ctx.request.top_k], entities, intent.label, weights)
+    top_k = ctx.request.top_k
+    if len(hits) < top_k:  # past the fused pool: the blend's next best, in its order
+        hits += beyond(ctx, hits, top_k, ctx.request.rrf_k, weights["hybrid"] if fused_by_rank else None)
+    return Fused(hits[:top_k], entities, intent.label, weights)
+
+
+def beyond(ctx: QueryContext, fused: list[Hit], top_k: int, rrf_k: int, weight: float | None) -> list[Hit]:
+    """The blend's best chunks the fused list lacks, best first, until ``top_k`` results are there.
+
+    The fused list is the same for every ``top_k`` (its legs are ``ctx.pool`` long) and the blend's
+    order does not depend on how many it was asked for, so a page of 10 stays the prefix of a page of
+    100. Scored as the blend scores them, or in an RRF (``weight`` given) as the hybrid leg's vote at
+    that rank: below every fused result either way."""
+    seen = {h.key for h in fused}
+    more = []
+    for rank, hit in enumerate(blend(ctx, top_k + len(fused)), 1):
+        if hit.key in seen:
+            continue
+        if weight is not None:
+            hit.score = weight / (rrf_k + rank)
+        hit.ranks["hybrid"] = rank
+        more.append(hit)
+        if len(fused) + len(more) == top_k:
+            break
+    return more
 
 
 def boosted(ranked: list[Hit], named: list[Hit], boost: float) -> list[Hit]:
