@@ -12,7 +12,10 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   prose worse (names in prose are rarely the answer's neighbours), so it is silent there; the names
   leg as an RRF vote was worse too (a rank-1 vote outweighs the blend's spread), as a bounded boost
   it helps. Then the best candidates gain up to ``symbols.NAME_COVER_BOOST`` by how much of their
-  own name the query's words cover, fully or not (:mod:`.symbols`): new evidence, not a re-weighting.
+  own name the query's words cover, fully or not (:mod:`.symbols`): new evidence, not a re-weighting;
+  tests go below library code unless the question is about tests (:mod:`.evidence`).
+- A pasted message puts the code that raises or logs it first (its string literal, template holes
+  standing for any text); a query of names only puts the definitions named exactly so first.
 - A query of names only ("IOLoop.start") hears all three legs alike.
 
 The response reports the intent's label and these weights.
@@ -23,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .context import Hit, QueryContext
+from .evidence import exact_names_first, raised_first, tests_below
 from .fusion import rrf
 from .graph import entity_names, graph_leg
 from .hybrid import blend
@@ -69,9 +73,13 @@ def run(ctx: QueryContext) -> Fused:
     led_by_graph = relation and bool(graph_hits)
     fused_by_rank = led_by_graph or intent.label == "lookup"
     if not fused_by_rank:
-        hits = name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"]))
+        hits = tests_below(ctx, name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"])))
     else:
         hits = rrf(legs, ctx.request.rrf_k, weights)
+    if not led_by_graph:  # a pasted message: where it is raised or logged first
+        hits = raised_first(ctx, hits)
+    if intent.label == "lookup":  # "Session": the class Session, then the function session()
+        hits = exact_names_first(ctx, hits)
     top_k = ctx.request.top_k
     if len(hits) < top_k:  # past the fused pool: the blend's next best, in its order
         hits += beyond(ctx, hits, top_k, ctx.request.rrf_k, weights["hybrid"] if fused_by_rank else None)

@@ -1,0 +1,194 @@
+"""Evidence multi weighs besides the blend: what the code is named, where it raises, whether it is a test.
+
+- **Exact names first** (a query of names only): the definitions named exactly as the query writes
+  the name come first, then those named so in another case: "Session" puts the class ``Session``
+  above the function ``session()``.
+- **Pasted messages** (:func:`raised_first`): a chunk holding a string literal the query's text was
+  made from — a template's holes (``f"Exceeded {n} redirects."``, ``"%s not found"``,
+  ``"{name}"``, ``${x}``) standing for any text — comes first, the ones that raise, throw or log it
+  before the rest, code before tests and docs. Read from the blend's candidates and bm25's best
+  rows, whose text holds the message's words: an exception class defined in two lines scores higher
+  on BM25 than the long function that raises it, but does not hold the message.
+- **Library code above tests**: a prose question that does not ask about tests ("where is the
+  timeout applied") puts a test chunk ``TEST_PENALTY`` lower on the blend's [0, 1] scale: tests say
+  the words of the behaviour they check as often as the code that does it.
+
+Every step re-orders a list that does not depend on ``top_k`` (the fused pool and bm25's first
+``MESSAGE_DEPTH`` rows), so a page of 10 stays the prefix of a page of 50.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+import numpy as np
+
+from ..tokenizer import WORD
+from ..types import SOURCE_TYPES
+from .bm25 import top_rows
+from .context import Hit, QueryContext
+
+TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + name cover 0.15): not won on its name
+TEST_WORDS = frozenset(
+    ["test", "tests", "testing", "tested", "pytest", "unittest", "fixture", "fixtures", "mock", "mocks", "spec"]
+)
+MESSAGE_DEPTH = 100  # bm25 rows read for a message's literal, besides the fused pool
+MIN_FIXED_LETTERS = 8  # a template's own text, holes aside: "%s: %s" or "{}" alone matches anything
+MIN_COVER = 0.5  # the share of the query's words a template must account for
+_TEST = SOURCE_TYPES.index("test")
+_DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type", "module"})
+
+_TRIPLE = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # docstrings: prose about the code, not messages
+_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`')
+_HOLE = re.compile(
+    r"\$\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
+)
+_RAISES = re.compile(
+    r"\b(raise|throw|throws|panic|abort|bail|fail|fatal|die|errorf|warn|warning|warnings|log|logger|logging|"
+    r"console|print|eprint|exception|error)\b|Error\(|Exception\(",
+    re.IGNORECASE,
+)
+
+
+def about_tests(query: str) -> bool:
+    return any(w.lower() in TEST_WORDS for w in WORD.findall(query))
+
+
+def tests_below(ctx: QueryContext, ranked: list[Hit], penalty: float = TEST_PENALTY) -> list[Hit]:
+    """``ranked`` (blend scale) with every test chunk ``penalty`` lower, unless the query is about tests."""
+    if not ranked or about_tests(ctx.request.query):
+        return ranked
+    columns = ctx.snapshot.columns
+    types = columns.type_idx[columns.positions(_keys(ranked))]
+    for hit, kind in zip(ranked, types):
+        if kind == _TEST:
+            hit.score -= penalty
+    return sorted(ranked, key=lambda h: -h.score)
+
+
+def exact_names_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """The definitions the query names exactly (case-exact first, then any case) ahead of ``ranked``."""
+    graph = ctx.snapshot.graph
+    if graph is None or not ctx.intent.names:
+        return ranked
+    exact: list[str] = []
+    other_case: list[str] = []
+    for name in ctx.intent.names:
+        for node in graph.lookup(name.replace("::", ".")):
+            data = graph.g.nodes[node]
+            if data.get("kind") not in _DEFINITIONS or not data.get("chunk_id"):
+                continue
+            spelled = {str(data.get("name") or ""), str(data.get("qualname") or "")}
+            (exact if name in spelled else other_case).append(str(data["chunk_id"]))
+    chunk_ids = list(dict.fromkeys(exact + other_case))
+    if not chunk_ids:
+        return ranked
+    key_of = ctx.keys_of_chunk_ids(chunk_ids)
+    keys = [key_of[c] for c in chunk_ids if c in key_of]
+    if not keys:
+        return ranked
+    allowed = ctx.allowed_keys(np.array(keys, dtype=np.int64))
+    return _promote(ranked, [k for k, ok in zip(keys, allowed) if ok])
+
+
+def raised_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """Chunks holding a string literal the query's message was made from, ahead of ``ranked``."""
+    query = ctx.request.query
+    words = _word_spans(query)
+    if len(words) < 2:
+        return ranked
+    pool = [h.key for h in ranked[: ctx.pool]]
+    extra = ctx.snapshot.columns.keys[top_rows(ctx.bm25_scores, MESSAGE_DEPTH)].tolist()
+    keys = list(dict.fromkeys(pool + [int(k) for k in extra]))
+    rows = ctx.chunks_of_keys(keys)
+    order = {k: i for i, k in enumerate(keys)}
+    found = []
+    for key in keys:
+        row = rows.get(key)
+        if row is None:
+            continue
+        cover, raises = message_match(query, words, row.text)
+        if cover:
+            tier = (0 if raises else 1) if row.source_type == "code" else 2
+            found.append((tier, -cover, order[key], key))
+    return _promote(ranked, [key for *_, key in sorted(found)])
+
+
+def message_match(query: str, words: list[tuple[int, int]], text: str) -> tuple[float, bool]:
+    """(the share of the query's words the best literal in ``text`` accounts for, whether that literal
+    is raised, thrown or logged); (0, False) when none does."""
+    best, raises = 0.0, False
+    plain = _TRIPLE.sub(lambda m: "\n" * m.group().count("\n"), text)
+    lowered = query.lower()
+    for match in _LITERAL.finditer(plain):
+        body = next(g for g in match.groups() if g is not None)
+        if len(body) < MIN_FIXED_LETTERS or not _shares_a_word(body, lowered):
+            continue
+        pattern = template(body)
+        if pattern is None:
+            continue
+        found = pattern.search(query)
+        if found:
+            cover = sum(1 for s, e in words if s >= found.start() and e <= found.end()) / len(words)
+        elif len(words) >= 3 and _fixed_text(body).find(" ".join(lowered.split()).strip(" .:!")) >= 0:
+            cover = 1.0  # the query is part of the message's own text
+        else:
+            continue
+        if cover >= MIN_COVER and cover >= best:
+            start = plain.rfind("\n", 0, match.start()) + 1
+            end = plain.find("\n", match.end())
+            statement = plain[plain.rfind("\n", 0, max(start - 1, 0)) + 1 : end if end >= 0 else None]
+            best, raises = cover, raises or bool(_RAISES.search(statement))  # its line and the one before
+    return best, raises
+
+
+@lru_cache(maxsize=4096)
+def template(body: str) -> re.Pattern[str] | None:
+    """A regular expression for the text a literal makes, each hole any text; None when its own text
+    (holes aside) is too short to mean anything."""
+    parts = _HOLE.split(body)
+    fixed = [p.strip() for p in parts]
+    if sum(c.isalpha() for p in fixed for c in p) < MIN_FIXED_LETTERS or len(WORD.findall(" ".join(fixed))) < 2:
+        return None
+    pieces = [r"\s+".join(re.escape(w) for w in p.split()) if p.strip() else "" for p in parts]
+    pieces = [p if not raw[:1].isspace() else r"\s*" + p for p, raw in zip(pieces, parts)]
+    pattern = r"(?:.+?)".join(pieces).strip()
+    if not pieces[-1]:  # a hole at the end takes the rest of the line, not one character
+        pattern = pattern.removesuffix(r"(?:.+?)") + r"[^\n]+"
+    pattern = re.sub(r"(\\[.:!;,])+$", "", pattern)  # "Exceeded 30 redirects" pasted without its full stop
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def _fixed_text(body: str) -> str:
+    return " ".join(_HOLE.sub(" ", body).lower().split())
+
+
+def _shares_a_word(body: str, lowered_query: str) -> bool:
+    return any(len(w) > 2 and w.lower() in lowered_query for w in WORD.findall(_HOLE.sub(" ", body)))
+
+
+def _word_spans(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in WORD.finditer(text)]
+
+
+def _promote(ranked: list[Hit], keys: Iterable[int]) -> list[Hit]:
+    """``keys`` first, in that order (those ``ranked`` lacks are added), scored above the old first."""
+    keys = list(dict.fromkeys(keys))
+    if not keys:
+        return ranked
+    by_key = {h.key: h for h in ranked}
+    top = ranked[0].score if ranked else 0.0
+    step = max(abs(top), 1e-3) * 1e-3
+    first = []
+    for i, key in enumerate(keys):
+        hit = by_key.get(key) or Hit(key, 0.0)
+        hit.score = top + step * (len(keys) - i)
+        first.append(hit)
+    chosen = set(keys)
+    return first + [h for h in ranked if h.key not in chosen]
+
+
+def _keys(hits: list[Hit]) -> np.ndarray:
+    return np.array([h.key for h in hits], dtype=np.int64)
