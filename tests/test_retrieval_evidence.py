@@ -98,6 +98,22 @@ def test_no_timeout(session):
 """
 
 
+GUIDE = "# Requests guide\n\n" + "\n".join(
+    f"## {title}\n\n{body}\n"
+    for title, body in [
+        ("Installing", "pip install requests, or from a source checkout with pip install -e ."),
+        ("Making a request", "Call requests.get with a URL; the session keeps cookies between requests."),
+        ("Passing parameters in URLs", "Give params a dict; requests encodes it into the query string."),
+        ("Response content", "The text attribute decodes the body with the encoding the server sent."),
+        ("Custom headers", "Pass a dict as headers; the session merges it with its own headers."),
+        ("Redirection and history", "Requests follows redirects for every verb but HEAD; history lists them."),
+        ("Timeouts", "Without a timeout a request can hang forever: give timeout in seconds, connect and read."),
+        ("Errors and exceptions", "A network problem raises ConnectionError; too many redirects raise an error."),
+        ("Proxies", "Set proxies per request or with the environment variables HTTP_PROXY and HTTPS_PROXY."),
+    ]
+)
+
+
 @pytest.fixture(scope="module")
 def brain(tmp_path_factory) -> Brain:
     root = tmp_path_factory.mktemp("evidence")
@@ -105,6 +121,8 @@ def brain(tmp_path_factory) -> Brain:
     (root / "requests" / "exceptions.py").write_text(EXCEPTIONS)
     (root / "requests" / "sessions.py").write_text(SESSIONS)
     (root / "requests" / "adapters.py").write_text(ADAPTERS)
+    (root / "docs").mkdir()
+    (root / "docs" / "guide.md").write_text(GUIDE)
     (root / "tests").mkdir()
     (root / "tests" / "test_timeouts.py").write_text(TESTS)
     brain = Brain(root)
@@ -143,3 +161,13 @@ def test_library_code_ranks_above_tests_unless_the_question_is_about_tests(brain
     assert hybrid[0] == "tests/test_timeouts.py"  # without the evidence a test says it best
     tests = [r.source for r in _first(brain, "which tests check the timeout is applied to the connection")]
     assert tests[0] == "tests/test_timeouts.py"
+
+
+def test_a_heading_finds_its_section_though_its_chunk_holds_several(brain):
+    for heading in ["Redirection and history", "Errors and exceptions", "Passing parameters in URLs"]:
+        first = _first(brain, heading)[0]
+        assert first.source == "docs/guide.md", heading
+        lines = (brain.root / "docs" / "guide.md").read_text().splitlines()
+        assert f"## {heading}" in lines[first.start_line - 1 : first.end_line], heading
+        # the small sections were merged: the chunk is not named after this heading
+        assert not (first.section_path or "").endswith(heading), heading

@@ -3,12 +3,15 @@
 - **Exact names first** (a query of names only): the definitions named exactly as the query writes
   the name come first, then those named so in another case: "Session" puts the class ``Session``
   above the function ``session()``.
-- **Pasted messages** (:func:`raised_first`): a chunk holding a string literal the query's text was
+- **Pasted messages** (:func:`message_match`): a chunk holding a string literal the query's text was
   made from — a template's holes (``f"Exceeded {n} redirects."``, ``"%s not found"``,
   ``"{name}"``, ``${x}``) standing for any text — comes first, the ones that raise, throw or log it
   before the rest, code before tests and docs. Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
   on BM25 than the long function that raises it, but does not hold the message.
+- **Headings** (:func:`title_match`): a doc section whose own title the query's words make (nearly all
+  of them, nearly nothing else) comes next: a heading typed as a query finds its section, though a
+  merged chunk names only its first section in its header and the blend weighs a title as one line.
 - **Library code above tests**: a prose question that does not ask about tests ("where is the
   timeout applied") puts a test chunk ``TEST_PENALTY`` lower on the blend's [0, 1] scale: tests say
   the words of the behaviour they check as often as the code that does it.
@@ -25,8 +28,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..tokenizer import WORD
-from ..types import SOURCE_TYPES
+from ..chunking.text import RST_ADORNMENT, atx_heading
+from ..tokenizer import WORD, tokenize
+from ..types import SOURCE_TYPES, Chunk
 from .bm25 import top_rows
 from .context import Hit, QueryContext
 
@@ -37,6 +41,8 @@ TEST_WORDS = frozenset(
 MESSAGE_DEPTH = 100  # bm25 rows read for a message's literal, besides the fused pool
 MIN_FIXED_LETTERS = 8  # a template's own text, holes aside: "%s: %s" or "{}" alone matches anything
 MIN_COVER = 0.5  # the share of the query's words a template must account for
+TITLE_MATCH = 0.75  # the token overlap (Jaccard) of query and heading that makes the query that heading
+_PROSE_TYPES = frozenset({"doc", "notebook"})
 _TEST = SOURCE_TYPES.index("test")
 _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type", "module"})
 
@@ -93,27 +99,57 @@ def exact_names_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     return _promote(ranked, [k for k, ok in zip(keys, allowed) if ok])
 
 
-def raised_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
-    """Chunks holding a string literal the query's message was made from, ahead of ``ranked``."""
+def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """Ahead of ``ranked``: the chunks holding a string literal the query's message was made from
+    (:func:`message_match`), then the doc sections titled as the query (:func:`title_match`).
+
+    Read from the first ``ctx.pool`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best rows: a chunk
+    holding the message, or under the heading, holds the query's words."""
     query = ctx.request.query
     words = _word_spans(query)
-    if len(words) < 2:
-        return ranked
+    tokens = set(ctx.query_tokens)
     pool = [h.key for h in ranked[: ctx.pool]]
     extra = ctx.snapshot.columns.keys[top_rows(ctx.bm25_scores, MESSAGE_DEPTH)].tolist()
     keys = list(dict.fromkeys(pool + [int(k) for k in extra]))
     rows = ctx.chunks_of_keys(keys)
-    order = {k: i for i, k in enumerate(keys)}
-    found = []
-    for key in keys:
+    messages, titled = [], []
+    for n, key in enumerate(keys):
         row = rows.get(key)
         if row is None:
             continue
-        cover, raises = message_match(query, words, row.text)
+        cover, raises = message_match(query, words, row.text) if len(words) >= 2 else (0.0, False)
         if cover:
             tier = (0 if raises else 1) if row.source_type == "code" else 2
-            found.append((tier, -cover, order[key], key))
-    return _promote(ranked, [key for *_, key in sorted(found)])
+            messages.append((tier, -cover, n, key))
+        match = title_match(tokens, row) if row.source_type in _PROSE_TYPES and tokens else 0.0
+        if match >= TITLE_MATCH:
+            titled.append((-match, n, key))
+    return _promote(ranked, [m[-1] for m in sorted(messages)] + [t[-1] for t in sorted(titled)])
+
+
+def title_match(tokens: set[str], row: Chunk) -> float:
+    """How closely the query's tokens are a title of this chunk (its own section's, or a heading in
+    its text): the best Jaccard overlap of the two token sets."""
+    titles = [row.section_path.rsplit(" > ", 1)[-1]] if row.section_path else []
+    lines = row.text.splitlines()
+    for i, line in enumerate(lines):
+        heading = atx_heading(line)
+        if heading and heading[1]:
+            titles.append(heading[1])
+        elif (
+            i + 1 < len(lines)
+            and line.strip()
+            and RST_ADORNMENT.match(lines[i + 1])
+            and not RST_ADORNMENT.match(line)
+            and len(lines[i + 1].rstrip()) >= len(line.strip())
+        ):
+            titles.append(line)
+    best = 0.0
+    for title in titles:
+        own = set(tokenize(title))
+        if own:
+            best = max(best, len(tokens & own) / len(tokens | own))
+    return best
 
 
 def message_match(query: str, words: list[tuple[int, int]], text: str) -> tuple[float, bool]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .context import Hit, QueryContext
-from .evidence import exact_names_first, raised_first, tests_below
+from .evidence import exact_names_first, tests_below, text_evidence_first
 from .fusion import rrf
 from .graph import entity_names, graph_leg
 from .hybrid import blend
@@ -76,8 +76,8 @@ def run(ctx: QueryContext) -> Fused:
         hits = tests_below(ctx, name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"])))
     else:
         hits = rrf(legs, ctx.request.rrf_k, weights)
-    if not led_by_graph:  # a pasted message: where it is raised or logged first
-        hits = raised_first(ctx, hits)
+    if not led_by_graph:  # a pasted message: where it is raised or logged first; a heading: its section
+        hits = text_evidence_first(ctx, hits)
     if intent.label == "lookup":  # "Session": the class Session, then the function session()
         hits = exact_names_first(ctx, hits)
     top_k = ctx.request.top_k
