@@ -62,17 +62,28 @@ def sections_of(path: str, text: str) -> list[Section]:
                 fence = None if fence else opened.group(1)[0]
             elif fence is None and (m := _ATX.match(line)):
                 heads.append((i, m.group(2)))
-        elif i + 1 < len(lines) and line.strip() and _ADORN.match(lines[i + 1]) and not _ADORN.match(line):
-            if len(lines[i + 1].rstrip()) >= len(line.rstrip()):
-                over = i > 0 and _ADORN.match(lines[i - 1]) is not None
-                heads.append((i - 1 if over else i, line.strip()))
-                i += 1
+        elif _rst_title(lines, i):
+            over = i > 0 and _ADORN.match(lines[i - 1]) is not None
+            heads.append((i - 1 if over else i, line.strip()))
+            i += 1
         i += 1
     out = []
     for n, (at, title) in enumerate(heads):
         end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
         out.append(Section(clean(title), path, at + 1, max(at + 1, end)))
     return out
+
+
+def _rst_title(lines: list[str], i: int) -> bool:
+    """A text line underlined by an adornment at least as long."""
+    line = lines[i]
+    return (
+        i + 1 < len(lines)
+        and bool(line.strip())
+        and _ADORN.match(lines[i + 1]) is not None
+        and _ADORN.match(line) is None
+        and len(lines[i + 1].rstrip()) >= len(line.rstrip())
+    )
 
 
 def clean(title: str) -> str:

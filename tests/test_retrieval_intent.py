@@ -58,7 +58,9 @@ def test_doc_headings_are_neither_relation_questions_nor_look_ups(query):
     assert (intent.relation, intent.label) == (None, "prose")
 
 
-@pytest.mark.parametrize(("query", "label"), [("Our Pledge", "prose"), ("Getting started", "prose"), ("Session", "lookup")])
+@pytest.mark.parametrize(
+    ("query", "label"), [("Our Pledge", "prose"), ("Getting started", "prose"), ("Session", "lookup")]
+)
 def test_a_short_phrase_of_plain_words_is_a_topic_not_a_look_up(query, label):
     assert analyse(query).label == label
 
