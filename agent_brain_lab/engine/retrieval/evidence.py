@@ -40,7 +40,8 @@ TEST_WORDS = frozenset(
 )
 MESSAGE_DEPTH = 100  # bm25 rows read for a message's literal, besides the fused pool
 MIN_FIXED_LETTERS = 8  # a template's own text, holes aside: "%s: %s" or "{}" alone matches anything
-MIN_COVER = 0.5  # the share of the query's words a template must account for
+MIN_COVER = 0.5  # the share of the message's words a literal must spell with its own text
+HOLE_CHARS = 60  # a template's hole holds a value (a number, a name, a URL), not a sentence
 TITLE_MATCH = 0.75  # the token overlap (Jaccard) of query and heading that makes the query that heading
 _PROSE_TYPES = frozenset({"doc", "notebook"})
 _TEST = SOURCE_TYPES.index("test")
@@ -51,6 +52,8 @@ _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\
 _HOLE = re.compile(
     r"\$\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
 )
+_OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
 _RAISES = re.compile(
     r"\b(raise|throw|throws|panic|abort|bail|fail|fatal|die|errorf|warn|warning|warnings|log|logger|logging|"
     r"console|print|eprint|exception|error)\b|Error\(|Exception\(",
@@ -105,8 +108,8 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
 
     Read from the first ``ctx.pool`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best rows: a chunk
     holding the message, or under the heading, holds the query's words."""
-    query = ctx.request.query
-    words = _word_spans(query)
+    message = message_of(ctx.request.query)
+    words = len(WORD.findall(message))
     tokens = set(ctx.query_tokens)
     pool = [h.key for h in ranked[: ctx.pool]]
     extra = ctx.snapshot.columns.keys[top_rows(ctx.bm25_scores, MESSAGE_DEPTH)].tolist()
@@ -117,7 +120,7 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         row = rows.get(key)
         if row is None:
             continue
-        cover, raises = message_match(query, words, row.text) if len(words) >= 2 else (0.0, False)
+        cover, raises = message_match(message, words, row.text) if words >= 2 else (0.0, False)
         if cover:
             tier = (0 if raises else 1) if row.source_type == "code" else 2
             messages.append((tier, -cover, n, key))
@@ -152,24 +155,24 @@ def title_match(tokens: set[str], row: Chunk) -> float:
     return best
 
 
-def message_match(query: str, words: list[tuple[int, int]], text: str) -> tuple[float, bool]:
-    """(the share of the query's words the best literal in ``text`` accounts for, whether that literal
-    is raised, thrown or logged); (0, False) when none does."""
+def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
+    """(the share of the message's ``words`` the best literal in ``text`` spells with its own text,
+    whether that literal is raised, thrown or logged); (0, False) when no literal makes the message."""
     best, raises = 0.0, False
     plain = _TRIPLE.sub(lambda m: "\n" * m.group().count("\n"), text)
-    lowered = query.lower()
+    lowered = message.lower()
     for match in _LITERAL.finditer(plain):
         body = next(g for g in match.groups() if g is not None)
         if len(body) < MIN_FIXED_LETTERS or not _shares_a_word(body, lowered):
             continue
-        pattern = template(body)
-        if pattern is None:
+        made = template(body)
+        if made is None:
             continue
-        found = pattern.search(query)
-        if found:
-            cover = sum(1 for s, e in words if s >= found.start() and e <= found.end()) / len(words)
-        elif len(words) >= 3 and _fixed_text(body).find(" ".join(lowered.split()).strip(" .:!")) >= 0:
-            cover = 1.0  # the query is part of the message's own text
+        pattern, own_words = made
+        if pattern.search(message):
+            cover = min(1.0, own_words / words)  # a hole holds a value, not the message: it does not count
+        elif words >= 3 and _fixed_text(body).find(" ".join(lowered.split()).strip(" .:!")) >= 0:
+            cover = 1.0  # the message is part of the literal's own text
         else:
             continue
         if cover >= MIN_COVER and cover >= best:
@@ -180,21 +183,29 @@ def message_match(query: str, words: list[tuple[int, int]], text: str) -> tuple[
     return best, raises
 
 
+def message_of(query: str) -> str:
+    """The message of a pasted error line: without a leading exception name ("requests.exceptions.
+    TooManyRedirects: ", "Error: "), which the code raising it does not write in its text."""
+    return _EXCEPTION_PREFIX.sub("", query, count=1)
+
+
 @lru_cache(maxsize=4096)
-def template(body: str) -> re.Pattern[str] | None:
-    """A regular expression for the text a literal makes, each hole any text; None when its own text
-    (holes aside) is too short to mean anything."""
+def template(body: str) -> tuple[re.Pattern[str], int] | None:
+    """A regular expression for the text a literal makes, each hole a short value (at most
+    ``HOLE_CHARS``), and how many words of its own it has; None when it has fewer than two or too few
+    letters to mean anything ("%s: %s", "_{name}_COMPLETE")."""
     parts = _HOLE.split(body)
-    fixed = [p.strip() for p in parts]
-    if sum(c.isalpha() for p in fixed for c in p) < MIN_FIXED_LETTERS or len(WORD.findall(" ".join(fixed))) < 2:
+    own = _OWN_WORD.findall(" ".join(parts))
+    if sum(len(w) for w in own) < MIN_FIXED_LETTERS or len(own) < 2:
         return None
-    pieces = [r"\s+".join(re.escape(w) for w in p.split()) if p.strip() else "" for p in parts]
-    pieces = [p if not raw[:1].isspace() else r"\s*" + p for p, raw in zip(pieces, parts)]
-    pattern = r"(?:.+?)".join(pieces).strip()
-    if not pieces[-1]:  # a hole at the end takes the rest of the line, not one character
-        pattern = pattern.removesuffix(r"(?:.+?)") + r"[^\n]+"
+    hole = rf"[^\n]{{1,{HOLE_CHARS}}}?"
+    pieces = [r"\s+".join(re.escape(w) for w in p.split()) for p in parts]
+    elements = [x for k, piece in enumerate(pieces) for x in (piece, hole if k < len(pieces) - 1 else "") if x]
+    pattern = r"\s*".join(elements)
+    if not pieces[-1]:
+        pattern = pattern.removesuffix("?")  # a hole at the end takes the rest of its line
     pattern = re.sub(r"(\\[.:!;,])+$", "", pattern)  # "Exceeded 30 redirects" pasted without its full stop
-    return re.compile(pattern, re.IGNORECASE)
+    return re.compile(pattern, re.IGNORECASE), len(own)
 
 
 def _fixed_text(body: str) -> str:
@@ -203,10 +214,6 @@ def _fixed_text(body: str) -> str:
 
 def _shares_a_word(body: str, lowered_query: str) -> bool:
     return any(len(w) > 2 and w.lower() in lowered_query for w in WORD.findall(_HOLE.sub(" ", body)))
-
-
-def _word_spans(text: str) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in WORD.finditer(text)]
 
 
 def _promote(ranked: list[Hit], keys: Iterable[int]) -> list[Hit]:
