@@ -38,7 +38,8 @@ TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + n
 TEST_WORDS = frozenset(
     ["test", "tests", "testing", "tested", "pytest", "unittest", "fixture", "fixtures", "mock", "mocks", "spec"]
 )
-MESSAGE_DEPTH = 100  # bm25 rows read for a message's literal, besides the fused pool
+MESSAGE_DEPTH = 30  # bm25's best rows read for a message's literal or a heading (the raise site: bm25 #8-#25)
+RANKED_DEPTH = 20  # and the fused list's best
 MIN_FIXED_LETTERS = 8  # a template's own text, holes aside: "%s: %s" or "{}" alone matches anything
 MIN_COVER = 0.5  # the share of the message's words a literal must spell with its own text
 HOLE_CHARS = 60  # a template's hole holds a value (a number, a name, a URL), not a sentence
@@ -47,8 +48,10 @@ _PROSE_TYPES = frozenset({"doc", "notebook"})
 _TEST = SOURCE_TYPES.index("test")
 _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type", "module"})
 
-_TRIPLE = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # docstrings: prose about the code, not messages
-_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`')
+# a docstring (skipped: prose about the code, not a message), or a one-line string literal
+_LITERAL = re.compile(
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`'
+)
 _HOLE = re.compile(
     r"\$\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
 )
@@ -106,12 +109,12 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     """Ahead of ``ranked``: the chunks holding a string literal the query's message was made from
     (:func:`message_match`), then the doc sections titled as the query (:func:`title_match`).
 
-    Read from the first ``ctx.pool`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best rows: a chunk
+    Read from the first ``RANKED_DEPTH`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best rows: a chunk
     holding the message, or under the heading, holds the query's words."""
     message = message_of(ctx.request.query)
     words = len(WORD.findall(message))
     tokens = set(ctx.query_tokens)
-    pool = [h.key for h in ranked[: ctx.pool]]
+    pool = [h.key for h in ranked[:RANKED_DEPTH]]
     extra = ctx.snapshot.columns.keys[top_rows(ctx.bm25_scores, MESSAGE_DEPTH)].tolist()
     keys = list(dict.fromkeys(pool + [int(k) for k in extra]))
     rows = ctx.chunks_of_keys(keys)
@@ -159,11 +162,11 @@ def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
     """(the share of the message's ``words`` the best literal in ``text`` spells with its own text,
     whether that literal is raised, thrown or logged); (0, False) when no literal makes the message."""
     best, raises = 0.0, False
-    plain = _TRIPLE.sub(lambda m: "\n" * m.group().count("\n"), text)
+
     lowered = message.lower()
-    for match in _LITERAL.finditer(plain):
-        body = next(g for g in match.groups() if g is not None)
-        if len(body) < MIN_FIXED_LETTERS or not _shares_a_word(body, lowered):
+    for match in _LITERAL.finditer(text):
+        body = next((g for g in match.groups() if g is not None), None)
+        if body is None or len(body) < MIN_FIXED_LETTERS or not _shares_a_word(body, lowered):
             continue
         made = template(body)
         if made is None:
@@ -176,9 +179,9 @@ def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
         else:
             continue
         if cover >= MIN_COVER and cover >= best:
-            start = plain.rfind("\n", 0, match.start()) + 1
-            end = plain.find("\n", match.end())
-            statement = plain[plain.rfind("\n", 0, max(start - 1, 0)) + 1 : end if end >= 0 else None]
+            start = text.rfind("\n", 0, match.start()) + 1
+            end = text.find("\n", match.end())
+            statement = text[text.rfind("\n", 0, max(start - 1, 0)) + 1 : end if end >= 0 else None]
             best, raises = cover, raises or bool(_RAISES.search(statement))  # its line and the one before
     return best, raises
 

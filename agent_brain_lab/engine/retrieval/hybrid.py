@@ -47,8 +47,10 @@ class Scale:
         return (values - self.low) / (self.high - self.low)
 
 
-def blend(ctx: QueryContext, count: int) -> list[Hit]:
-    """The ``count`` best chunks of the blend, each with its vector and bm25 rank."""
+def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
+    """The ``count`` best chunks of the blend, each with its vector and bm25 rank; not ``exact``: the
+    best of the first ``POOL`` candidates of each leg only (what multi fuses: the same list for every
+    ``top_k``, without reading the legs deeper)."""
     vectors = ctx.snapshot.vectors
     total = len(ctx.snapshot)
     partly_embedded = not vectors or len(vectors) < total
@@ -70,7 +72,7 @@ def blend(ctx: QueryContext, count: int) -> list[Hit]:
         order = np.lexsort((keys, -blended))
         order = order[((sims >= threshold) | (bm25 > 0))[order]]
         exhausted = len(vec_hits) < depth and len(kw_hits) < depth  # every chunk that can be a result is here
-        if exhausted or depth >= total:
+        if exhausted or depth >= total or not exact:
             break
         unseen = _unseen(scales, vec_hits, kw_hits, depth, alpha, threshold, partly_embedded)
         if len(order) >= count and blended[order[count - 1]] > unseen:  # no chunk outside can rank

@@ -69,7 +69,7 @@ def run(ctx: QueryContext) -> Fused:
     # a leg whose weight is 0 is not run: its hits would not count (a relation the graph leads
     # does not hear the names leg)
     names = names_leg(ctx, pool) if weights["names"] > 0 else []
-    legs = {"hybrid": blend(ctx, pool), "graph": graph_hits, "names": names}
+    legs = {"hybrid": blend(ctx, pool, exact=False), "graph": graph_hits, "names": names}
     led_by_graph = relation and bool(graph_hits)
     fused_by_rank = led_by_graph or intent.label == "lookup"
     if not fused_by_rank:
