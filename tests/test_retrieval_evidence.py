@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from agent_brain_lab import Brain
+from agent_brain_lab.engine.retrieval.evidence import message_match, message_of
+from agent_brain_lab.engine.tokenizer import WORD
 
 EXCEPTIONS = '''
 class RequestException(IOError):
@@ -171,3 +173,25 @@ def test_a_heading_finds_its_section_though_its_chunk_holds_several(brain):
         assert f"## {heading}" in lines[first.start_line - 1 : first.end_line], heading
         # the small sections were merged: the chunk is not named after this heading
         assert not (first.section_path or "").endswith(heading), heading
+
+
+def test_a_message_written_as_several_literals_is_one_template():
+    code = "\n".join(
+        [
+            "        if not scheme:",
+            "            raise MissingSchema(",
+            '                f"Invalid URL {url!r}: No scheme supplied. "',
+            '                f"Perhaps you meant https://{url}?"',
+            "            )",
+        ]
+    )
+    message = message_of(
+        "requests.exceptions.MissingSchema: Invalid URL 'foo': No scheme supplied. Perhaps you meant https://foo?"
+    )
+    cover, raised = message_match(message, len(WORD.findall(message)), code)
+    assert cover > 0.8 and raised
+    # a docstring saying the same words is not a message
+    assert message_match(message, len(WORD.findall(message)), '    """Invalid URL: No scheme supplied."""') == (
+        0.0,
+        False,
+    )

@@ -55,6 +55,7 @@ _LITERAL = re.compile(
 _HOLE = re.compile(
     r"\$\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
 )
+_JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
 _RAISES = re.compile(
@@ -164,9 +165,8 @@ def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
     best, raises = 0.0, False
 
     lowered = message.lower()
-    for match in _LITERAL.finditer(text):
-        body = next((g for g in match.groups() if g is not None), None)
-        if body is None or len(body) < MIN_FIXED_LETTERS or not _shares_a_word(body, lowered):
+    for match, body in _literals(text):
+        if len(body) < MIN_FIXED_LETTERS or not _shares_a_word(body, lowered):
             continue
         made = template(body)
         if made is None:
@@ -184,6 +184,25 @@ def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
             statement = text[text.rfind("\n", 0, max(start - 1, 0)) + 1 : end if end >= 0 else None]
             best, raises = cover, raises or bool(_RAISES.search(statement))  # its line and the one before
     return best, raises
+
+
+def _literals(text: str) -> list[tuple[re.Match[str], str]]:
+    """The one-line string literals of ``text`` (docstrings left out), each with its text; literals
+    written one after another ("... supplied. " then f"Perhaps ..." on the next line, or joined by
+    ``+``) are one message, given with the first one's match."""
+    out: list[tuple[re.Match[str], str]] = []
+    end = -1
+    for match in _LITERAL.finditer(text):
+        body = next((g for g in match.groups() if g is not None), None)
+        if body is None:
+            end = -1
+            continue
+        if out and end >= 0 and _JOINED.fullmatch(text, end, match.start()):
+            out[-1] = (out[-1][0], out[-1][1] + body)
+        else:
+            out.append((match, body))
+        end = match.end()
+    return out
 
 
 def message_of(query: str) -> str:
