@@ -112,6 +112,9 @@ class Chunk:
         return f"{self.header()}\n{self.text}"
 
 
+_CHUNK_NAMES = tuple(f.name for f in fields(Chunk))  # read once: dataclasses.fields() per result costs
+
+
 # --------------------------------------------------------------------------- requests
 
 # Limits every front door shares (README "REST" documents them).
@@ -453,7 +456,7 @@ class QueryResult(Chunk):
     def of(cls, chunk: Chunk, hit: Any, highlights: list[list[int]] | None = None) -> QueryResult:
         """``chunk`` with the scores of ``hit`` (a retrieval ``Hit``) and the ranges to mark."""
         return cls(
-            **{f.name: getattr(chunk, f.name) for f in fields(Chunk)},
+            **{name: getattr(chunk, name) for name in _CHUNK_NAMES},
             score=round(hit.score, 6),
             vector_score=hit.vector_score,
             bm25_score=hit.bm25_score,
