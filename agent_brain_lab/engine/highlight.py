@@ -83,8 +83,6 @@ _WORD_SET = frozenset(_WORD_CHARS)
 _NOT_WORD_TO_SPACE = {c: " " for c in range(128) if chr(c) not in _WORD_CHARS}
 # WORD without dotted numbers: with no query term holding a ".", "12.34" marks as "12" and "34" would.
 _UNDOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
-_RUN = re.compile(r"[A-Za-z0-9_]*")
-_DIGITS = re.compile(r"[0-9]*")
 
 
 def _matches(word: str, terms: Set[str]) -> bool:
@@ -141,9 +139,12 @@ def _is_word_at(text: str, at: int, word: str) -> bool:
     start = at
     while start and text[start - 1] in _WORD_CHARS:
         start -= 1
-    run_end = _RUN.match(text, at).end()
-    digits_end = _DIGITS.match(text, start, run_end).end()
-    end = at + len(word)
+    end = run_end = at + len(word)
+    while run_end < len(text) and text[run_end] in _WORD_SET:
+        run_end += 1
+    digits_end = start
+    while digits_end < run_end and text[digits_end] in "0123456789":
+        digits_end += 1
     if word[0].isdigit():
         return at == start and end == digits_end
     return at == digits_end and end == run_end
