@@ -242,6 +242,7 @@ class Embedder:
                     if self._query_session is None:
                         model.model.load_onnx_model()  # another model: fastembed's own session, loaded now
                     self._model = model
+                    native.release_free_memory()  # what loading the session freed
                 except Exception as err:  # fastembed raises many kinds; one clear message here
                     raise ModelUnavailable(
                         f"cannot load embedding model {self.spec.name!r}"

@@ -125,3 +125,21 @@ def usearch_index():
     import usearch.index
 
     return usearch.index
+
+
+def release_free_memory() -> None:
+    """Give the C heap's freed pages back to the system (glibc's ``malloc_trim``). Loading the model
+    and an index's arrays frees tens of MB of temporaries that glibc otherwise keeps mapped, counted
+    in the process's RSS for as long as it serves (~60 MB after the model's session alone). A no-op
+    where there is no such call (macOS, musl)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@cache
+def _malloc_trim():
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .datafiles import CorruptIndexFile, link_or_copy, load_array, load_json, require, save_array
+from .datafiles import CorruptIndexFile, link_or_copy, load_array, load_json, release_pages, require, save_array
 
 FOLDER = "keywords"
 META = "keywords.json"
@@ -212,8 +212,15 @@ class KeywordIndex:
                     count = int(m.sum())
                     impacts.append(_Impacts.of(seg, m, self._out_pos[start : start + count], self))
                     start += count
+                    # queries read the impacts, not the postings' file columns: their pages leave this
+                    # process's memory (the page cache keeps them for the next generation's pass)
+                    release_pages(seg.arrays["rows"], seg.arrays["tf"])
                 self._impacts = impacts
             return self._impacts
+
+    def prepare(self) -> None:
+        """Compute what queries read now (a server's warm-up), not on the first query."""
+        self._prepared()
 
     def __len__(self) -> int:
         return self._size
