@@ -56,30 +56,43 @@ def highlight_ranges(text: str, terms: Set[str]) -> list[list[int]]:
     for word in found:
         whole, _, parts = _word_pieces(word)
         marks = [(0, len(word))] if whole in terms else [(a, b) for a, b, part in parts if not part.isdisjoint(terms)]
+        if not marks:
+            continue
+        first, last = marks[0][0], marks[0][1] if len(marks) == 1 else -1  # one span per place: most words
         size, plain = len(word), not word[0].isdigit()
         at = text.find(word)
         while at >= 0:
             end = at + size
+            before = text[at - 1 : at]
+            if plain and before in _LETTERS:  # inside a longer identifier (most places found that are not words)
+                at = text.find(word, end)
+                continue
             if (
-                # most places: an identifier between two characters no word holds
-                (plain and (not at or text[at - 1] not in _WORD_CHARS) and text[end : end + 1] not in _WORD_SET)
+                # most words: an identifier between two characters no word holds
+                (plain and before not in _WORD_SET and text[end : end + 1] not in _WORD_SET)
                 or _is_word_at(text, at, word)
             ):
-                spans.extend((at + a, at + b) for a, b in marks)
+                if last >= 0:
+                    spans.append((at + first, at + last))
+                else:
+                    spans.extend([(at + a, at + b) for a, b in marks])
             at = text.find(word, end)
     spans.sort()
     ranges: list[list[int]] = []
+    merged = [-1, -1]
     for start, end in spans:
-        if ranges and ranges[-1][1] == start:
-            ranges[-1][1] = end
+        if merged[1] == start:
+            merged[1] = end
         else:
-            ranges.append([start, end])
+            merged = [start, end]
+            ranges.append(merged)
     return ranges
 
 
 # Every character WORD never reads becomes a space (the ASCII ones; others stay and are left to WORD).
 _WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 _WORD_SET = frozenset(_WORD_CHARS)
+_LETTERS = frozenset(_WORD_CHARS) - frozenset("0123456789")
 _NOT_WORD_TO_SPACE = {c: " " for c in range(128) if chr(c) not in _WORD_CHARS}
 # WORD without dotted numbers: with no query term holding a ".", "12.34" marks as "12" and "34" would.
 _UNDOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
