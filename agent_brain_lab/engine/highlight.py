@@ -11,7 +11,7 @@ import threading
 from collections.abc import Set
 from functools import lru_cache
 
-from .tokenizer import PARTS, WORD, tokenize
+from .tokenizer import PARTS, WORD, _word_tokens, tokenize
 
 # Words that frame a question ("how did we compute the total", "where is X used") without naming what
 # it is about: BM25 scores them like any word, but marking every "how" and "we" in a result explains
@@ -137,9 +137,8 @@ def _run_tokens(run: str) -> set[str]:
     """Every token (and whole word) of the words ``_UNDOTTED`` reads in a run."""
     out: set[str] = set()
     for word in [run] if run.isascii() and not run[0].isdigit() else _UNDOTTED.findall(run):
-        whole, tokens, _ = _word_pieces(word)
-        out |= tokens
-        out.add(whole)
+        out.update(_word_tokens(word))  # the word's tokens (its parts' own, _word_pieces, only once it matches)
+        out.add(word.lower().strip("_"))
     return out
 
 
