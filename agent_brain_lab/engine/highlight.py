@@ -7,7 +7,6 @@ result has the same words marked everywhere.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Set
 from functools import lru_cache
 
@@ -39,15 +38,18 @@ def highlight_ranges(text: str, terms: Set[str]) -> list[list[int]]:
     when its token is one of the query's; adjacent ranges are merged.
 
     The same ranges as reading every word in turn (:func:`_scan`), at a fraction of its cost: the
-    text's distinct words are found by ``str.translate``/``split``, each is tested once, and only
-    the words that match are then located (``str.find``) and checked to be words where found.
+    text's distinct runs of word characters are found by ``str.translate``/``split``, each is tested
+    once against its cached tokens, and only the words that match are then located (``str.find``)
+    and checked to be words where found.
     """
     if not terms:
         return []
     if any("." in t for t in terms):  # a dotted number ("1.2.3") is asked for: read word by word
         return _scan(text, terms)
     found: set[str] = set()
-    for run in _VOCABULARY.matching(set(text.translate(_NOT_WORD_TO_SPACE).split()), terms):
+    for run in set(text.translate(_NOT_WORD_TO_SPACE).split()):
+        if _run_tokens(run).isdisjoint(terms):  # most runs: one cached look-up, one set test
+            continue
         if run.isascii() and not run[0].isdigit():  # an identifier, whole, as WORD reads it
             found.add(run)
         else:  # digits first, or letters WORD does not read: the words WORD makes of it
@@ -103,46 +105,16 @@ def _matches(word: str, terms: Set[str]) -> bool:
     return not tokens.isdisjoint(terms) or whole in terms
 
 
-class _Vocabulary:
-    """The runs of word characters seen in results so far, under every token they yield: which of
-    a text's runs match the query is then a few set intersections, not a test per run."""
-
-    LIMIT = 20_000  # runs kept (a few MB); past it the vocabulary starts again
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._known: set[str] = set()
-        self._by_token: dict[str, set[str]] = {}
-
-    def matching(self, runs: set[str], terms: Set[str]) -> set[str]:
-        """The ``runs`` holding a word that matches ``terms``."""
-        with self._lock:
-            new = runs - self._known
-            if new:
-                if len(self._known) + len(new) > self.LIMIT:
-                    self._known, self._by_token, new = set(), {}, runs
-                for run in new:
-                    for token in _run_tokens(run):
-                        self._by_token.setdefault(token, set()).add(run)
-                self._known |= new
-            found: set[str] = set()
-            for term in terms:
-                having = self._by_token.get(term)
-                if having:
-                    found |= runs & having
-            return found
-
-
-def _run_tokens(run: str) -> set[str]:
-    """Every token (and whole word) of the words ``_UNDOTTED`` reads in a run."""
+@lru_cache(maxsize=20_000)  # a few MB; runs are the words of recent results
+def _run_tokens(run: str) -> frozenset[str]:
+    """Every token (and whole word) of the words ``_UNDOTTED`` reads in a run of word characters:
+    whether the run can match any query is one set test (each identifier part's own tokens,
+    ``_word_pieces``, are computed only for the runs that match)."""
     out: set[str] = set()
     for word in [run] if run.isascii() and not run[0].isdigit() else _UNDOTTED.findall(run):
-        out.update(_word_tokens(word))  # the word's tokens (its parts' own, _word_pieces, only once it matches)
+        out.update(_word_tokens(word))
         out.add(word.lower().strip("_"))
-    return out
-
-
-_VOCABULARY = _Vocabulary()
+    return frozenset(out)
 
 
 def _is_word_at(text: str, at: int, word: str) -> bool:
