@@ -45,7 +45,7 @@ def measure(root: Path, queries: int) -> dict:
     from agent_brain_lab.engine.tokenizer import tokenize
 
     brain = Brain(root)
-    view = brain._current_view()
+    view = brain._reader.view()
     index = view.snapshot.keywords
     assert index is not None
     catalog = Catalog(root / ".agent-brain" / "catalog.sqlite")

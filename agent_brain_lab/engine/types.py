@@ -120,7 +120,7 @@ MAX_NAME_CHARS = 256  # a language, a source type, an entity name
 MAX_GLOBS = 32
 MAX_GLOB_CHARS = 256
 MAX_INDEX_GLOB_STARS = 3  # include/exclude go to pathspec's regexes, polynomial in the number of stars
-MAX_PATHS = 256
+MAX_REQUEST_PATHS = 256
 MAX_PATH_CHARS = 4096
 MAX_NAME_BYTES = 255  # one file or folder name, as the file system allows
 MAX_GRAPH_DEPTH = 3
@@ -131,7 +131,7 @@ def index_scope(paths: Sequence[str]) -> list[str] | str:
     """What one run over ``paths`` (changed files the watcher or saves collected) indexes: more than a
     request may name — a branch switch, a pull — is one incremental run of the whole workspace (``""``),
     which costs what changed plus a walk of the tree."""
-    return list(paths) if len(paths) <= MAX_PATHS else ""
+    return list(paths) if len(paths) <= MAX_REQUEST_PATHS else ""
 
 
 # Only ASCII digits are numbers: str.isdigit() and int() also take "²", "٣" and "1_0".
@@ -402,7 +402,7 @@ def _choices(data: dict, name: str, allowed: tuple[str, ...]) -> tuple[str, ...]
 
 
 def _paths(data: dict, name: str) -> list[str]:
-    paths = _string_list(data, name, None, MAX_PATHS, MAX_PATH_CHARS)
+    paths = _string_list(data, name, None, MAX_REQUEST_PATHS, MAX_PATH_CHARS)
     for path in paths:
         if any(len(part.encode()) > MAX_NAME_BYTES for part in path.replace("\\", "/").split("/")):
             raise InvalidRequest(name, f"a file or folder name is at most {MAX_NAME_BYTES} bytes")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from http.client import responses
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from jupyter_server.auth.decorator import authorized
@@ -32,6 +33,7 @@ from ..engine.types import (
     StatusRequest,
     WorkspaceBusy,
 )
+from .jobs import Job
 from .service import BrainService
 
 SETTINGS_KEY = "agent_brain"
@@ -110,7 +112,9 @@ class BrainHandler(APIHandler):
             return
         super()._log()
 
-    def log_exception(self, typ, value, tb) -> None:
+    def log_exception(
+        self, typ: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if isinstance(value, BrainError):  # an expected, user-facing error: no traceback in the log
             self.log.info("agent-brain %s %s: %s", self.request.method, self.request.path, value)
         else:
@@ -210,7 +214,7 @@ class JobHandler(BrainHandler):
     async def delete(self, job_id: str) -> None:
         self._reply_job(job_id, self.service.jobs.cancel(job_id))
 
-    def _reply_job(self, job_id: str, job) -> None:
+    def _reply_job(self, job_id: str, job: Job | None) -> None:
         if job is None:
             raise web.HTTPError(404, f"no job {job_id!r}", reason="Not Found")
         self.reply(job.to_dict())
@@ -267,7 +271,7 @@ ROUTES: tuple[tuple[str, type[BrainHandler]], ...] = (
 )
 
 
-def setup_handlers(web_app, service: BrainService) -> None:
+def setup_handlers(web_app: web.Application, service: BrainService) -> None:
     web_app.settings[SETTINGS_KEY] = service
     base_url = web_app.settings["base_url"]
     handlers = [(url_path_join(base_url, NAMESPACE, pattern), handler) for pattern, handler in ROUTES]

@@ -75,7 +75,7 @@ class BrainService:
             self._error = err
             self.log.error("agent-brain: cannot open the brain of %s: %s", self.root, err)
             return
-        if self._brain.is_indexed():  # the model, graph and names now, off the request path; a daemon
+        if self._brain.has_index():  # the model, graph and names now, off the request path; a daemon
             # thread: a server stopped meanwhile exits without waiting for the model to load
             threading.Thread(target=self._warm, name="agent-brain-warm", daemon=True).start()
 

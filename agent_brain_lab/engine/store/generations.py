@@ -127,13 +127,6 @@ class IndexDir:
         except OSError:
             return None
 
-    def identity(self) -> tuple[str | None, int, tuple[int, int] | None, tuple[int, int] | None]:
-        """(index id, current generation, catalog file's and generation folder's device and inode):
-        any change means what a reader holds open no longer describes the index on disk (a
-        generation folder published again under the same number is a new folder)."""
-        gen = self.current()
-        return self.index_id(), gen, inode_of(self.catalog_path), inode_of(self.gen_path(gen)) if gen else None
-
     # ---------------------------------------------------------------- generations
 
     def current(self) -> int:
