@@ -3,7 +3,6 @@ changed, call an error damage only when the index did not move under it."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,19 +13,12 @@ from agent_brain_lab.engine.store.generations import IndexDir
 from agent_brain_lab.engine.types import IndexCorrupt, NotIndexed
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("reader")
-    (root / "cart.py").write_text("class Cart:\n    def total(self, items):\n        return sum(items)\n")
-    Brain(root).index()
-    return root
-
-
 @pytest.fixture
-def ws(template, tmp_path) -> Path:
-    root = tmp_path / "ws"
-    shutil.copytree(template, root)
-    return root
+def ws(tmp_path) -> Path:
+    """A workspace of one file, indexed (each test changes it)."""
+    (tmp_path / "cart.py").write_text("class Cart:\n    def total(self, items):\n        return sum(items)\n")
+    Brain(tmp_path).index()
+    return tmp_path
 
 
 def test_no_index_has_generation_zero_and_a_view_says_not_indexed(tmp_path):
