@@ -42,6 +42,14 @@ def test_one_rule_for_lines_cells_and_names():
     assert [labels.score_text(v) for v in (0.8123, 0.5, 12.34, 123.4, 0.0)] == ["0.812", "0.500", "12.3", "123", "0.00"]
 
 
+def test_a_chunk_with_no_vector_yet_says_so_only_where_a_blend_heard_vectors():
+    hybrid = labels.legs("hybrid", None, 3.2, None, {"bm25": 1})
+    assert [(leg.label, leg.missing) for leg in hybrid] == [("vector not embedded yet", True), ("bm25 3.20 #1", False)]
+    assert [leg.label for leg in labels.legs("bm25", None, 3.2, None, {"bm25": 1})] == ["bm25 3.20 #1"]
+    assert labels.coverage_note(None) is None and labels.coverage_note(1.0) is None
+    assert labels.coverage_note(0.5) == "semantic search: 50% of the workspace"
+
+
 def test_every_intent_the_query_analysis_can_give_has_words():
     emitted = {LABELS.get((rel, way), rel) for rel in RELATION_CUES for way in ("in", "out")} | {"lookup", "prose"}
     assert emitted <= set(labels.INTENT_WORDS), emitted - set(labels.INTENT_WORDS)
@@ -67,6 +75,7 @@ def test_results_label_exactly_the_legs_the_engine_reports(brain, mode):
                 assert leg.label.startswith(leg.leg + " ")
                 if leg.rank is not None:
                     assert leg.label.endswith(f" #{leg.rank}")
+        assert (resp.coverage_note is None) == (resp.coverage is None or resp.coverage >= 1)
         if mode == "multi":
             assert set(resp.weights) == {"hybrid", "graph", "names"}
             words = labels.INTENT_WORDS[resp.intent]
