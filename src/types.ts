@@ -51,6 +51,28 @@ export interface IQueryResult {
   qualified_symbol: string | null;
   /** [start, end) code-point ranges of `text` that match the query's keyword tokens. */
   highlights: number[][];
+  /** "path:7", "path:7-9", "nb.ipynb:1-4 [cell 9]" (cells counted from 1). */
+  location: string;
+  /** "method Cart.total" (kind, qualified name) or the doc section. */
+  anchor: string | null;
+  /** The line that matters: the first marked one (a relation's line for a graph hit). */
+  focus_line: number;
+  /** Each leg that scored or ranked the result, with its label. */
+  legs: ILeg[];
+}
+
+/** One retrieval leg's part in a result (engine/labels.py Leg). */
+export interface ILeg {
+  /** vector, bm25, graph, hybrid or names. */
+  leg: string;
+  /** The leg's own score; null when it ranks without one or the chunk has no vector yet. */
+  score: number | null;
+  /** 1-based place in the leg's own ranking. */
+  rank: number | null;
+  /** "vector 0.812 #1", "bm25 12.3", "hybrid #2", "vector not embedded yet". */
+  label: string;
+  /** The chunk has no vector yet: the blend ranked it by its keywords alone. */
+  missing: boolean;
 }
 
 export interface IQueryResponse {
@@ -69,6 +91,10 @@ export interface IQueryResponse {
   weights?: Record<string, number>;
   /** Share (0..1) of the workspace's chunks that vector search can see. */
   coverage?: number;
+  /** multi's intent and weights in words ("Read as: …"). */
+  fusion_note: string | null;
+  /** "semantic search: 43% of the workspace" while embedding is unfinished. */
+  coverage_note: string | null;
 }
 
 export interface ISkippedFile {

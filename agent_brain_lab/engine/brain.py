@@ -304,7 +304,7 @@ class Brain:
         outcome = retrieval.search(ctx)
         rows = catalog.chunks_by_key([h.key for h in outcome.hits])
         terms = query_terms(request.query)
-        results = [_result(rows[h.key], h, terms) for h in outcome.hits if h.key in rows]
+        results = [_result(rows[h.key], h, terms, request.mode) for h in outcome.hits if h.key in rows]
         return QueryResponse(
             query=request.query,
             mode=request.mode,
@@ -424,6 +424,8 @@ def _scan_options(config: BrainConfig) -> ScanOptions:
     return config.scan_options()
 
 
-def _result(chunk: Chunk, hit: retrieval.Hit, terms: frozenset[str] = frozenset()) -> QueryResult:
-    """A hit on ``chunk``, with the characters matching the query's keyword ``terms`` marked."""
-    return QueryResult.of(chunk, hit, highlight_ranges(chunk.text, terms))
+def _result(
+    chunk: Chunk, hit: retrieval.Hit, terms: frozenset[str] = frozenset(), mode: str | None = None
+) -> QueryResult:
+    """A hit of a ``mode`` search on ``chunk``, with the characters matching the query's keyword ``terms`` marked."""
+    return QueryResult.of(chunk, hit, highlight_ranges(chunk.text, terms), mode)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import InitVar, asdict, dataclass, field, fields
 from typing import Any, Literal
 
+from . import labels
 from .globs import GlobError, compile_glob
+from .labels import Leg
 
 SOURCE_TYPES = ("doc", "code", "test", "notebook")
 MODES = ("vector", "bm25", "hybrid", "graph", "multi")
@@ -436,8 +438,10 @@ class QueryResult(Chunk):
     """A chunk as one search ranked it: the chunk's own fields, plus its scores and what to mark.
 
     ``highlights`` are ``[start, end)`` code-point ranges of ``text`` that match the query's keyword
-    tokens (engine/highlight.py); ``to_dict`` adds the chunk's ``qualified_symbol``, so that every
-    front door shows the engine's answer instead of working it out again.
+    tokens (engine/highlight.py). What a person reads about the result (``location``, ``anchor``,
+    ``focus_line``, ``legs``) is worked out here from those fields (engine/labels.py), so that every
+    front door shows the engine's strings instead of building its own; ``mode`` (the search's) says
+    which legs its scores belong to.
     """
 
     score: float
@@ -448,10 +452,24 @@ class QueryResult(Chunk):
     related_entities: list[str] = field(default_factory=list)
     relationship_path: list[str] = field(default_factory=list)
     highlights: list[list[int]] = field(default_factory=list)
+    mode: InitVar[str | None] = None
+    location: str = field(init=False, default="")  # "path:7", "path:7-9", "nb.ipynb:1-4 [cell 9]" (cells from 1)
+    anchor: str | None = field(init=False, default=None)  # "method Cart.total" (kind, qualified name) or the section
+    focus_line: int = field(init=False, default=0)  # the line that matters: the first marked one (a relation's line)
+    legs: list[Leg] = field(init=False, default_factory=list)  # each leg that scored or ranked it, with its label
+
+    def __post_init__(self, mode: str | None) -> None:
+        super().__post_init__()
+        self.location = labels.location(self.source, self.start_line, self.end_line, self.cell_index)
+        self.anchor = labels.anchor(self.qualified_symbol, self.symbol_type, self.section_path)
+        self.focus_line = labels.focus_line(self.text, self.start_line, self.end_line, self.highlights)
+        self.legs = labels.legs(mode, self.vector_score, self.bm25_score, self.graph_score, self.ranks)
 
     @classmethod
-    def of(cls, chunk: Chunk, hit: Any, highlights: list[list[int]] | None = None) -> QueryResult:
-        """``chunk`` with the scores of ``hit`` (a retrieval ``Hit``) and the ranges to mark."""
+    def of(
+        cls, chunk: Chunk, hit: Any, highlights: list[list[int]] | None = None, mode: str | None = None
+    ) -> QueryResult:
+        """``chunk`` with the scores of ``hit`` (a retrieval ``Hit`` of a ``mode`` search) and the ranges to mark."""
         return cls(
             **{f.name: getattr(chunk, f.name) for f in fields(Chunk)},
             score=round(hit.score, 6),
@@ -462,6 +480,7 @@ class QueryResult(Chunk):
             related_entities=hit.related_entities,
             relationship_path=hit.relationship_path,
             highlights=highlights or [],
+            mode=mode,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -483,6 +502,12 @@ class QueryResponse:
     # Share of the generation's chunks that are embedded (what the vector leg saw); None when no vector
     # leg answered (bm25, graph that found its entities): then the field is left out of the dict.
     coverage: float | None = 1.0
+    fusion_note: str | None = field(init=False, default=None)  # multi's intent and weights in words ("Read as: …")
+    coverage_note: str | None = field(init=False, default=None)  # "semantic search: 43% of the workspace" below 1
+
+    def __post_init__(self) -> None:
+        self.fusion_note = labels.fusion_note(self.intent, self.weights)
+        self.coverage_note = labels.coverage_note(self.coverage)
 
     def to_dict(self) -> dict[str, Any]:
         data = {
@@ -496,6 +521,8 @@ class QueryResponse:
             "generation": self.generation,
             "intent": self.intent,
             "weights": self.weights,
+            "fusion_note": self.fusion_note,
+            "coverage_note": self.coverage_note,
         }
         return data if self.coverage is None else {**data, "coverage": self.coverage}
 
@@ -715,10 +742,10 @@ class IndexStatus:
 class GraphNeighbourhood:
     """What ``Brain.graph_entity()`` returns: the entities matching ``query`` and their neighbourhood
     up to the asked depth, grouped by relation and capped (``engine/explore.py``): the nodes shown
-    (each with its ``hop``; the matches at 0), the edges among them, the chunks behind them, one
-    group per relation of each node walked (``total``, the ids ``shown``, the rest in ``more`` with
-    ``more_edges``, a ``label`` such as "+42 more callers"), the structural edges left out by
-    relation, and the options used."""
+    (each with its ``hop``, the matches at 0, and its ``location`` label), the edges among them, the
+    chunks behind them (results with their labels), one group per relation of each node walked
+    (``total``, the ids ``shown``, the rest in ``more`` with ``more_edges``, a ``label`` such as
+    "+42 more callers"), the structural edges left out by relation, and the options used."""
 
     query: str
     matches: list[str]

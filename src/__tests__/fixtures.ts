@@ -24,6 +24,10 @@ export function result(fields: Partial<IQueryResult> = {}): IQueryResult {
     relationship_path: [],
     qualified_symbol: 'parse_header',
     highlights: [],
+    location: 'shop/http.py:10-12',
+    anchor: 'function parse_header',
+    focus_line: 10,
+    legs: [],
     ...fields
   };
 }
@@ -43,6 +47,8 @@ export function response(
     query_entities: [],
     fallback: null,
     generation: 1,
+    fusion_note: null,
+    coverage_note: null,
     ...fields
   };
 }

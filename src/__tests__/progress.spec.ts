@@ -6,9 +6,7 @@ import {
   statusBarText
 } from '../progress';
 import { scrollDelta } from '../open';
-import { coverageNote, focusLine, legBreakdown } from '../scores';
 import { IJob, IStatus } from '../types';
-import { result } from './fixtures';
 
 function job(fields: Partial<IJob>): IJob {
   return {
@@ -141,37 +139,7 @@ describe('what is searchable', () => {
   });
 });
 
-describe('result details', () => {
-  it('says "not embedded yet" where hybrid has no vector score', () => {
-    expect(
-      legBreakdown(result({ vector_score: null, bm25_score: 3.2 }), 'hybrid')
-    ).toEqual([
-      { leg: 'vector', value: 'not embedded yet', missing: true },
-      { leg: 'bm25', value: '3.20' }
-    ]);
-  });
-
-  it('keeps the coverage notice off bm25, which uses no vectors', () => {
-    expect(coverageNote(0.5, 'bm25')).toBeNull();
-    expect(coverageNote(0.5, 'hybrid')).toBe(
-      'semantic search: 50% of the workspace'
-    );
-  });
-
-  it('opens at the first highlighted line: the relation line of a graph hit', () => {
-    const text =
-      'def checkout(cart):\n    """Pay."""\n    total = compute_total(cart)\n';
-    const at = text.indexOf('compute_total');
-    const hit = result({
-      text,
-      start_line: 40,
-      end_line: 42,
-      highlights: [[at, at + 13]]
-    });
-    expect(focusLine(hit)).toBe(42);
-    expect(focusLine(result({ start_line: 7, highlights: [] }))).toBe(7);
-  });
-
+describe('opening a result', () => {
   it('scrolls a line to the top third of the view', () => {
     // a line at 700 px in a 600 px view starting at 100: scroll 400 px to put it at 300 (100 + 600/3)
     expect(scrollDelta(700, 100, 600)).toBe(400);
