@@ -22,12 +22,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import watchfiles
 
 from .brain import Brain
-from .types import BrainError, IndexCancelled, IndexReport, InvalidRequest, WorkspaceBusy, index_scope
+from .types import BrainError, Doc, IndexCancelled, IndexReport, InvalidRequest, WorkspaceBusy, index_scope
 from .workspace import EXCLUDED_DIRS, folders
 
 # Swap, backup, lock and atomic-write files of editors and tools (vim, emacs, JetBrains, gedit, kate, sed -i).
@@ -46,8 +46,8 @@ BUSY_WAIT_S = 30.0  # a run waits this long for another process's writer before 
 class WatchState:
     """How the disk is followed: ``events`` (inotify & co), ``polling`` (a walk every few seconds) or ``off``."""
 
-    mode: str
-    reason: str | None = None
+    mode: Annotated[Literal["events", "polling", "off"], Doc("events (inotify & co), polling or off")]
+    reason: Annotated[str | None, Doc("why this mode (e.g. why not events, or why off)")] = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -32,6 +32,7 @@ from ..engine.types import (
     StatusRequest,
     WorkspaceBusy,
 )
+from .jobs import StartedJob
 from .service import BrainService
 
 SETTINGS_KEY = "agent_brain"
@@ -183,7 +184,8 @@ class IndexHandler(BrainHandler):
     @authorized(WRITE)
     async def post(self) -> None:
         job = self.service.start_index(self.json_body())
-        self.reply({"job_id": job.id, **job.to_dict()}, status=202)
+        started: StartedJob = {"job_id": job.id, **job.to_dict()}
+        self.reply(started, status=202)
 
     @web.authenticated
     @authorized(WRITE)
