@@ -755,6 +755,17 @@ class IndexReport:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class WatchState:
+    """How the disk is followed: ``events`` (inotify & co), ``polling`` (a walk every few seconds) or ``off``."""
+
+    mode: Annotated[Literal["events", "polling", "off"], Doc("events (inotify & co), polling or off")]
+    reason: Annotated[str | None, Doc("why this mode: why not events, or why off")] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 # --------------------------------------------------------------------------- index state
 
 

@@ -41,7 +41,9 @@ AUTH_RESOURCE = "agent_brain"  # what an Authorizer is asked about
 READ, WRITE = "read", "write"
 MAX_BODY_BYTES = 256 * 1024
 MAX_BODY_DEPTH = 8  # the deepest valid body is 2 (an object holding lists of strings)
-OPENAPI_FILE = Path(__file__).with_name("openapi.json")
+OPENAPI_FILE = Path(__file__).with_name("openapi.json")  # written by server/contract.py
+STATUS_QUERY = ("skipped",)  # the query-string fields of GET status (StatusRequest)
+GRAPH_QUERY = tuple(GraphRequest.PARAMS)  # of GET graph/entity
 
 # Most specific first: the first matching class decides the HTTP status.
 ERROR_STATUS: tuple[tuple[type[BrainError], int], ...] = (
@@ -222,7 +224,7 @@ class StatusHandler(BrainHandler):
     @web.authenticated
     @authorized(READ)
     async def get(self) -> None:
-        request = StatusRequest.build(query_fields(self.request.query_arguments, ("skipped",)))
+        request = StatusRequest.build(query_fields(self.request.query_arguments, STATUS_QUERY))
         self.reply(await self.service.run_status(self.service.status, request))
 
 
@@ -230,8 +232,7 @@ class GraphEntityHandler(BrainHandler):
     @web.authenticated
     @authorized(READ)
     async def get(self) -> None:
-        fields = query_fields(self.request.query_arguments, ("name", "depth", "per_relation", "all_relations"))
-        request = GraphRequest.build(fields)
+        request = GraphRequest.build(query_fields(self.request.query_arguments, GRAPH_QUERY))
         graph = await self.service.run(self.service.graph_entity, request)
         self.reply(graph.to_dict())
 

@@ -24,13 +24,13 @@ from ..engine.types import (
     ResetReport,
     Shape,
     StatusRequest,
+    WatchState,
     index_scope,
 )
 from .jobs import Job, JobManager, JobRunning, JobView
 
 if TYPE_CHECKING:
     from ..engine import Brain, BrainConfig
-    from ..engine.watch import WatchState
 
 T = TypeVar("T")
 
