@@ -133,9 +133,9 @@ export interface IIndexReport {
 }
 
 export interface IIndexRequest {
-  /** a file or folder relative to the root ('' is everything), or a list of them */
+  /** what to index, relative to the root ('' is everything; REST: a folder), or a list of them */
   path?: string | string[];
-  /** more files or folders (adds to path) */
+  /** more of them (adds to path) */
   paths?: string[];
   /** re-index every file, not only the changed ones (needed after a model change) */
   force?: boolean;

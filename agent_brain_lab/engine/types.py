@@ -303,12 +303,10 @@ class IndexRequest:
 
     PARAMS: ClassVar[dict[str, Param]] = {
         "path": Param(
-            "a file or folder relative to the root ('' is everything), or a list of them",
+            "what to index, relative to the root ('' is everything; REST: a folder), or a list of them",
             {"oneOf": [_PATH, {"type": "array", "maxItems": MAX_PATHS, "items": _PATH}]},
         ),
-        "paths": Param(
-            "more files or folders (adds to path)", {"type": "array", "maxItems": MAX_PATHS, "items": _PATH}
-        ),
+        "paths": Param("more of them (adds to path)", {"type": "array", "maxItems": MAX_PATHS, "items": _PATH}),
         "force": _flag_param("re-index every file, not only the changed ones (needed after a model change)"),
         "include": _list_param("only files matching one of these gitignore-style globs", _GLOB, MAX_GLOBS),
         "exclude": _list_param(

@@ -153,8 +153,8 @@ class _Schemas:
 
     @staticmethod
     def nullable(schema: dict[str, Any]) -> dict[str, Any]:
-        if "$ref" in schema:
-            return {"nullable": True, "allOf": [schema]}
+        if "$ref" in schema:  # OpenAPI 3.0.3: nullable applies to a type beside it, never through a $ref
+            return {"anyOf": [schema, NULL]}
         return {**schema, "nullable": True}
 
     @staticmethod
@@ -165,6 +165,7 @@ class _Schemas:
 
 
 _SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean"}
+NULL = {"type": "object", "nullable": True, "enum": [None]}  # null alone, as OpenAPI 3.0.3 spells it
 
 
 def _fields(shape: Any) -> list[tuple[str, Any, bool]]:
@@ -475,8 +476,9 @@ def _ts(schema: dict[str, Any]) -> str:
         text = name if name in ENUMS else f"I{name}"
     elif "allOf" in schema:
         text = _ts(schema["allOf"][0])
-    elif "oneOf" in schema:
-        text = " | ".join(dict.fromkeys(_ts(s) for s in schema["oneOf"]))
+    elif "oneOf" in schema or "anyOf" in schema:
+        parts = schema.get("oneOf") or schema["anyOf"]
+        text = " | ".join(dict.fromkeys("null" if s == NULL else _ts(s) for s in parts))
     elif "enum" in schema:
         text = " | ".join(_ts_str(v) for v in schema["enum"])
     elif schema.get("type") == "array":
