@@ -4,8 +4,6 @@
  * do not edit; run `python -m agent_brain_lab.server.contract --write`.
  */
 
-/* eslint-disable */
-
 export interface ICounts {
   /** how many */
   total: number;
@@ -149,7 +147,16 @@ export interface IIndexRequest {
   chunk_overlap?: number | string;
 }
 
-export const INDEX_STATES = ['empty', 'ready', 'indexing', 'corrupt', 'disk_full', 'read_only', 'no_access', 'io_error'] as const;
+export const INDEX_STATES = [
+  'empty',
+  'ready',
+  'indexing',
+  'corrupt',
+  'disk_full',
+  'read_only',
+  'no_access',
+  'io_error'
+] as const;
 export type IndexState = (typeof INDEX_STATES)[number];
 
 /** A job as the REST routes return it (``Job.to_dict``). */
@@ -199,8 +206,14 @@ export interface IJobList {
   jobs: IJob[];
 }
 
-export const JOB_STATUSS = ['pending', 'running', 'done', 'failed', 'cancelled'] as const;
-export type JobStatus = (typeof JOB_STATUSS)[number];
+export const JOB_STATUSES = [
+  'pending',
+  'running',
+  'done',
+  'failed',
+  'cancelled'
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const MODES = ['vector', 'bm25', 'hybrid', 'graph', 'multi'] as const;
 export type Mode = (typeof MODES)[number];
@@ -220,11 +233,28 @@ export interface IModelInfo {
   dim: number | null;
 }
 
-/** this document */
+/** this document, with this server's base URL in servers */
 export interface IOpenAPI {
+  /** the OpenAPI version (3.0.3) */
+  openapi: string;
+  /** title, version and what the routes share */
+  info: Record<string, unknown>;
+  /** this server's base URL */
+  servers: Record<string, unknown>[];
+  /** every route */
+  paths: Record<string, unknown>;
+  /** the shapes of requests, answers and errors */
+  components: Record<string, unknown>;
 }
 
-export const PHASES = ['pending', 'scanning', 'indexing', 'embedding', 'writing', 'done'] as const;
+export const PHASES = [
+  'pending',
+  'scanning',
+  'indexing',
+  'embedding',
+  'writing',
+  'done'
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface IQueryRequest {
@@ -272,7 +302,7 @@ export interface IQueryResponse {
   /** multi: each leg's weight in the fusion */
   weights: Record<string, number>;
   /** share (0..1) of the generation's chunks that are embedded (what the vector leg saw); left out when no vector leg answered (bm25, graph that found its entities) */
-  coverage?: number | null;
+  coverage?: number;
 }
 
 /** A chunk as one search ranked it: the chunk's own fields, plus its scores and what to mark. */

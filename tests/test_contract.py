@@ -12,7 +12,7 @@ import dataclasses
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from openapi_schema_validator import OAS30Validator
@@ -20,7 +20,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 from test_server_support import call_api, on_server_loop, wait_for_job
 
-from agent_brain_lab.engine.types import GraphRequest, IndexRequest, QueryRequest, ResetRequest, StatusRequest
+from agent_brain_lab.engine.types import GraphRequest, IndexRequest, Phase, QueryRequest, ResetRequest, StatusRequest
 from agent_brain_lab.server import contract
 from agent_brain_lab.server.handlers import GRAPH_QUERY, OPENAPI_FILE, ROUTES, STATUS_QUERY
 
@@ -97,7 +97,8 @@ def test_the_documented_ranges_are_the_validators(cls):
 
 def test_the_typescript_types_name_every_phase_and_state():
     ts = (contract.REPO / "src" / "contract.ts").read_text()
-    assert "export const PHASES = ['pending', 'scanning', 'indexing', 'embedding', 'writing', 'done'] as const;" in ts
+    phases = ts[ts.index("export const PHASES = [") :].split("] as const;")[0]
+    assert re.findall(r"'(\w+)'", phases) == list(get_args(Phase))
     assert "  phase: Phase;" in ts
     assert "  state: IndexState;" in ts
 

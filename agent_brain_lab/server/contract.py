@@ -114,6 +114,8 @@ class _Schemas:
                 f" (engine/types.py), then run {REGENERATE}"
             )
         base = hint.__origin__ if meta else hint
+        if OMITTED_WHEN_NONE in meta:  # never null: left out instead
+            base = next(a for a in get_args(base) if a is not type(None))
         shape = next((m.of for m in meta if isinstance(m, Shape)), None)
         values = next((m.values for m in meta if isinstance(m, OneOf)), None)
         return self.described(self.type(base, shape, values), docs[0])
@@ -392,7 +394,18 @@ def document() -> dict[str, Any]:
         "IndexRequest": request_schema(IndexRequest),
         "ResetRequest": request_schema(ResetRequest),
         "JobList": job_list,
-        "OpenAPI": {"type": "object", "description": "this document", "required": ["openapi", "paths"]},
+        "OpenAPI": {
+            "type": "object",
+            "description": "this document, with this server's base URL in servers",
+            "required": ["openapi", "info", "servers", "paths", "components"],
+            "properties": {
+                "openapi": {"type": "string", "description": "the OpenAPI version (3.0.3)"},
+                "info": {"type": "object", "description": "title, version and what the routes share"},
+                "servers": {"type": "array", "items": {"type": "object"}, "description": "this server's base URL"},
+                "paths": {"type": "object", "description": "every route"},
+                "components": {"type": "object", "description": "the shapes of requests, answers and errors"},
+            },
+        },
         **schemas.components,
     }
     return {
@@ -437,16 +450,17 @@ def typescript(doc: dict[str, Any]) -> str:
         " * `agent_brain_lab/server/openapi.json` (itself generated from the engine's types):",
         f" * do not edit; run `{REGENERATE}`.",
         " */",
-        "",
-        "/* eslint-disable */",
     ]
     for name, schema in doc["components"]["schemas"].items():
         lines.append("")
         if "description" in schema:
             lines.append(f"/** {schema['description']} */")
         if "enum" in schema:
-            values = list(schema["enum"])
-            lines.append(f"export const {_const(name)} = [{', '.join(_ts_str(v) for v in values)}] as const;")
+            values = [_ts_str(v) for v in schema["enum"]]
+            line = f"export const {_const(name)} = [{', '.join(values)}] as const;"
+            if len(line) > 80:  # as prettier writes it
+                line = f"export const {_const(name)} = [\n  {',{}  '.join(values)}\n] as const;".replace("{}", "\n")
+            lines.append(line)
             lines.append(f"export type {name} = (typeof {_const(name)})[number];")
             continue
         lines.append(f"export interface I{name} {{")
@@ -463,7 +477,9 @@ def typescript(doc: dict[str, Any]) -> str:
 
 
 def _const(name: str) -> str:
-    return "".join(f"_{c}" if c.isupper() and i else c for i, c in enumerate(name)).upper() + "S"
+    """``JobStatus`` -> ``JOB_STATUSES``: the array of an enumeration's values."""
+    snake = "".join(f"_{c}" if c.isupper() and i else c for i, c in enumerate(name)).upper()
+    return snake + ("ES" if snake.endswith("S") else "S")
 
 
 def _ts_str(value: str) -> str:
@@ -483,7 +499,7 @@ def _ts(schema: dict[str, Any]) -> str:
         text = " | ".join(_ts_str(v) for v in schema["enum"])
     elif schema.get("type") == "array":
         item = _ts(schema["items"])
-        text = f"({item})[]" if " " in item else f"{item}[]"
+        text = f"({item})[]" if "|" in item else f"{item}[]"
     elif schema.get("type") == "object":
         text = f"Record<string, {_ts(schema.get('additionalProperties') or {})}>"
     else:
