@@ -260,7 +260,7 @@ export type Phase = (typeof PHASES)[number];
 export interface IQueryRequest {
   /** what to search for */
   query: string;
-  /** vector, bm25, hybrid (alpha blend), graph or multi (RRF) */
+  /** vector, bm25, hybrid (alpha blend), graph or multi (RRF over the other three) */
   mode?: 'vector' | 'bm25' | 'hybrid' | 'graph' | 'multi';
   /** results to return */
   top_k?: number | string;

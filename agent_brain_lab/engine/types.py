@@ -242,7 +242,10 @@ class QueryRequest:
 
     PARAMS: ClassVar[dict[str, Param]] = {
         "query": Param("what to search for", {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS}),
-        "mode": Param("vector, bm25, hybrid (alpha blend), graph or multi (RRF)", {"enum": list(MODES)}),
+        "mode": Param(
+            "vector, bm25, hybrid (alpha blend), graph or multi (RRF over the other three)",
+            {"type": "string", "enum": list(MODES)},
+        ),
         "top_k": _int_param("results to return", 1, MAX_TOP_K),
         "similarity_threshold": _number_param("vector and hybrid: the lowest cosine similarity kept", -1.0, 1.0),
         "alpha": _number_param("hybrid: the weight of the vector score (1 - alpha: bm25)", 0.0, 1.0),
@@ -674,7 +677,7 @@ class StatusRequest:
         "skipped": Param(
             f"which skipped files to list: the first {MAX_SKIPPED_LISTED} (default) or all;"
             " skipped_total and skipped_by_reason count every one",
-            {"type": "string", "enum": ["first", "all"]},
+            {"type": "string", "enum": ["first", "all"], "default": "first"},
         ),
         "all_skipped": _flag_param("the same as skipped=all (Python and the CLI)"),
     }

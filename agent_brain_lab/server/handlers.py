@@ -2,7 +2,8 @@
 
 Handlers call the engine and let its :class:`BrainError`s propagate; :class:`BrainHandler`
 turns every error into ``{"error", "message", "field"?, "job_id"?}`` in one place. The routes
-are described by ``openapi.json`` beside this file (served at ``agent-brain/openapi.json``).
+are described by ``openapi.json`` beside this file (served at ``agent-brain/openapi.json``), which
+``server/contract.py`` generates from the engine's types.
 """
 
 from __future__ import annotations
