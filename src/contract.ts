@@ -325,7 +325,7 @@ export interface IQueryResult {
   symbol_type: string | null;
   /** code: the class a method belongs to */
   parent_symbol: string | null;
-  /** docs: the chunk's headings, outermost first */
+  /** docs: the chunk's headings, outermost first, joined by ' > ' */
   section_path: string | null;
   /** notebooks: the cell's index, 0-based */
   cell_index: number | null;

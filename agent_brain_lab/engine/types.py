@@ -159,7 +159,7 @@ class Chunk:
     symbol_name: Annotated[str | None, Doc("code: the function, class or method the chunk holds")] = None
     symbol_type: Annotated[str | None, Doc("code: what kind of symbol (function, class, method, ...)")] = None
     parent_symbol: Annotated[str | None, Doc("code: the class a method belongs to")] = None
-    section_path: Annotated[str | None, Doc("docs: the chunk's headings, outermost first")] = None
+    section_path: Annotated[str | None, Doc("docs: the chunk's headings, outermost first, joined by ' > '")] = None
     cell_index: Annotated[int | None, Doc("notebooks: the cell's index, 0-based")] = None
     chunk_id: Annotated[str, Doc("stable across re-index while the chunk's file, place and text stay")] = ""
 
