@@ -47,6 +47,7 @@ from .types import (
     QueryRequest,
     QueryResponse,
     QueryResult,
+    ResetReport,
     ResetRequest,
     StatusRequest,
     WorkspaceBusy,
@@ -219,7 +220,7 @@ class Brain:
                 raise error
         return sorted(scope)
 
-    def reset(self, drop_cache: bool = False) -> dict[str, Any]:
+    def reset(self, drop_cache: bool = False) -> ResetReport:
         """Delete the index, whatever state it is in (refuses while another writer runs), keeping the
         embedding cache (the vectors of every text embedded so far, hours of work on a large
         workspace) unless ``drop_cache``: the catalog is emptied of files, chunks and its index id in

@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Annotated
+
+from .described import Doc
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -58,11 +61,13 @@ LEG_WORDS = {
 class Leg:
     """One retrieval leg's part in a result."""
 
-    leg: str  # vector, bm25, graph, hybrid or names (MODE_LEGS)
-    score: float | None  # the leg's own score; None when it ranks without one or the chunk has no vector yet
-    rank: int | None  # 1-based place in the leg's own ranking; None when the leg scored it outside its list
-    label: str  # what a person reads: "vector 0.812 #1", "bm25 12.3", "hybrid #2", "vector not embedded yet"
-    missing: bool = False  # the chunk has no vector yet: the blend ranked it by its keywords alone
+    leg: Annotated[str, Doc("vector, bm25, graph, hybrid or names")]
+    score: Annotated[
+        float | None, Doc("the leg's own score; null when it ranks without one or the chunk has no vector yet")
+    ]
+    rank: Annotated[int | None, Doc("1-based place in the leg's own ranking; null when it scored the chunk outside it")]
+    label: Annotated[str, Doc("what a person reads: 'vector 0.812 #1', 'bm25 12.3', 'hybrid #2'")]
+    missing: Annotated[bool, Doc("the chunk has no vector yet: the blend ranked it by its keywords alone")] = False
 
 
 def printable(text: object) -> str:

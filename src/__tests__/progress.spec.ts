@@ -7,45 +7,26 @@ import {
 } from '../progress';
 import { scrollDelta } from '../open';
 import { IJob, IStatus } from '../types';
+import { jobOf, statusOf } from './fixtures';
 
 function job(fields: Partial<IJob>): IJob {
-  return {
-    id: 'j1',
+  return jobOf({
     status: 'running',
-    path: '',
-    force: false,
     phase: 'indexing',
-    files_done: 0,
     files_total: 253,
-    chunks: 0,
-    current_file: null,
-    percent: 0,
-    started: null,
-    finished: null,
-    error: null,
-    skipped: [],
-    report: null,
     ...fields
-  };
+  });
 }
 
 function status(fields: Partial<IStatus>): IStatus {
-  return {
+  return statusOf({
     state: 'indexing',
-    root: '/w',
-    generation: 1,
     files: { total: 253, by_source_type: {}, by_language: { python: 200 } },
     chunks: { total: 4074, by_source_type: {}, by_language: {} },
-    skipped: [],
     graph: { entities: 1, relations: 1, by_relation: {} },
-    model: { name: null, path: null, dim: null },
-    index_bytes: 0,
-    last_indexed: null,
-    format_version: 1,
-    job: null,
     coverage: 0.13,
     ...fields
-  };
+  });
 }
 
 describe('job phases', () => {
@@ -123,7 +104,8 @@ describe('what is searchable', () => {
       chunks_removed: 0,
       chunks_embedded: 0,
       skipped: [],
-      duration_s: 0.2
+      duration_s: 0.2,
+      warnings: []
     };
     expect(lastJobLabel(job({ status: 'done', report }))).toBe(
       'Up to date: 42 files unchanged'

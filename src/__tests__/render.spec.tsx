@@ -6,7 +6,7 @@ import { IndexSection } from '../panel/IndexSection';
 import { ResultList } from '../panel/ResultList';
 import { IJob, IQueryResponse, IQueryResult, IStatus } from '../types';
 import presentation from '../../tests/fixtures/presentation.json';
-import { response, result } from './fixtures';
+import { response, result, statusOf } from './fixtures';
 
 // Tell React this is a test environment that uses act().
 (globalThis as any).IS_REACT_ACT_ENVIRONMENT = true;
@@ -218,25 +218,21 @@ describe('result rendering', () => {
 });
 
 describe('index section', () => {
-  const status = (fields: Partial<IStatus>): IStatus => ({
-    state: 'ready',
-    root: '/home/me/shop',
-    generation: 2,
-    files: {
-      total: 5,
-      by_source_type: { code: 4, doc: 1 },
-      by_language: { python: 4, markdown: 1 }
-    },
-    chunks: { total: 17, by_source_type: {}, by_language: {} },
-    skipped: [],
-    graph: { entities: 9, relations: 12, by_relation: {} },
-    model: { name: 'm', path: null, dim: 384 },
-    index_bytes: 1000,
-    last_indexed: '2026-01-01T00:00:00+00:00',
-    format_version: 1,
-    job: null,
-    ...fields
-  });
+  const status = (fields: Partial<IStatus>): IStatus =>
+    statusOf({
+      root: '/home/me/shop',
+      generation: 2,
+      files: {
+        total: 5,
+        by_source_type: { code: 4, doc: 1 },
+        by_language: { python: 4, markdown: 1 }
+      },
+      chunks: { total: 17, by_source_type: {}, by_language: {} },
+      graph: { entities: 9, relations: 12, by_relation: {} },
+      index_bytes: 1000,
+      last_indexed: '2026-01-01T00:00:00+00:00',
+      ...fields
+    });
   const running = {
     id: 'j1',
     status: 'running',
@@ -301,7 +297,11 @@ describe('index section', () => {
 
   it('summarises a ready index, skipped files expandable', () => {
     renderIndex(
-      status({ skipped: [{ path: 'big.bin', reason: 'binary' }] }),
+      status({
+        skipped: [{ path: 'big.bin', reason: 'binary' }],
+        skipped_total: 1,
+        skipped_by_reason: { binary: 1 }
+      }),
       null
     );
     expect(
