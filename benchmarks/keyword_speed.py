@@ -56,7 +56,7 @@ def measure(root: Path, queries: int) -> dict:
     pool = latency100k._query_pool(root, queries + WARMUP + len(MODES) * (MODE_QUERIES + WARMUP))
     modes = _modes(brain, pool[queries + WARMUP :])
     serving_rss = latency100k._rss_mb()
-    view = brain._current_view()
+    view = brain._reader.view()
     index = view.snapshot.keywords
     assert index is not None
     catalog = Catalog(root / ".agent-brain" / "catalog.sqlite")

@@ -100,14 +100,14 @@ def test_keyword_and_graph_answer_over_every_file_while_embeddings_stream_in(tmp
         assert with_vector and len(with_vector) < len(hybrid)
         assert len(with_vector) <= round(status.coverage * status.chunks["total"])
         assert reader.graph_entity("ledger_5_1").matches
-        graph = reader._current_view().snapshot.graph
+        graph = reader._reader.view().snapshot.graph
     finally:
         resume.set()
         thread.join(120)
     report = seen[0]
     assert reader.status().coverage == 1.0 and reader.status().generation == report.generation > 2
     assert reader.query("reconcile the bank statement", mode="vector").coverage == 1.0
-    assert reader._current_view().snapshot.graph is graph  # the vector-only generations share its files
+    assert reader._reader.view().snapshot.graph is graph  # the vector-only generations share its files
     phases = [e.phase for e in events]
     assert phases.index("indexing") < phases.index("embedding") and phases[-1] == "done"
     embedding = [e for e in events if e.phase == "embedding"]

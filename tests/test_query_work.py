@@ -42,7 +42,7 @@ def test_warm_prepares_the_keyword_impacts(tmp_path):
     Brain(root).index()
     served = Brain(root)  # a fresh process's view: nothing loaded yet
     served.warm()
-    keywords = served._current_view().snapshot.keywords
+    keywords = served._reader.view().snapshot.keywords
     assert keywords is not None and keywords._impacts is not None  # the first query does not compute them
     assert served.query("discount", mode="bm25").results
 

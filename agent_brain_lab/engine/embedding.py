@@ -219,7 +219,7 @@ class Embedder:
         self._lock = threading.Lock()
         self.dim: int | None = DEFAULT_DIM if spec.name == DEFAULT_MODEL else None
 
-    def load(self):
+    def load(self) -> Any:
         """The model, loaded on first call (queries and indexing call it; a server may call it early)."""
         with self._lock:
             if self._model is None:

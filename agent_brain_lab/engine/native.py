@@ -26,6 +26,7 @@ from __future__ import annotations
 import ctypes
 import sys
 from functools import cache
+from types import ModuleType
 
 from .types import ModelUnavailable
 
@@ -119,7 +120,7 @@ def check() -> None:
         )
 
 
-def usearch_index():
+def usearch_index() -> ModuleType:
     """The ``usearch.index`` module, loaded after :func:`prime`."""
     prime()
     import usearch.index

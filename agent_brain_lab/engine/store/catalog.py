@@ -190,7 +190,7 @@ class Catalog:
             return conn
         raise first
 
-    def _tx(self):
+    def _tx(self) -> _Transaction:
         return _Transaction(self.db)
 
     def empty_for_reset(self) -> None:
@@ -427,5 +427,5 @@ class _Transaction:
         self.conn.execute("BEGIN IMMEDIATE")
         return self.conn
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
         self.conn.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -62,7 +62,7 @@ class IndexDir:
         self._folder = str(self.path)
         self._index_id_file = os.path.join(self._folder, "INDEX_ID")
         self._current_file = os.path.join(self._folder, "CURRENT")
-        self._catalog_file = os.path.join(self._folder, CATALOG)
+        self.catalog_file = os.path.join(self._folder, CATALOG)
 
     @property
     def catalog_path(self) -> Path:
@@ -131,14 +131,6 @@ class IndexDir:
             return _read_small(self._index_id_file).strip() or None
         except OSError:
             return None
-
-    def identity(self) -> tuple[str | None, int, tuple[int, int] | None, tuple[int, int] | None]:
-        """(index id, current generation, catalog file's and generation folder's device and inode):
-        any change means what a reader holds open no longer describes the index on disk (a
-        generation folder published again under the same number is a new folder)."""
-        gen = self.current()
-        folder = os.path.join(self._folder, f"gen-{gen}") if gen else None
-        return self.index_id(), gen, inode_of(self._catalog_file), inode_of(folder) if folder else None
 
     # ---------------------------------------------------------------- generations
 

@@ -60,7 +60,7 @@ class _Terms(Sequence):
     def __len__(self) -> int:
         return len(self.ptr) - 1
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> bytes:  # type: ignore[override]  # no slices: a term by number
         return self.blob[self.ptr[i] : self.ptr[i + 1]].tobytes()
 
     def ids(self) -> dict[bytes, int]:
@@ -137,7 +137,16 @@ class Segment:
         return vocab, term_ids[sel], np.asarray(a["rows"][sel]), np.asarray(a["tf"][sel])
 
     @classmethod
-    def from_coo(cls, name, vocab, term_ids, rows, tf, doc_len, keys) -> Segment:
+    def from_coo(
+        cls,
+        name: str,
+        vocab: Sequence[str],
+        term_ids: np.ndarray,
+        rows: np.ndarray,
+        tf: np.ndarray,
+        doc_len: np.ndarray,
+        keys: np.ndarray,
+    ) -> Segment:
         """A segment from postings in any order; rows are renumbered into key order."""
         order = np.argsort(keys, kind="stable")
         new_row = np.empty(len(keys), dtype=np.int64)
@@ -233,7 +242,9 @@ class KeywordIndex:
         segment = _segment_of("s1", [], keys, docs)
         return cls([segment], [np.ones(len(segment), dtype=bool)], k1, b, 2)
 
-    def patched(self, retired: Sequence[int], added_keys: Sequence[int], added_docs: Sequence[Sequence[str]]):
+    def patched(
+        self, retired: Sequence[int], added_keys: Sequence[int], added_docs: Sequence[Sequence[str]]
+    ) -> KeywordIndex:
         """The next generation: ``retired`` keys tombstoned, the added documents in a rebuilt delta
         (or everything merged into one new base when the delta or the tombstones have grown)."""
         retired_keys = np.asarray(retired, dtype=np.int64)
@@ -367,7 +378,9 @@ class _Impacts:
         return cls(rows, impact, df)
 
 
-def _segment_of(name: str, parts: list[tuple[Segment, np.ndarray]], keys: Sequence[int], docs) -> Segment:
+def _segment_of(
+    name: str, parts: list[tuple[Segment, np.ndarray]], keys: Sequence[int], docs: Sequence[Sequence[str]]
+) -> Segment:
     """One segment of the live rows of ``parts`` and the new (key, tokens) documents."""
     vocab: dict[str, int] = {}
     term_ids, rows, tfs = [], [], []
