@@ -27,6 +27,7 @@ import ctypes
 import sys
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 from .types import ModelUnavailable
 
@@ -139,7 +140,7 @@ def release_free_memory() -> None:
 
 
 @cache
-def _malloc_trim():
+def _malloc_trim() -> Any:
     try:
         return ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):
