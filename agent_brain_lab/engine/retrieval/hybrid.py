@@ -55,14 +55,17 @@ def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
     total = len(ctx.snapshot)
     partly_embedded = not vectors or len(vectors) < total
     alpha, threshold = ctx.request.alpha, ctx.request.similarity_threshold
+    # at alpha 1 the keyword leg's weight is 0: not scored at all, unless some chunks have no vector yet
+    # (those are found, and ranked, by their keyword score alone)
+    keywords_heard = alpha < 1 or partly_embedded
     depth, scales = POOL, None
     while True:
         vec_hits = vector_leg(ctx, depth)
-        kw_hits = bm25_leg(ctx, depth)
+        kw_hits = bm25_leg(ctx, depth) if keywords_heard else []
         keys = np.array(list(dict.fromkeys([h.key for h in vec_hits] + [h.key for h in kw_hits])), dtype=np.int64)
         if not len(keys):
             return []
-        bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)]
+        bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)] if keywords_heard else np.zeros(len(keys))
         sims, _, embedded = similarities(ctx, keys, bm25)
         if scales is None:  # the first POOL of each leg: the same in every request
             scales = Scale.of(bm25), Scale.of(sims[embedded])
@@ -83,13 +86,22 @@ def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
     for i in order[:count]:
         key = int(keys[i])
         vector_score = float(sims[i]) if embedded[i] else None  # None: no vector yet, not "no similarity"
-        hit = Hit(key, float(blended[i]), vector_score=vector_score, bm25_score=float(bm25[i]))
+        bm25_score = float(bm25[i]) if keywords_heard else None
+        hit = Hit(key, float(blended[i]), vector_score=vector_score, bm25_score=bm25_score)
         hit.ranks = {leg: r[key] for leg, r in ranks.items() if key in r}
         hits.append(hit)
     return hits
 
 
-def _unseen(scales, vec_hits, kw_hits, depth, alpha, threshold, partly_embedded) -> float:
+def _unseen(
+    scales: tuple[Scale, Scale],
+    vec_hits: list[Hit],
+    kw_hits: list[Hit],
+    depth: int,
+    alpha: float,
+    threshold: float,
+    partly_embedded: bool,
+) -> float:
     """The most a chunk outside both legs' candidates can blend to: at most the last score seen on
     each leg (or, past a short leg, below the threshold / no keyword at all)."""
     low_kw = scales[0](kw_hits[-1].score if len(kw_hits) == depth else 0.0)
