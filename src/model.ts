@@ -15,7 +15,8 @@ import {
   IQueryResponse,
   IStatus,
   isTerminal,
-  Mode
+  Mode,
+  SourceType
 } from './types';
 
 /** How the model reports failures to the user (a Notification in the app). */
@@ -30,7 +31,7 @@ export interface ISearchOptions {
   mode: Mode;
   topK: number;
   alpha: number;
-  sourceTypes: string[];
+  sourceTypes: SourceType[];
   languages: string[];
   /** Comma-separated globs relative to the workspace root. */
   paths: string;

@@ -27,7 +27,7 @@ def brain(hub_brain):
 
 def raw_neighbours(brain: Brain, node: str) -> dict[tuple[str, str], set[str]]:
     """(relation, direction) -> neighbour ids, read from the graph itself."""
-    g = brain._current_view().snapshot.graph.g
+    g = brain._reader.view().snapshot.graph.g
     found: dict[tuple[str, str], set[str]] = {}
     for _, other, rel in g.out_edges(node, keys=True):
         found.setdefault((rel, "out"), set()).add(other)

@@ -14,9 +14,20 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
-from ..engine.types import BrainError, IndexCancelled, IndexProgress, IndexReport, JobStatus, WorkspaceBusy
+from ..engine.types import (
+    BrainError,
+    Doc,
+    IndexCancelled,
+    IndexProgress,
+    IndexReport,
+    JobStatus,
+    Phase,
+    Shape,
+    SkippedFile,
+    WorkspaceBusy,
+)
 
 ACTIVE: tuple[JobStatus, ...] = ("pending", "running")
 ETA_MIN_SECONDS = 3.0  # embedding watched this long (and some chunks embedded) before an ETA is given
@@ -36,6 +47,45 @@ class JobRunning(WorkspaceBusy):
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "job_id": self.job_id}
+
+
+class JobView(TypedDict):
+    """A job as the REST routes return it (``Job.to_dict``)."""
+
+    id: Annotated[str, Doc("the job's id")]
+    status: Annotated[JobStatus, Doc("pending, running, then done, failed or cancelled")]
+    path: Annotated[str, Doc("the folder or file indexed, relative to the root ('' is everything)")]
+    paths: Annotated[list[str], Doc("path and the paths of the saves merged into this job")]
+    force: Annotated[bool, Doc("whether every file is re-indexed")]
+    merged_into: Annotated[
+        str | None,
+        Doc(
+            "the running job whose embedding phase serves this save: started at once, done once its files"
+            " are published for keyword and graph search (their embedding joins that job's queue); if that run"
+            " ends before serving it, the save runs as its own job, which the status names"
+        ),
+    ]
+    phase: Annotated[Phase, Doc("what the run is doing now")]
+    files_done: Annotated[int, Doc("files the run has chunked")]
+    files_total: Annotated[int, Doc("files the run will look at")]
+    chunks: Annotated[int, Doc("chunks the run holds so far")]
+    embedded: Annotated[int, Doc("embedding phase: how many of chunks have a vector")]
+    eta_s: Annotated[
+        float | None, Doc("embedding phase: seconds left at this run's embedding rate so far (null until known)")
+    ]
+    current_file: Annotated[str | None, Doc("the file being chunked")]
+    percent: Annotated[float, Doc("0..100: files done, or in the embedding phase chunks embedded")]
+    started: Annotated[str | None, Doc("when the run started (ISO 8601, UTC)")]
+    finished: Annotated[str | None, Doc("when the job ended (ISO 8601, UTC)")]
+    error: Annotated[str | None, Doc("failed: the error code and what went wrong")]
+    skipped: Annotated[list[dict[str, str]], Doc("the report's skipped files (empty until done)"), Shape(SkippedFile)]
+    report: Annotated[dict[str, Any] | None, Doc("done: what the run did"), Shape(IndexReport)]
+
+
+class StartedJob(JobView):
+    """What ``POST index`` answers: the job queued."""
+
+    job_id: Annotated[str, Doc("the same as id")]
 
 
 @dataclasses.dataclass
@@ -84,7 +134,7 @@ class Job:
             return None
         return round(max(0, progress.chunks - progress.embedded) * elapsed / done, 1)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JobView:
         progress = self.progress
         report = self.report.to_dict() if self.report else None
         return {
