@@ -31,30 +31,30 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _jupyter_labextension_paths():
+def _jupyter_labextension_paths() -> list[dict[str, str]]:
     return [{"src": "labextension", "dest": "agent-brain-lab"}]
 
 
-def _jupyter_server_extension_points():
+def _jupyter_server_extension_points() -> list[dict[str, Any]]:
     from .server.extension import AgentBrainApp
 
     return [{"module": "agent_brain_lab", "app": AgentBrainApp}]
 
 
-def _load_jupyter_server_extension(server_app):
+def _load_jupyter_server_extension(server_app: Any) -> None:
     """The legacy entry (servers that call the module's function): the same ExtensionApp."""
     from .server.extension import AgentBrainApp
 
     return AgentBrainApp._load_jupyter_server_extension(server_app)
 
 
-def load_ipython_extension(ipython):
+def load_ipython_extension(ipython: Any) -> None:
     from .kernel.magics import load_ipython_extension as load
 
     load(ipython)
 
 
-def unload_ipython_extension(ipython):
+def unload_ipython_extension(ipython: Any) -> None:
     from .kernel.magics import unload_ipython_extension as unload
 
     unload(ipython)

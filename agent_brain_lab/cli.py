@@ -6,6 +6,7 @@ Exit status: 0 ok, 2 invalid input, 1 any other engine error, 130 interrupted.
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import sys
@@ -50,7 +51,7 @@ class ProgressBar:
             self.stream.flush()
 
 
-def _print(ns, result: Any) -> None:
+def _print(ns: argparse.Namespace, result: Any) -> None:
     if ns.json:
         print(json.dumps(commands.as_data(ns, result), indent=2, ensure_ascii=False))
     elif ns.command == "reset":
@@ -68,7 +69,7 @@ def _serve_mcp(root: Path) -> int:
     return serve(root)
 
 
-def _watch(ns, brain: Brain) -> int:
+def _watch(ns: argparse.Namespace, brain: Brain) -> int:
     """The watch mode on stderr, then each run on stdout (a JSON object a line with --json), until Ctrl-C."""
     from .engine.watch import follow
 

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .engine import find_workspace
 from .engine.types import (
@@ -25,12 +25,16 @@ from .engine.types import (
     IndexRequest,
     InvalidRequest,
     NotIndexed,
+    ProgressCallback,
     QueryRequest,
     ResetRequest,
     StatusRequest,
     dask_address,
 )
 from .engine.workspace import resolve_path
+
+if TYPE_CHECKING:
+    from .engine import Brain
 
 COMMANDS = ("index", "query", "status", "graph", "reset", "watch")
 
@@ -76,10 +80,10 @@ class _Parser(argparse.ArgumentParser):
 
     commands: Mapping[str, argparse.ArgumentParser]  # the sub-command parsers, for help_text
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
-    def exit(self, status: int = 0, message: str | None = None):
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         if status:
             self.error((message or "failed").strip())
         raise HelpShown()
@@ -260,7 +264,7 @@ def _relative_to_root(path: str, cwd: Path, root: Path) -> str:
     return "" if relative == "." else relative
 
 
-def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> Any:
+def execute(ns: argparse.Namespace, brain: Brain, progress: ProgressCallback | None = None) -> Any:
     """Run a parsed command; returns what the engine returned (None for reset)."""
     actions: dict[str, Callable[[], Any]] = {
         "index": lambda: run_cancellable(
@@ -282,7 +286,7 @@ def execute(ns: argparse.Namespace, brain, progress: Callable | None = None) -> 
     return actions[ns.command]()
 
 
-def _follow(brain, polling: bool) -> int:
+def _follow(brain: Brain, polling: bool) -> int:
     from .engine.watch import follow  # watchfiles: only for this command
 
     return follow(brain, force_polling=polling or None)

@@ -6,66 +6,24 @@ into a MIME bundle next to the widget view.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from html import escape
 from typing import Any
 
+from .engine.labels import printable
 from .engine.types import MAX_SKIPPED_LISTED, IndexProgress, IndexReport, QueryResponse, QueryResult
 
 SNIPPET_LINES = 3
 SNIPPET_WIDTH = 100
-LEGS = (("vector", "vector_score"), ("bm25", "bm25_score"), ("graph", "graph_score"))
 
 
 # --------------------------------------------------------------------------- shared pieces
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def printable(name: object) -> str:
-    """``name`` safe to print: control characters (newline, escape, tab, ...) as repr-style escapes."""
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(name))
-
-
-def location(r: QueryResult | dict) -> str:
-    """``path:start-end`` (plus the notebook cell), the address a user can jump to."""
-    get = r.get if isinstance(r, dict) else lambda k: getattr(r, k)
-    where = f"{printable(get('source'))}:{get('start_line')}-{get('end_line')}"
-    cell = cell_label(get("cell_index"))
-    return f"{where} [{cell}]" if cell else where
-
-
-def cell_label(cell_index: int | None) -> str | None:
-    """A notebook cell as a person reads it, numbered from 1 as JupyterLab does (``cell_index`` 8 is
-    "cell 9"); None outside notebooks."""
-    return None if cell_index is None else f"cell {cell_index + 1}"
-
-
-def anchor(r: QueryResult) -> str | None:
-    """The engine's qualified symbol (with its type) or the section a result belongs to."""
-    symbol = r.qualified_symbol
-    if symbol:
-        return printable(f"{symbol} ({r.symbol_type})" if r.symbol_type else symbol)
-    return printable(r.section_path) if r.section_path else None
 
 
 def kind(r: QueryResult | dict) -> str:
     """``code · python``: the kind of file a result comes from and its language."""
     get = r.get if isinstance(r, dict) else lambda k: getattr(r, k)
     return f"{get('source_type')} · {get('language')}"
-
-
-def legs(r: QueryResult) -> list[str]:
-    """Per-leg scores and ranks, e.g. ``vector 0.812 #1``."""
-    out = []
-    for leg, attr in LEGS:
-        score, rank = getattr(r, attr), r.ranks.get(leg)
-        if score is None and rank is None:
-            continue
-        text = leg + (f" {score:.3f}" if score is not None else "") + (f" #{rank}" if rank is not None else "")
-        out.append(text)
-    return out
 
 
 def snippet_lines(
@@ -123,24 +81,13 @@ def _summary(resp: QueryResponse) -> str:
 
 
 def _notes(resp: QueryResponse) -> list[str]:
-    """Why results rank where they do (multi's intent and leg weights) and how much vector search saw."""
-    notes = []
-    if resp.intent:
-        notes.append(f"intent: {resp.intent}")
-    if resp.weights:
-        notes.append("weights: " + " · ".join(f"{leg} {w:.2f}" for leg, w in resp.weights.items()))
-    if resp.coverage is not None and resp.coverage < 1:  # None: no vector leg answered
-        notes.append(coverage_note(resp.coverage))
+    """Why results rank where they do (multi's reading of the query) and how much vector search saw."""
+    notes = [note for note in (resp.fusion_note, resp.coverage_note) if note]
     if resp.query_entities:
         notes.append("entities: " + ", ".join(resp.query_entities))
     if resp.fallback:
         notes.append(f"fallback: {resp.fallback}")
     return notes
-
-
-def coverage_note(coverage: float) -> str:
-    """What share of the workspace vector search can see while embedding is unfinished."""
-    return f"semantic search: {coverage:.0%} of the workspace"
 
 
 def _count_pairs(counts: dict[str, Any]) -> str:
@@ -174,14 +121,13 @@ def response_text(resp: QueryResponse) -> str:
     if not resp.results:
         lines.append("no results")
     for rank, r in enumerate(resp.results, 1):
-        head = f"{rank:>2}. {r.score:.4f}  {location(r)}"
-        if anchor(r):
-            head += f"  {anchor(r)}"
+        head = f"{rank:>2}. {r.score:.4f}  {r.location}"
+        if r.anchor:
+            head += f"  {r.anchor}"
         head += f"  [{kind(r)}]"
         lines.append(head)
-        detail = legs(r)
-        if detail:
-            lines.append("    " + " · ".join(detail))
+        if r.legs:
+            lines.append("    " + " · ".join(leg.label for leg in r.legs))
         if r.relationship_path:
             lines.append("    path: " + " ".join(r.relationship_path))
         lines += ["    │ " + "".join(text for text, _ in line) for line in snippet_lines(r)]
@@ -195,13 +141,13 @@ def response_html(resp: QueryResponse) -> str:
         parts.append("<p>no results</p>")
     parts.append("<ol>")
     for r in resp.results:
-        head = f"<code>{escape(location(r))}</code> <b>{r.score:.4f}</b>"
-        if anchor(r):
-            head += f" {escape(anchor(r) or '')}"
+        head = f"<code>{escape(r.location)}</code> <b>{r.score:.4f}</b>"
+        if r.anchor:
+            head += f" {escape(r.anchor)}"
         head += f" <small>[{escape(kind(r))}]</small>"
         extra = ""
-        if legs(r):
-            extra += f"<br><small>{escape(' · '.join(legs(r)))}</small>"
+        if r.legs:
+            extra += f"<br><small>{escape(' · '.join(leg.label for leg in r.legs))}</small>"
         if r.relationship_path:
             extra += f"<br><small>path: {escape(' '.join(r.relationship_path))}</small>"
         code = "\n".join(
@@ -349,14 +295,6 @@ def status_html(status: dict) -> str:
 # --------------------------------------------------------------------------- graph neighbourhood
 
 
-def node_location(node: dict) -> str:
-    """A graph node's ``path:start-end`` (just the path for a file node, "" for an external one)."""
-    where = printable(node.get("source") or "")
-    if where and node.get("start_line") is not None:
-        where += f":{node['start_line']}-{node.get('end_line', node['start_line'])}"
-    return where
-
-
 def edge_label(edge: dict, names: dict[str, str] | None = None) -> str:
     """``source -relation-> target``, each end by its name in ``names`` (else its node id)."""
     names = names or {}
@@ -365,7 +303,7 @@ def edge_label(edge: dict, names: dict[str, str] | None = None) -> str:
 
 
 def _node_line(node: dict) -> str:
-    where = node_location(node)
+    where = node.get("location") or ""
     name = node.get("qualname") or node.get("name") or node["id"]
     return f"hop {node.get('hop', '?')}  {name} ({node.get('kind') or '?'})  {where}".rstrip()
 
@@ -404,10 +342,7 @@ def _graph_outline(graph: dict) -> dict[str, Any]:
         "matches": [_node_line(n) for n in nodes.values() if n.get("hop") == 0],
         "sections": sections,
         "edges": [edge_label(e, names) for e in edges],
-        "chunks": [
-            f"{location(c)}  {printable(c.get('qualified_symbol') or c.get('section_path') or '')}".rstrip()
-            for c in graph.get("chunks", [])
-        ],
+        "chunks": [f"{c['location']}  {c.get('anchor') or ''}".rstrip() for c in graph.get("chunks", [])],
     }
 
 

@@ -13,6 +13,11 @@ three share the machine's load of that moment:
 
 It also checks the two agree: the leg's top-10 scores equal bm25s's within float32 rounding.
 
+Before bm25s is built, the same process serves as a server does (``Brain.warm()``) and times every
+mode on its own slice of queries (wall p50/p95 and CPU p50; vector, hybrid and multi embed each query
+with the real model), then records its RSS: the serving figure, without bm25s's index in it. The
+load average is recorded before and after each size.
+
 Run: ``python -m benchmarks.keyword_speed --modules 230,770,7700`` (~3k, 10k, 100k chunks).
 """
 
@@ -33,6 +38,8 @@ from .metrics import latency_summary
 RESULTS = Path(__file__).resolve().parent / "results"
 K = 10
 WARMUP = 5
+MODES = latency100k.MODES
+MODE_QUERIES = 100  # timed queries per mode
 
 
 def measure(root: Path, queries: int) -> dict:
@@ -45,7 +52,11 @@ def measure(root: Path, queries: int) -> dict:
     from agent_brain_lab.engine.tokenizer import tokenize
 
     brain = Brain(root)
-    view = brain._current_view()
+    brain.warm()
+    pool = latency100k._query_pool(root, queries + WARMUP + len(MODES) * (MODE_QUERIES + WARMUP))
+    modes = _modes(brain, pool[queries + WARMUP :])
+    serving_rss = latency100k._rss_mb()
+    view = brain._reader.view()
     index = view.snapshot.keywords
     assert index is not None
     catalog = Catalog(root / ".agent-brain" / "catalog.sqlite")
@@ -75,7 +86,7 @@ def measure(root: Path, queries: int) -> dict:
     def bm25_mode(q: str) -> None:
         brain.query(q, mode="bm25", top_k=K)
 
-    pool = latency100k._query_pool(root, queries + WARMUP)
+    pool = pool[: queries + WARMUP]
     ways = {"bm25 mode": bm25_mode, "keyword leg": leg, "bm25s": peer_search}
     wall: dict[str, list[float]] = {w: [] for w in ways}
     cpu: dict[str, list[float]] = {w: [] for w in ways}
@@ -95,7 +106,25 @@ def measure(root: Path, queries: int) -> dict:
     for way in ways:
         out[way] = {**latency_summary(wall[way]), "cpu_p50_ms": latency_summary(cpu[way])["p50_ms"]}
     out["top10_scores_agree"] = agree
+    out["modes"] = modes
+    out["serving_rss_mb"] = serving_rss
     out["rss_mb"] = latency100k._rss_mb()
+    return out
+
+
+def _modes(brain, pool: list[str]) -> dict:
+    """Every mode on its own slice of ``pool`` (no mode reuses another's cached query embedding)."""
+    out = {}
+    step = MODE_QUERIES + WARMUP
+    for i, mode in enumerate(MODES):
+        wall, cpu = [], []
+        for j, q in enumerate(pool[i * step : (i + 1) * step]):
+            start, cpu_start = time.perf_counter(), time.process_time()
+            brain.query(q, mode=mode, top_k=K)
+            if j >= WARMUP:
+                wall.append((time.perf_counter() - start) * 1000)
+                cpu.append((time.process_time() - cpu_start) * 1000)
+        out[mode] = {**latency_summary(wall), "cpu_p50_ms": latency_summary(cpu)["p50_ms"]}
     return out
 
 
@@ -104,8 +133,10 @@ def run(modules: list[int], queries: int, log) -> dict:
     for m in modules:
         root, _ = latency100k.workspace(m, log)
         cmd = [sys.executable, "-m", "benchmarks.keyword_speed", "--child", str(root), str(queries)]
+        before = latency100k._uptime()
         result = json.loads(subprocess.check_output(cmd, text=True).strip().splitlines()[-1])
         result["modules"] = m
+        result["uptime"] = [before, latency100k._uptime()]
         log(json.dumps(result))
         out["sizes"].append(result)
     out["uptime_after"] = latency100k._uptime()
@@ -139,6 +170,26 @@ def markdown(r: dict) -> str:
         "",
         "bm25 mode includes what bm25s does not: reading the results' rows from the catalog and their highlights.",
         "top-10 agree: the keyword leg's ten best scores equal bm25s's (rtol 1e-4) on the same tokens.",
+        "",
+        "## Every mode, same processes (warmed as a server; serving RSS before bm25s was built)",
+        "",
+        "| chunks | "
+        + " | ".join(f"{m} p50 / p95 ms (CPU p50)" for m in MODES)
+        + " | serving RSS MB | load before / after |",
+        "|---|" + "---|" * (len(MODES) + 2),
+    ]
+    for s in r["sizes"]:
+        if "modes" not in s:
+            continue
+        cells = " | ".join(
+            f"{x['p50_ms']:.2f} / {x['p95_ms']:.2f} ({x['cpu_p50_ms']:.2f})" for x in (s["modes"][m] for m in MODES)
+        )
+        loads = " / ".join(u.split("load average: ")[-1].split(",")[0] for u in s.get("uptime", []))
+        lines.append(f"| {s['chunks']:,} | {cells} | {s['serving_rss_mb']['rss_mb']} | {loads} |")
+    lines += [
+        "",
+        "Load: the 1-minute load average before and after the size ran (2 cores). Under load, wall times",
+        "stretch with the waiting; CPU time and the ratios of ways timed back to back hold better.",
         "",
     ]
     return "\n".join(lines)

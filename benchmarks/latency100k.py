@@ -21,6 +21,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import random
 import subprocess
@@ -33,7 +34,7 @@ import numpy as np
 from . import synth
 from .metrics import latency_summary
 
-BASE = Path("/tmp/latency100k")
+BASE = Path(os.environ.get("LATENCY100K_BASE", "/tmp/latency100k"))  # where the workspaces are kept
 RESULTS = Path(__file__).resolve().parent / "results"
 MODES = ("vector", "bm25", "hybrid", "graph", "multi")
 K = 10

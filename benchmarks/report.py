@@ -71,6 +71,7 @@ def markdown(results: dict) -> str:
     ]
     renderers = {
         "quality": _quality,
+        "natural": _natural,
         "code_indexing": _code_indexing,
         "scale": _scale,
         "incremental": _incremental,
@@ -83,6 +84,12 @@ def markdown(results: dict) -> str:
     for name, section in results["sections"].items():
         out += [*renderers[name](section), ""]
     return "\n".join(out)
+
+
+def _natural(section: dict) -> list[str]:
+    from .natural import markdown
+
+    return markdown(section)
 
 
 def _cold(section: dict) -> list[str]:

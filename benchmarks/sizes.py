@@ -111,8 +111,18 @@ def _cold(sizes: Sizes, args, log) -> dict:
     return cold(sizes, args.cache, log)
 
 
+def _natural(sizes: Sizes, args, log) -> dict:
+    """Natural questions (benchmarks/questions/natural): in --full runs, or a quick run that names it in --only."""
+    if sizes.name == "quick" and args.only == ",".join(SECTIONS):
+        return {"skipped": "natural questions run with --full, or --only natural (they index four packages)"}
+    from .natural import evaluate
+
+    return evaluate(args.cache, log, fresh=args.fresh)
+
+
 SECTIONS = {
     "quality": _quality,
+    "natural": _natural,
     "code_indexing": _code_indexing,
     "scale": _scale,
     "incremental": _incremental,

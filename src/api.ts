@@ -12,6 +12,7 @@ import {
   IJob,
   IQueryRequest,
   IQueryResponse,
+  IStartedJob,
   IStatus
 } from './types';
 
@@ -128,7 +129,7 @@ export class BrainAPI {
     return this._call('query', jsonBody('POST', request));
   }
 
-  index(request: IIndexRequest = {}): Promise<IJob> {
+  index(request: IIndexRequest = {}): Promise<IStartedJob> {
     return this._call('index', jsonBody('POST', request));
   }
 

@@ -25,7 +25,6 @@ import { OPEN_EVENT, parseLocation } from './location';
 import { openLocation } from './open';
 import { BrainPanel } from './panel/BrainPanel';
 import { followSaves } from './saves';
-import { focusLine } from './scores';
 import { applySettings, IPanelSettings, readSettings } from './settings';
 import { BrainStatusItem } from './statusbar';
 import { DOMAIN } from './trans';
@@ -88,7 +87,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       result =>
         void open({
           path: result.source,
-          line: focusLine(result),
+          line: result.focus_line,
           cell_index: result.cell_index
         })
     );

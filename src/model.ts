@@ -15,7 +15,8 @@ import {
   IQueryResponse,
   IStatus,
   isTerminal,
-  Mode
+  Mode,
+  SourceType
 } from './types';
 
 /** How the model reports failures to the user (a Notification in the app). */
@@ -30,7 +31,7 @@ export interface ISearchOptions {
   mode: Mode;
   topK: number;
   alpha: number;
-  sourceTypes: string[];
+  sourceTypes: SourceType[];
   languages: string[];
   /** Comma-separated globs relative to the workspace root. */
   paths: string;
@@ -131,6 +132,10 @@ export class BrainModel {
   }
   get job(): IJob | null {
     return this._job;
+  }
+  /** The last watched job that ended (kept while the panel follows the next one). */
+  get lastEnded(): IJob | null {
+    return this._lastEnded;
   }
   /** Why the last search has no results to show, if it failed in a way the user fixes. */
   get notice(): ISearchNotice | null {
@@ -320,6 +325,7 @@ export class BrainModel {
 
   private async _finish(job: IJob): Promise<void> {
     this._poll = null;
+    this._lastEnded = job;
     if (job.status === 'failed') {
       this.reporter.error(
         this.trans.__(
@@ -374,6 +380,7 @@ export class BrainModel {
   private _searchSeq = 0;
   private _status: IStatus | null = null;
   private _job: IJob | null = null;
+  private _lastEnded: IJob | null = null;
   private _poll: Poll | null = null;
   private _statusPoll: Poll | null = null;
   private _statusRead = 0;

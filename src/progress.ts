@@ -227,3 +227,25 @@ export function lastJobLabel(
       return trans.__('Job %1', job.status);
   }
 }
+
+/**
+ * A running save job whose run ended before serving it (a cancel): it runs on
+ * its own, and says which files and why, next to that run's own outcome.
+ */
+export function handedBackLabel(
+  job: IJob,
+  trans: TranslationBundle = NULL_TRANS
+): string | null {
+  if (isTerminal(job.status) || !job.merged_into) {
+    return null;
+  }
+  const paths = job.paths ?? [job.path];
+  const named = paths.slice(0, 3).join(', ');
+  const more =
+    paths.length > 3 ? trans.__(' and %1 more', paths.length - 3) : '';
+  return trans.__(
+    'Saved or changed during the run that ended, now indexed on their own: %1%2',
+    named,
+    more
+  );
+}

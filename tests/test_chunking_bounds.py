@@ -230,4 +230,4 @@ def test_cancel_during_a_huge_file_stops_inside_it(tmp_path, monkeypatch):
     with pytest.raises(IndexCancelled):
         brain.index(progress=progress, cancel=cancel)
     assert sectioned == [4]  # a.md was sectioned; huge.md was stopped while its lines were parsed
-    assert not brain.is_indexed()
+    assert not brain.has_index()

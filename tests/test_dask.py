@@ -156,7 +156,7 @@ def test_an_unreachable_scheduler_is_one_clear_error_and_nothing_is_committed(tm
     timeout = dask.config.set({"distributed.comm.timeouts.connect": "1s"})
     with timeout, pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
         brain.index()
-    assert not brain.is_indexed()
+    assert not brain.has_index()
     assert brain.index(dask_scheduler="").chunks_total == 47  # the lock was released; "" embeds locally
 
 
@@ -176,7 +176,7 @@ def test_a_worker_with_other_model_files_is_refused(tmp_path_factory):
     config.write_text(config.read_text().replace('"model_max_length": 256', '"model_max_length": 128'))
     with _cluster(1, XDG_CACHE_HOME=str(cache)) as cluster, pytest.raises(ClusterModelMismatch, match="other files"):
         brain.index(dask_scheduler=cluster.scheduler_address)
-    assert not brain.is_indexed()
+    assert not brain.has_index()
 
 
 def test_cancelling_cancels_the_cluster_futures(cluster, tmp_path_factory):
@@ -188,7 +188,7 @@ def test_cancelling_cancels_the_cluster_futures(cluster, tmp_path_factory):
     cancel.set()
     thread.join(60)
     assert isinstance(outcome.get("error"), IndexCancelled)
-    assert not brain.is_indexed()
+    assert not brain.has_index()
     deadline = time.monotonic() + 10
     while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -220,7 +220,7 @@ def test_a_lost_scheduler_is_one_clear_error_and_nothing_is_committed(tmp_path_f
     thread.join(120)
     assert isinstance(outcome.get("error"), BrainError) and outcome["error"].code == "cluster_error"
     assert str(outcome["error"]).startswith(f"lost the Dask scheduler at {cluster.scheduler_address}")
-    assert not brain.is_indexed()
+    assert not brain.has_index()
 
 
 # ------------------------------------------------------------------ hostile addresses and peers
@@ -303,5 +303,5 @@ def test_a_peer_that_is_no_dask_scheduler_is_one_clear_error_and_nothing_is_comm
     err = outcome.get("error")
     assert isinstance(err, ClusterError), outcome
     assert address in str(err) and ("not a Dask scheduler" in str(err) or "no Dask scheduler answered" in str(err))
-    assert not brain.is_indexed()
+    assert not brain.has_index()
     assert brain.index(dask_scheduler="").chunks_total == 47  # the writer lock was released

@@ -91,20 +91,23 @@ def test_keyword_and_graph_answer_over_every_file_while_embeddings_stream_in(tmp
         for mode in ("hybrid", "multi"):  # chunks without a vector still take part through bm25
             response = reader.query("ledger_11_2 bank statement", mode=mode)
             assert response.coverage < 1 and response.results[0].symbol_name == "ledger_11_2"
+        # at alpha 1 the keyword leg keeps running while chunks wait for vectors: only it finds those
+        pure = reader.query("ledger_11_2 bank statement", mode="hybrid", alpha=1.0).results
+        assert "ledger_11_2" in [r.symbol_name for r in pure] and all(r.bm25_score is not None for r in pure)
         # hybrid: a chunk without a vector says so (None), not "similarity 0.0"; embedded ones keep theirs
         hybrid = reader.query("reconcile the bank statement ledger", mode="hybrid", top_k=40).results
         with_vector = [r for r in hybrid if r.vector_score is not None]
         assert with_vector and len(with_vector) < len(hybrid)
         assert len(with_vector) <= round(status.coverage * status.chunks["total"])
         assert reader.graph_entity("ledger_5_1").matches
-        graph = reader._current_view().snapshot.graph
+        graph = reader._reader.view().snapshot.graph
     finally:
         resume.set()
         thread.join(120)
     report = seen[0]
     assert reader.status().coverage == 1.0 and reader.status().generation == report.generation > 2
     assert reader.query("reconcile the bank statement", mode="vector").coverage == 1.0
-    assert reader._current_view().snapshot.graph is graph  # the vector-only generations share its files
+    assert reader._reader.view().snapshot.graph is graph  # the vector-only generations share its files
     phases = [e.phase for e in events]
     assert phases.index("indexing") < phases.index("embedding") and phases[-1] == "done"
     embedding = [e for e in events if e.phase == "embedding"]

@@ -94,7 +94,7 @@ def test_skips_are_recorded_with_reasons_and_excludes_are_silent(brain):
 
 
 def _indexed_sources(brain) -> list[str]:
-    catalog = brain._current_view().catalog
+    catalog = brain._reader.view().catalog
     return list(catalog.live_files(brain._index_dir.current()))
 
 
@@ -311,7 +311,7 @@ def test_a_missing_model_is_one_clear_error(tmp_path):
     with pytest.raises(ModelUnavailable) as err:
         unknown.index()
     assert "nobody/no-such-model-on-any-hub" in str(err.value) and "model_path" in str(err.value)
-    assert not unknown.is_indexed()
+    assert not unknown.has_index()
 
 
 def test_graph_takes_plain_words_as_entities_only_in_questions_about_relations(brain):

@@ -100,7 +100,7 @@ def test_deleted_file_leaves_no_chunks_vectors_keywords_or_edges(small):
     for mode in ("bm25", "vector", "hybrid", "multi", "graph"):
         results = small.query("Circle area perimeter_of_square", mode=mode, top_k=20).results
         assert all(r.source != "geo/shapes.py" for r in results), mode
-    snapshot = small._current_view().snapshot
+    snapshot = small._reader.view().snapshot
     assert len(snapshot.vectors) == len(snapshot.columns) == small.status().chunks["total"]
     assert not [n for n, d in snapshot.graph.nodes() if d.get("source") == "geo/shapes.py"]
     assert small.graph_entity("perimeter_of_square").matches == []
@@ -186,7 +186,7 @@ def test_reader_picks_up_a_new_generation_from_another_brain(small):
 
 def test_reset_removes_the_index(small):
     small.reset()
-    assert small.status().state == "empty" and not small.is_indexed()
+    assert small.status().state == "empty" and not small.has_index()
 
 
 # ------------------------------------------------------------------ real processes
@@ -269,7 +269,7 @@ def test_several_paths_in_one_pass(small):
 
 
 def test_embedding_cache_stays_bounded(small):
-    catalog = small._current_view().catalog
+    catalog = small._reader.view().catalog
     model = small.status().model["key"]  # what the embedding cache is keyed by: the identity and the file's hash
 
     def cached():
@@ -322,7 +322,7 @@ NAME_QUERIES = ["perimeter of a square", "describe the circle", "hexagon corner 
 def _assert_equals_a_rebuild(brain: Brain, copy: Path) -> None:
     """The current generation, patched edit by edit, against what a from-scratch build of the same
     files holds: manifest digests, filter columns, counts, graph and name index."""
-    view = brain._current_view()
+    view = brain._reader.view()
     snapshot, catalog = view.snapshot, view.catalog
     for name, entry in snapshot.manifest["contents"].items():
         data = (snapshot.dir / name).read_bytes()
@@ -337,7 +337,7 @@ def _assert_equals_a_rebuild(brain: Brain, copy: Path) -> None:
     assert rebuilt.index(force=True).chunks_embedded == 0
     ours, theirs = brain.status(), rebuilt.status()
     assert (ours.files, ours.chunks, ours.graph) == (theirs.files, theirs.chunks, theirs.graph)
-    names, fresh = NameIndex(snapshot.graph), NameIndex(rebuilt._current_view().snapshot.graph)
+    names, fresh = NameIndex(snapshot.graph), NameIndex(rebuilt._reader.view().snapshot.graph)
     for query in NAME_QUERIES:
         assert names.match(set(tokenize(query))) == fresh.match(set(tokenize(query))), query
 
@@ -397,6 +397,6 @@ def test_an_index_that_matches_its_manifest_but_cannot_be_read_is_rebuilt_by_the
     brain = Brain(small.root)
     assert brain.status().state == "ready"
     assert brain.query("hexagon_corner_count", mode="bm25").results[0].source == "geo/shapes.py"
-    snapshot = brain._current_view().snapshot
+    snapshot = brain._reader.view().snapshot
     assert len(snapshot.vectors) == len(snapshot.columns) == brain.status().chunks["total"]
     _assert_equals_a_rebuild(brain, tmp_path_factory.mktemp("rebuilt") / "copy")

@@ -27,7 +27,7 @@ def brain(hub_brain):
 
 def raw_neighbours(brain: Brain, node: str) -> dict[tuple[str, str], set[str]]:
     """(relation, direction) -> neighbour ids, read from the graph itself."""
-    graph = brain._current_view().snapshot.graph
+    graph = brain._reader.view().snapshot.graph
     found: dict[tuple[str, str], set[str]] = {}
     for e in graph.out_edges(node):
         found.setdefault((e.relation, "out"), set()).add(e.target)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
+from agent_brain_lab.engine import highlight
 from agent_brain_lab.engine.highlight import highlight_ranges, query_terms
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def marked(text: str, query: str) -> list[str]:
@@ -33,3 +39,29 @@ def test_question_words_are_not_marked():
     assert {"compute", "cart", "total", "used"} <= marked
     assert marked.isdisjoint({"how", "did", "we", "where", "is", "it"})
     assert highlight_ranges("where it is", query_terms("where")) == [[0, 5]]  # nothing else to mark
+
+
+def test_numbers_digits_and_letters_outside_ascii():
+    text = "1.2.3 x12 12abc 3.14 é12é a_9 9_a"
+    assert marked(text, "12") == ["12", "12", "12"]  # inside x12 (a part), 12abc (the number), é12é
+    assert marked(text, "abc") == ["abc"]  # 12abc reads as 12 then abc
+    assert marked(text, "1.2.3") == ["1.2.3"]  # a dotted number asked for whole
+    assert marked(text, "14") == ["14"]
+
+
+def test_same_ranges_as_reading_every_word():
+    """The fast path (distinct words, then located) marks exactly what testing every word in turn
+    marks: on random texts over the characters where the two could differ, and on real files."""
+    rng = random.Random(7)
+    pieces = [*"aZ_9 .x1é🙂Hh\n-", "parse", "HTTP", "Header", "12", "3.4", "total", "cart", "x12"]
+    words = ["parse", "http", "header", "12", "x1", "cart_total", "total", "9", "h", "zh", "a_9", "3.4", "Z9"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 30))) for _ in range(3000)]
+    files = [p for p in sorted(FIXTURES.rglob("*")) if p.suffix in {".py", ".md", ".ts", ".go", ".ipynb"}]
+    texts += [p.read_text(errors="replace") for p in files]
+    assert len(texts) > 3010
+    compared = 0
+    for text in texts:
+        terms = query_terms(" ".join(rng.sample(words, rng.randint(1, 3))))
+        assert highlight_ranges(text, terms) == highlight._scan(text, terms), (text, terms)
+        compared += bool(highlight._scan(text, terms))
+    assert compared > 500  # most comparisons mark something

@@ -140,11 +140,8 @@ async def test_jupyter_server_mcp_serves_the_servers_brain(jp_serverapp, jp_fetc
             answer = await call(session, "search_workspace", **query)
             code, body = await rest(jp_fetch, "POST", "query", body=query)
             assert code == 200 and answer["generation"] == body["generation"] == 1
-            assert [h["location"] for h in answer["results"]] == [
-                f"{r['source']}:{r['start_line']}-{r['end_line']}"
-                + (f" [cell {r['cell_index'] + 1}]" if r["cell_index"] is not None else "")  # 1-based, as JupyterLab
-                for r in body["results"]
-            ]
+            # the engine's location labels, the same strings REST carries
+            assert [h["location"] for h in answer["results"]] == [r["location"] for r in body["results"]]
             entity = await call(session, "explore_entity", name="compute_total")
             assert "shop/pricing.py::apply_tax" in {n["id"] for n in entity["nodes"]}
 

@@ -27,7 +27,7 @@ from agent_brain_lab.mcp.tools import SPECS, to_json
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
-LOCATION = re.compile(r"^(?P<path>[^:]+):(?P<start>\d+)-(?P<end>\d+)(?: \[cell (?P<cell>\d+)\])?$")
+LOCATION = re.compile(r"^(?P<path>[^:]+):(?P<start>\d+)(?:-(?P<end>\d+))?(?: \[cell (?P<cell>\d+)\])?$")
 TOOLS = {"search_workspace", "workspace_status", "explore_entity", "index_workspace"}
 
 
@@ -81,8 +81,8 @@ def check_location(root: Path, hit: dict) -> re.Match:
     assert where, hit["location"]
     path = root / where["path"]
     assert path.is_file(), hit
-    start, end = int(where["start"]), int(where["end"])
-    assert 1 <= start <= end
+    start, end = int(where["start"]), int(where["end"] or where["start"])  # one line: path:7, never path:7-7
+    assert 1 <= start <= end and (where["end"] is None or start < end)
     if where["cell"] is None:  # notebook lines count within their cell
         lines = path.read_text().splitlines()
         assert end <= len(lines)
@@ -128,7 +128,7 @@ def test_tools_answer_every_mode_from_the_workspace(workspace):
             assert "shop/pricing.py" in paths, (mode, paths)
             top = answer["results"][0]
             assert top["why"]["legs"] and top["snippet"], top
-        graph_hit = next(h for h in answer["results"] if h.get("symbol") == "compute_total (function)")  # multi
+        graph_hit = next(h for h in answer["results"] if h.get("symbol") == "function compute_total")  # multi
         assert graph_hit["location"] == "shop/pricing.py:19-22"
         graph = await call(session, "search_workspace", query="what calls compute_total", mode="graph")
         assert any("<-calls-" in h["why"].get("path", "") for h in graph["results"]), graph

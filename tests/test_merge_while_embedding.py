@@ -14,6 +14,7 @@ import pytest
 
 from agent_brain_lab import Brain, render
 from agent_brain_lab.engine import indexer
+from agent_brain_lab.engine.types import IndexCancelled
 from tests.test_early_publish import FILES, brain, workspace
 
 SAVED = "books/ledger03.py"
@@ -131,3 +132,33 @@ def test_a_deleted_file_handed_to_the_run_leaves_search(tmp_path, early):
     finally:
         run.release()
     assert reader.status().coverage == 1.0 and reader.status().files["total"] == FILES
+
+
+def test_after_a_cancel_a_save_embeds_its_own_file_and_the_rest_waits_for_an_index_of_everything(tmp_path, early):
+    """Cancel holds: a later save (or a request the cancelled run refused) indexes its file fully,
+    vectors included, but does not quietly resume the cancelled run's embedding; a run of the whole
+    workspace does."""
+    root = workspace(tmp_path)
+    writer, cancel = brain(root), threading.Event()
+
+    def progress(p) -> None:
+        if p.phase == "embedding" and p.embedded:
+            cancel.set()
+
+    with pytest.raises(IndexCancelled):
+        writer.index(progress=progress, cancel=cancel)
+    reader = Brain(root)
+    cancelled = reader.status().coverage
+    assert 0 < cancelled < 1
+    # A request for files the run published as they are (a watcher batch it refused): nothing to embed.
+    unchanged = writer.index(path="books")
+    assert unchanged.files_indexed == 0 and unchanged.chunks_embedded == 0 and reader.status().coverage == cancelled
+    (root / SAVED).write_text(NEW_BODY)
+    report = writer.index(path=SAVED)
+    assert report.files_indexed == 1 and report.chunks_added >= 2
+    assert report.chunks_embedded == report.chunks_added  # its own texts, none of the backlog
+    status = reader.status()
+    assert status.generation == report.generation and status.coverage < 1
+    vector = reader.query("sum the quartz entries of the zebra ledger", mode="vector", top_k=1)
+    assert vector.results[0].symbol_name == "zebra_quartz_total"  # the saved file is fully searchable
+    assert writer.index().chunks_embedded > 0 and reader.status().coverage == 1.0

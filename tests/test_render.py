@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from agent_brain_lab import render
+from agent_brain_lab.engine import labels
 from agent_brain_lab.engine.retrieval import Hit
 from agent_brain_lab.engine.types import Chunk, IndexProgress, IndexReport, QueryResponse, QueryResult, SkippedFile
 
@@ -47,7 +50,7 @@ def test_report_progress_status_and_graph_escape_file_names():
     graph = {
         "query": "x",
         "matches": ["x"],
-        "nodes": [{"id": "x", "name": "x", "kind": "module", "source": NASTY, "start_line": 1, "hop": 0}],
+        "nodes": [{"id": "x", "name": "x", "kind": "module", "hop": 0, "location": labels.location(NASTY, 1, 1)}],
         "edges": [],
         "chunks": [nasty_response().results[0].to_dict()],
     }
@@ -66,24 +69,21 @@ def test_report_progress_status_and_graph_escape_file_names():
 
 
 def test_summary_counts_what_was_returned_and_explains_multi():
-    resp = nasty_response()
-    resp.mode, resp.intent, resp.weights, resp.coverage = "multi", "symbol", {"vector": 0.25, "bm25": 0.75}, 0.5
+    weights = {"hybrid": 0.25, "graph": 0.75, "names": 0.0}
+    resp = dataclasses.replace(nasty_response(), mode="multi", intent="callers", weights=weights, coverage=0.5)
     text = render.response_text(resp)
     assert "· 1 result ·" in text and " of " not in text.splitlines()[0]
-    assert "intent: symbol" in text and "weights: vector 0.25 · bm25 0.75" in text
+    read_as = (
+        "Read as: who calls a symbol. Weighed: " + "code relations 0.75 · meaning and keywords 0.25 · symbol names 0.00"
+    )
+
+    assert resp.fusion_note == read_as and read_as in text and read_as in render.response_html(resp)
     assert "semantic search: 50% of the workspace" in text
 
 
 def test_status_shows_coverage_when_the_engine_reports_it():
     assert "semantic search" not in render.status_text({"state": "ready"})
     assert "semantic search  43% of the workspace" in render.status_text({"state": "ready", "coverage": 0.43})
-
-
-def test_notebook_cells_are_numbered_from_one_as_jupyterlab_does():
-    assert render.location({"source": "nb.ipynb", "start_line": 1, "end_line": 2, "cell_index": 8}) == (
-        "nb.ipynb:1-2 [cell 9]"
-    )
-    assert render.location({"source": "a.py", "start_line": 1, "end_line": 2, "cell_index": None}) == "a.py:1-2"
 
 
 def test_skipped_files_are_counted_by_reason_and_a_few_named():

@@ -180,12 +180,12 @@ def test_query_validator_raises_only_invalid_request(data):
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(data=st.dictionaries(st.sampled_from([*IndexRequest.FIELDS, "extra"]), _json, max_size=5))
+@given(data=st.dictionaries(st.sampled_from([*tuple(IndexRequest.PARAMS), "extra"]), _json, max_size=5))
 def test_index_validator_raises_only_invalid_request(data):
     try:
         request = IndexRequest.build(data)
     except InvalidRequest as err:
-        assert err.field in (*IndexRequest.FIELDS, "extra")
+        assert err.field in (*tuple(IndexRequest.PARAMS), "extra")
     else:
         assert request.chunk_overlap is None or request.chunk_overlap < (request.chunk_size or 100_000)
 

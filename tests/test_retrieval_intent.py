@@ -47,6 +47,27 @@ def test_relation_questions_however_phrased(query, label, relation, entity, dire
 @pytest.mark.parametrize(
     "query",
     [
+        "Basic ParserElement subclasses",  # a title: a plain capitalised word before the name
+        "How to use from Python",  # a how-to question
+        "Using the pyparsing module",  # a cue verb then a determiner: an instruction, a heading
+        "Call the function call with the arguments flipped",
+    ],
+)
+def test_doc_headings_are_neither_relation_questions_nor_look_ups(query):
+    intent = analyse(query)
+    assert (intent.relation, intent.label) == (None, "prose")
+
+
+@pytest.mark.parametrize(
+    ("query", "label"), [("Our Pledge", "prose"), ("Getting started", "prose"), ("Session", "lookup")]
+)
+def test_a_short_phrase_of_plain_words_is_a_topic_not_a_look_up(query, label):
+    assert analyse(query).label == label
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
         "Returns the value used by the handler",  # cue words inside a sentence of its own
         "Called when a connection to the server closes",
         "Render the template with the given context and return a string",

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_server_support import call_api, on_server_loop
+from test_server_support import call_api, index_all, on_server_loop, wait_for_job
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.store.generations import IndexDir
@@ -78,17 +78,6 @@ def api(jp_fetch):
     return functools.partial(call_api, jp_fetch)
 
 
-async def wait_for_job(api, job_id, statuses=("done", "failed", "cancelled"), timeout=300):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        code, job = await api("GET", "jobs", job_id)
-        assert code == 200
-        if job["status"] in statuses:
-            return job
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"job {job_id} still {job['status']} after {timeout}s")
-
-
 async def wait_for_path(api, path, statuses, timeout=120):
     """The newest job for ``path`` once it reaches one of ``statuses``."""
     deadline = time.monotonic() + timeout
@@ -99,14 +88,6 @@ async def wait_for_path(api, path, statuses, timeout=120):
             return jobs[0]
         await asyncio.sleep(0.1)
     raise AssertionError(f"no job for {path} in {statuses} after {timeout}s: {listing}")
-
-
-async def index_all(api):
-    code, job = await api("POST", "index", body={"path": ""})
-    assert code == 202, job
-    job = await wait_for_job(api, job["job_id"])
-    assert job["status"] == "done", job
-    return job
 
 
 # ----------------------------------------------------------------------- before indexing

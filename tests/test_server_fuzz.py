@@ -1,6 +1,7 @@
 """Schemathesis against a live ``jupyter server`` with the extension, driven by the served OpenAPI
 description: valid and invalid inputs for every operation, a fixed seed and a bounded number of
-examples. No response may be a 5xx, and every error must be a JSON object with error and message.
+examples. No response may be a 5xx, every error must be a JSON object with error and message, and
+every answer must match the schema the document gives its status code.
 
 ``DELETE index`` is left out: it would only make every later query a 503 (it has its own tests).
 """
@@ -16,6 +17,7 @@ schemathesis = pytest.importorskip("schemathesis")
 
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis.errors import Unsatisfiable  # noqa: E402
+from schemathesis.core.failures import FailureGroup  # noqa: E402
 
 from benchmarks.rest import JupyterServer  # noqa: E402
 
@@ -46,7 +48,7 @@ def test_no_5xx_and_json_errors_on_every_operation(server):
     code, served = server.request("GET", "/agent-brain/openapi.json")
     assert code == 200
     schema = schemathesis.openapi.from_dict(served)  # from_url would leave out the description's own route
-    tried, server_errors, not_json = 0, [], []
+    tried, server_errors, not_json, nonconforming = 0, [], [], []
 
     def check(case) -> None:
         nonlocal tried
@@ -55,6 +57,10 @@ def test_no_5xx_and_json_errors_on_every_operation(server):
         label = (case.method, case.formatted_path, case.query, case.body, response.status_code)
         if response.status_code >= 500:
             server_errors.append(label)
+        try:  # every answer as the document describes it (no undocumented key: tests/test_contract.py)
+            case.validate_response(response, checks=[schemathesis.checks.response_schema_conformance])
+        except (AssertionError, FailureGroup) as failure:
+            nonconforming.append((*label, str(failure)[:400]))
         if response.status_code >= 400:
             try:
                 body = json.loads(response.content)
@@ -93,3 +99,4 @@ def test_no_5xx_and_json_errors_on_every_operation(server):
     assert tried >= len(operations) * EXAMPLES
     assert server_errors == []
     assert not_json == []
+    assert nonconforming == []

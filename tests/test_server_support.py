@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
+import time
 from typing import Any
 
 from jupyter_core.utils import ensure_event_loop
@@ -41,3 +43,22 @@ async def call_api(jp_fetch, method: str, *path: str, body: Any = None, params: 
     except HTTPClientError as err:
         response = err.response
     return response.code, json.loads(response.body)
+
+
+async def wait_for_job(api, job_id, statuses=("done", "failed", "cancelled"), timeout=300):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        code, job = await api("GET", "jobs", job_id)
+        assert code == 200
+        if job["status"] in statuses:
+            return job
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"job {job_id} still {job['status']} after {timeout}s")
+
+
+async def index_all(api):
+    code, job = await api("POST", "index", body={"path": ""})
+    assert code == 202, job
+    job = await wait_for_job(api, job["job_id"])
+    assert job["status"] == "done", job
+    return job

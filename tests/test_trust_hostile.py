@@ -34,7 +34,7 @@ def test_unresolvable_paths_are_invalid_requests(tmp_path, path, problem):
         with pytest.raises(InvalidRequest) as err:
             call()
         assert err.value.field == "path" and re.search(problem, str(err.value))
-    assert not brain.is_indexed()  # refused before any work
+    assert not brain.has_index()  # refused before any work
 
 
 def test_the_cli_reports_a_symlink_loop_without_a_traceback(tmp_path):

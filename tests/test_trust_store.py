@@ -282,7 +282,7 @@ def test_a_deleted_catalog_is_rebuilt_without_mixing_old_chunk_keys(ws):
     assert report.files_indexed == 3
     brain = Brain(ws)
     assert brain.status().state == "ready" and sources(brain, "zebra stripes") == ["docs/guide.md"]
-    snapshot = brain._current_view().snapshot
+    snapshot = brain._reader.view().snapshot
     assert len(snapshot.vectors) == len(snapshot.columns) == report.chunks_total
 
 
@@ -450,7 +450,7 @@ def test_an_indexer_killed_mid_embedding_leaves_a_working_index_and_the_next_run
     assert report.generation == 2 and report.files_indexed == 30
     assert report.chunks_embedded < 30 * 12  # what the killed run cached was kept
     assert sources(brain, "task_17_7")[0] == "batch/b17.py"
-    assert brain.status().chunks["total"] == len(brain._current_view().snapshot.vectors)
+    assert brain.status().chunks["total"] == len(brain._reader.view().snapshot.vectors)
 
 
 def _cached(catalog: Path) -> int:

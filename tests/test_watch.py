@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.types import MAX_PATHS, InvalidRequest
+from agent_brain_lab.engine.types import MAX_REQUEST_PATHS, InvalidRequest
 from agent_brain_lab.engine.watch import ChangeBatcher, follow, relevant
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,7 +35,7 @@ def eventually(check, timeout: float = WAIT_S, what: str = ""):
 
 
 def sources(brain: Brain, word: str, folder: str = "") -> set[str]:
-    if not brain.is_indexed():
+    if not brain.has_index():
         return set()
     within = {"file_paths": [folder]} if folder else {}
     return {r.source for r in brain.query(word, mode="bm25", top_k=100, **within).results}
@@ -173,7 +173,7 @@ def test_a_branch_switch_is_one_batched_run(tmp_path):
         return f'def {word}_{i}(x):\n    """{word.title()} step {i}."""\n    return x\n'
 
     (root / "pkg").mkdir()
-    n = MAX_PATHS // 3 + 10  # deleted, changed and added each: more paths than one request may name
+    n = MAX_REQUEST_PATHS // 3 + 10  # deleted, changed and added each: more paths than one request may name
     for i in range(2 * n):
         (root / "pkg" / f"mod_{i}.py").write_text(module("amberlynx", i))
     git("add", "-A")

@@ -16,6 +16,7 @@ import pytest
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.highlight import highlight_ranges, query_terms
+from agent_brain_lab.engine.labels import MODE_LEGS
 from agent_brain_lab.engine.retrieval import Hit
 from agent_brain_lab.engine.types import Chunk, QueryResponse, QueryResult
 from agent_brain_lab.kernel.widgets import STATIC, GraphWidget, ResultsWidget, _module, snippet_window
@@ -99,13 +100,13 @@ def presentation() -> QueryResponse:
         ranks={"vector": 1, "bm25": 1},
         relationship_path=["A", "-calls->", "B"],
     )
-    result = QueryResult.of(chunk, hit_, highlight_ranges(chunk.text, query_terms(query)))
+    result = QueryResult.of(chunk, hit_, highlight_ranges(chunk.text, query_terms(query)), mode="multi")
     return response(
         [result],
         query=query,
         fallback="vector: no known entity in the query",
-        intent="symbol",
-        weights={"vector": 0.3, "bm25": 0.5, "graph": 0.2},
+        intent="lookup",
+        weights={"hybrid": 1.0, "graph": 0.0, "names": 0.1},
         coverage=0.43,
     )
 
@@ -157,11 +158,11 @@ def test_results_carry_location_label_rank_and_summary():
         hit(source="nb.ipynb", source_type="notebook", cell_index=2, start_line=1, end_line=2, score=0.1),
     ]
     w = ResultsWidget(response(results, fallback="vector: no entity", generation=4))
-    assert [r["location"] for r in w.results] == ["src/http.py:3-9", "README.md:4", "nb.ipynb:1-2"]
-    assert [r["label"] for r in w.results] == ["Parser.parse", "Intro > Headers", ""]
+    # the engine's labels (engine/labels.py), notebook cells 1-based as JupyterLab counts them
+    assert [r["location"] for r in w.results] == ["src/http.py:3-9", "README.md:4", "nb.ipynb:1-2 [cell 3]"]
+    assert [r["anchor"] for r in w.results] == ["method Parser.parse", "Intro > Headers", None]
     assert [r["rank"] for r in w.results] == [1, 2, 3]
     assert w.results[2]["cell_index"] == 2
-    assert [r["cell_label"] for r in w.results] == [None, None, "cell 3"]  # 1-based, as JupyterLab counts
     assert w.results[0]["score_fraction"] == 1.0 and w.results[1]["score_fraction"] == pytest.approx(1 / 3)
     assert (w.query, w.mode, w.generation) == ("parse headers", "multi", 4)
     assert w.fallback == "vector: no entity"
@@ -179,15 +180,21 @@ def test_leg_bars_vector_absolute_others_relative_and_rank_only_legs():
     assert legs[1]["vector"]["fraction"] == 1.0  # clamped
     assert legs[0]["bm25"]["fraction"] == 1.0 and legs[1]["bm25"]["fraction"] == pytest.approx(0.5)
     assert legs[0]["bm25"]["rank"] == 1 and legs[1]["graph"]["rank"] == 1
-    assert legs[2] == {"graph": {"leg": "graph", "score": None, "fraction": None, "rank": 4}}
+    assert legs[2] == {
+        "graph": {"leg": "graph", "score": None, "fraction": None, "rank": 4, "label": "graph #4", "missing": False}
+    }
+    assert legs[0]["vector"]["label"] == "vector 0.800 #2" and legs[1]["bm25"]["label"] == "bm25 3.00 #2"
 
 
 def test_results_pass_the_engine_presentation_through():
     resp = presentation()
     w = ResultsWidget(resp)
     assert w.results[0]["highlights"] == resp.results[0].highlights != []
-    assert w.results[0]["label"] == "Parser.parseHTTPHeader"
-    assert (w.intent, w.weights, w.coverage) == ("symbol", {"vector": 0.3, "bm25": 0.5, "graph": 0.2}, 0.43)
+    assert w.results[0]["anchor"] == "method Parser.parseHTTPHeader"
+    assert (w.fusion_note, w.coverage_note) == (resp.fusion_note, resp.coverage_note)
+    assert w.fusion_note == (
+        "Read as: names to look up. Weighed: meaning and keywords 1.00 · symbol names 0.10 · code relations 0.00"
+    )
 
 
 def test_empty_response_has_no_results():
@@ -236,8 +243,9 @@ def test_results_widget_on_a_real_query(brain, mode):
     assert len(w.results) == len(resp.results) > 0
     assert [r["chunk_id"] for r in w.results] == [r.chunk_id for r in resp.results]
     assert json.loads(json.dumps(w.results)) == w.results  # plain JSON, as the comm sends it
-    expected_legs = {"hybrid": {"vector", "bm25"}, "multi": {"vector", "bm25", "graph"}, "bm25": {"bm25"}}[mode]
-    assert {leg["leg"] for r in w.results for leg in r["legs"]} <= expected_legs
+    shown = [[leg["label"] for leg in r["legs"]] for r in w.results]
+    assert shown == [[leg.label for leg in r.legs] for r in resp.results]
+    assert {leg["leg"] for r in w.results for leg in r["legs"]} <= set(MODE_LEGS[mode])
     assert any(r["highlights"] for r in w.results)
     for r in w.results:
         for a, b in r["highlights"]:
@@ -366,9 +374,9 @@ def test_views_render_and_talk_back_in_a_browser(brain, tmp_path):
 
     assert out["hits"] == 1 and out["injected"] == 0
     assert out["marks"] == json.loads(PRESENTATION_FILE.read_text(encoding="utf-8"))["marks"]
-    assert out["fusion"] == "intent: symbol · vector 0.30 · bm25 0.50 · graph 0.20"
-    assert out["coverage"] == "semantic search: 43% of the workspace"
-    assert out["legs"] == ["vector", "bm25"] and out["widths"] == ["70%", "100%"]
+    assert out["fusion"] == results.fusion_note and out["coverage"] == "semantic search: 43% of the workspace"
+    assert out["legs"] == ["vector 0.700 #1", "bm25 3.00 #1"] and out["widths"] == ["70%", "100%"]
+    assert out["anchor"] == "method Parser.parseHTTPHeader"
     assert out["fallback"].endswith("vector: no known entity in the query") and out["toggles"] == 1
     assert out["href"].endswith("/user/x/lab/tree/src/my%20file.py")
     assert out["openDetail"] == {"path": "src/my file.py", "line": 3, "cell_index": None}
@@ -402,11 +410,12 @@ def test_presentation_fixture_is_the_engines_answer():
 
 def test_html_repr_marks_the_engine_highlights():
     saved = json.loads(PRESENTATION_FILE.read_text(encoding="utf-8"))
-    page = response_html(presentation())
+    resp = presentation()
+    page = response_html(resp)
     assert [html.unescape(m) for m in re.findall(r"<mark>(.*?)</mark>", page)] == saved["marks"]
     assert "&lt;b&gt;" in page and "<b>Headers" not in page
-    assert "Parser.parseHTTPHeader (method)" in page
-    assert "intent: symbol" in page and "vector 0.30 · bm25 0.50 · graph 0.20" in page
+    assert "method Parser.parseHTTPHeader" in page
+    assert html.escape(resp.fusion_note) in page and "vector 0.700 #1 · bm25 3.00 #1" in page
     assert "semantic search: 43% of the workspace" in page
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 
 from .chunking.text import cap_chunks, no_check
+from .config import CHUNK_OVERLAP, CHUNK_SIZE
 from .types import Chunk
 from .workspace import Unreadable, WorkspaceFile
 
@@ -21,8 +22,8 @@ _CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z0-9]+[A-Z]")
 
 @dataclass(frozen=True)
 class ChunkSettings:
-    chunk_size: int = 1500
-    chunk_overlap: int = 200
+    chunk_size: int = CHUNK_SIZE
+    chunk_overlap: int = CHUNK_OVERLAP
 
 
 def file_budget(check_cancel: Callable[[], None], seconds: float = FILE_SECONDS) -> Callable[[], None]:

@@ -1,10 +1,9 @@
 """The Brain facade: open a workspace's index, index it, query it, describe it, reset it.
 
 One ``Brain`` per workspace root and process. Many processes may open the same root: each reads
-the generation ``CURRENT`` names and only one writes at a time. Every read re-checks the index's
-identity (index id, generation, catalog file): when another process reset, rebuilt or restored the
-index, the catalog connection and the snapshot are reopened together, so chunk keys are only ever
-looked up in the catalog they came from.
+the generation ``CURRENT`` names and only one writes at a time. Reads go through the Brain's
+:class:`~agent_brain_lab.engine.reader.IndexReader`, which reopens catalog and snapshot together
+when another process reset, rebuilt or restored the index (see ``engine/reader.py``).
 """
 
 from __future__ import annotations
@@ -13,8 +12,7 @@ import bisect
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +25,12 @@ from .explore import explore
 from .highlight import highlight_ranges, query_terms
 from .indexer import Indexer, IndexSettings, Scope, count_by_kind, model_changed
 from .merges import Merges
+from .native import release_free_memory
 from .query_vectors import QueryVectors
+from .reader import IndexReader, View
 from .retrieval.names import name_index
-from .snapshot import Snapshot
-from .store.catalog import Catalog, CatalogChanged, catalog_errors
-from .store.generations import CATALOG, FIX_RESET, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
+from .store.catalog import Catalog, catalog_errors
+from .store.generations import CATALOG, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
 from .store.graph import CodeGraph
 from .store.storage import disk_full_problem, read_only_problem
 from .types import (
@@ -49,20 +48,12 @@ from .types import (
     QueryRequest,
     QueryResponse,
     QueryResult,
+    ResetReport,
     ResetRequest,
     StatusRequest,
     WorkspaceBusy,
 )
 from .workspace import ScanOptions, resolve_inside, scan
-
-
-@dataclass(frozen=True)
-class _View:
-    """What a reader holds open: one catalog and one generation of the same index."""
-
-    identity: tuple
-    catalog: Catalog
-    snapshot: Snapshot
 
 
 def find_workspace(start: str | Path) -> Path:
@@ -83,8 +74,7 @@ class Brain:
         self._index_dir = IndexDir(self.root, shared=bool(self.config.share_index_with_group))
         self._model = resolve_model(self.config.model, self.config.model_path)
         self._embedder = Embedder(self._model)
-        self._view: _View | None = None
-        self._lock = threading.Lock()
+        self._reader = IndexReader(self._index_dir)
         self._query_vectors = QueryVectors(self._embedder.embed_query)
         self._merges = Merges()  # requests handed to this Brain's run while it embeds
 
@@ -98,10 +88,10 @@ class Brain:
         *,
         force: bool = False,
         path: str | Sequence[str] = "",
-        include=None,
-        exclude=None,
-        chunk_size=None,
-        chunk_overlap=None,
+        include: str | Sequence[str] | None = None,
+        exclude: str | Sequence[str] | None = None,
+        chunk_size: int | None = None,
+        chunk_overlap: int | None = None,
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
         wait: float = 0.0,
@@ -172,19 +162,12 @@ class Brain:
         problem = read_only_problem(self._index_dir.path)
         if problem is not None:
             raise problem
-        for _ in range(3):
-            identity = self._index_dir.identity()
-            try:
-                return self._check_can_index(force)
-            except IndexCorrupt:
-                if not self._replaced(identity):
-                    raise  # damage, not files removed under us by a reset or publish
-        raise busy()
+        self._reader.settled(lambda: self._check_can_index(force))
 
     def _check_can_index(self, force: bool) -> None:
         if self._index_dir.exists() and self._index_dir.writer_active():
             raise busy()
-        if self.is_indexed():
+        if self.has_index():
             if not force:
                 self._index_dir.check_format()
             catalog = Catalog(self._index_dir.catalog_path)
@@ -205,9 +188,9 @@ class Brain:
     def indexed(self, paths: Sequence[str]) -> set[str]:
         """Those of ``paths`` (root-relative) that the current generation holds: a file, or a folder
         with files in it. Works for paths gone from disk, which is what a watcher asks about."""
-        if not self.is_indexed():
+        if not self.has_index():
             return set()
-        files = sorted(self._read(lambda view: view.catalog.live_files(view.snapshot.gen)))
+        files = sorted(self._reader.read(lambda view: view.catalog.live_files(view.snapshot.gen)))
         found = set()
         for rel in paths:
             folder = rel.rstrip("/") + "/" if rel else ""
@@ -238,7 +221,7 @@ class Brain:
                 raise error
         return sorted(scope)
 
-    def reset(self, drop_cache: bool = False) -> dict[str, Any]:
+    def reset(self, drop_cache: bool = False) -> ResetReport:
         """Delete the index, whatever state it is in (refuses while another writer runs), keeping the
         embedding cache (the vectors of every text embedded so far, hours of work on a large
         workspace) unless ``drop_cache``: the catalog is emptied of files, chunks and its index id in
@@ -246,12 +229,12 @@ class Brain:
 
         Returns ``{"status": "reset", "cache": "kept" | "dropped" | "none", "note": why, or None}``."""
         drop_cache = ResetRequest.build({"drop_cache": drop_cache}).drop_cache
-        self._forget()
+        self._reader.forget()
         if not self._index_dir.exists():
             self._index_dir.remove()  # nothing, or garbage where the folder belongs
             return {"status": "reset", "cache": "none", "note": None}
         with self._index_dir.writer_lock():
-            self._forget()
+            self._reader.forget()
             kept = () if drop_cache else (CATALOG, f"{CATALOG}-wal", f"{CATALOG}-shm")
             self._index_dir.remove(keep=kept)  # first: frees the space a full disk needs
             if drop_cache:
@@ -286,17 +269,22 @@ class Brain:
         """Load the embedding model, the current generation's graph and its name index now, off the
         request path: a server does this at start so its first queries do not wait (about 0.6 s and,
         at 100k chunks, several seconds)."""
-        if self.is_indexed():
+        if self.has_index():
             self._embedder.load()
             try:
-                graph = self._current_view().snapshot.graph
+                snapshot = self._reader.view().snapshot
+                graph = snapshot.graph
                 if graph is not None:
                     name_index(graph)  # multi's names leg: built once per graph
+                if snapshot.keywords is not None:
+                    snapshot.keywords.prepare()  # the generation's keyword impacts (~0.1 s at 100k chunks)
             except (IndexProblem, NotIndexed):
                 pass  # status says what is wrong; queries raise it
+            release_free_memory()  # the temporaries of all that loading
 
-    def is_indexed(self) -> bool:
-        """Whether there is an index (a readable one or not: ``status()`` tells which)."""
+    def has_index(self) -> bool:
+        """Whether there is an index on disk, readable or not (a damaged one too: ``status()`` tells
+        which, a read raises its problem)."""
         try:
             return self._index_dir.current() > 0
         except IndexProblem:  # damaged, or not readable by this user: there is one
@@ -308,9 +296,9 @@ class Brain:
             request = QueryRequest.build({**query.to_dict(), **fields}) if fields else query
         else:
             request = QueryRequest.build({**(query if isinstance(query, dict) else {"query": query}), **fields})
-        return self._read(lambda view: self._query(view, request, started))
+        return self._reader.read(lambda view: self._query(view, request, started))
 
-    def _query(self, view: _View, request: QueryRequest, started: float) -> QueryResponse:
+    def _query(self, view: View, request: QueryRequest, started: float) -> QueryResponse:
         snapshot, catalog = view.snapshot, view.catalog
         # Modes that always rank by meaning start the query's embedding now, beside their other work;
         # bm25 never loads the model, graph only when it has chunks to order (or falls back to vector).
@@ -322,7 +310,7 @@ class Brain:
         outcome = retrieval.search(ctx)
         rows = catalog.chunks_by_key([h.key for h in outcome.hits])
         terms = query_terms(request.query)
-        results = [_result(rows[h.key], h, terms) for h in outcome.hits if h.key in rows]
+        results = [_result(rows[h.key], h, terms, request.mode) for h in outcome.hits if h.key in rows]
         return QueryResponse(
             query=request.query,
             mode=request.mode,
@@ -349,7 +337,7 @@ class Brain:
         else:
             given = {"name": name, "depth": depth, "per_relation": per_relation, "all_relations": all_relations}
             request = GraphRequest.build(given)
-        return self._read(lambda view: _neighbourhood(view, request))
+        return self._reader.read(lambda view: _neighbourhood(view, request))
 
     def status(self, all_skipped: bool | StatusRequest = False) -> IndexStatus:
         """The index's state and what it holds. Reads only the current generation's manifest once it
@@ -379,7 +367,7 @@ class Brain:
             writable=read_only_problem(folder) is None,
         )
         try:
-            view = self._current_view()
+            view = self._reader.view()
         except NotIndexed:
             pass
         except IndexProblem as err:
@@ -406,116 +394,17 @@ class Brain:
 
     # ---------------------------------------------------------------- internals
 
-    def _read(self, work: Callable[[_View], Any]) -> Any:
-        """Run ``work`` on the current view; a catalog replaced under it (reset and re-indexed by
-        another process between the identity check and a connection) is reopened and tried again."""
-        doubted = False
-        for _ in range(3):
-            view = self._current_view()
-            try:
-                with catalog_errors(self._index_dir.path, reading=True):
-                    return work(view)
-            except CatalogChanged:
-                self._forget(view)
-            except IndexProblem:
-                if not self._replaced(view.identity):
-                    if doubted:
-                        raise  # seen twice, from two fresh opens: damage
-                    doubted = True  # a connection misled by files replaced under it: a second look decides
-                self._forget(view)  # files removed under a reader by a publish or reset, not damage: look again
-        raise WorkspaceBusy("the index was replaced by another process while reading it: try again")
-
-    def _current_view(self, written: tuple[int, CodeGraph] | None = None) -> _View:
-        """The catalog and generation of the index on disk, reopened together when its identity
-        (index id, generation, catalog file) changed since the last read.
-
-        ``written``: (generation, graph) this process just published: served with the graph still in
-        memory and without re-reading the files it just wrote."""
-        self._index_dir.check_folder()
-        moving = False  # whether the last attempt saw the index replaced under it
-        doubted = None  # the identity under which a catalog was first found not to match INDEX_ID
-        for _ in range(3):
-            if doubted is not None:
-                time.sleep(0.05)  # outside the lock: let a reset that replaces the catalog's files finish
-            identity = self._index_dir.identity()
-            index_id, gen, *_ = identity
-            if not gen:
-                self._forget()
-                raise NotIndexed("this workspace has no index yet: index it first")
-            with self._lock:
-                if self._view is not None and self._view.identity == identity:
-                    try:
-                        with catalog_errors(self._index_dir.path, reading=True):
-                            if self._view.catalog.same_index():
-                                return self._view
-                    except IndexProblem:
-                        pass  # damage, or a catalog removed by a reset since the check: a fresh open decides
-                    except CatalogChanged:
-                        pass  # its file was replaced since this connection opened it: reopen below
-                    self._view.catalog.close()  # another catalog was copied over the file: reopen
-                # a later generation of the same index: what it shares with this one is not loaded twice
-                before = self._view.snapshot if self._view is not None and self._view.identity[0] == index_id else None
-                self._view = None
-                try:
-                    self._index_dir.check_format()
-                    catalog = Catalog(self._index_dir.catalog_path)
-                except IndexProblem:
-                    if self._replaced(identity):
-                        continue  # a reset or publish removed files under us: look again
-                    raise
-                try:
-                    moving = self._replaced(identity)
-                    if catalog.index_id != index_id and not moving:
-                        # seen twice under one identity (a connection opened while a reset replaced the
-                        # catalog's files can misread once): a catalog from another index
-                        if doubted == identity:
-                            raise IndexCorrupt(
-                                ".agent-brain/catalog.sqlite does not belong to the index INDEX_ID names", FIX_RESET
-                            )
-                        doubted = identity
-                    if catalog.index_id != index_id or moving:
-                        continue  # replaced while we opened it: look again
-                    graph = written[1] if written and written[0] == gen else None
-                    snapshot = Snapshot(
-                        gen, self._index_dir.gen_path(gen), graph, verify=graph is None, previous=before
-                    )
-                    self._view = _View(identity, catalog, snapshot)
-                    return self._view
-                except IndexProblem:
-                    if self._replaced(identity):
-                        continue  # the generation was collected while we loaded it: look again
-                    raise
-                finally:
-                    if self._view is None:
-                        catalog.close()
-        raise WorkspaceBusy("the index is being replaced by another process: try again in a moment")
-
-    def _replaced(self, identity: tuple) -> bool:
-        """Whether the index on disk is no longer the one ``identity`` describes (an unreadable
-        CURRENT counts as not replaced: that is damage to report)."""
-        try:
-            return self._index_dir.identity() != identity
-        except IndexProblem:
-            return False
-
-    def _forget(self, view: _View | None = None) -> None:
-        """Drop the open view (only ``view``, if given: another thread may have replaced it already)."""
-        with self._lock:
-            if self._view is not None and (view is None or self._view is view):
-                self._view.catalog.close()
-                self._view = None
-
     def _adopt(self, gen: int, graph: CodeGraph) -> None:
         """Serve the generation this process just wrote with the graph still in memory, its name
         index built here: the first graph or multi query after a re-index does not wait for either."""
         try:
-            self._current_view(written=(gen, graph))
+            self._reader.view(written=(gen, graph))
             name_index(graph)
         except (IndexProblem, NotIndexed, WorkspaceBusy):
             pass  # replaced or broken since: the next read reports it
 
 
-def _neighbourhood(view: _View, request: GraphRequest) -> GraphNeighbourhood:
+def _neighbourhood(view: View, request: GraphRequest) -> GraphNeighbourhood:
     snapshot, catalog = view.snapshot, view.catalog
     graph, name = snapshot.graph, request.name
     matches = ([name] if name in graph else graph.lookup(name)) if graph else []  # a node id, or a name
@@ -541,6 +430,8 @@ def _scan_options(config: BrainConfig) -> ScanOptions:
     return config.scan_options()
 
 
-def _result(chunk: Chunk, hit: retrieval.Hit, terms: frozenset[str] = frozenset()) -> QueryResult:
-    """A hit on ``chunk``, with the characters matching the query's keyword ``terms`` marked."""
-    return QueryResult.of(chunk, hit, highlight_ranges(chunk.text, terms))
+def _result(
+    chunk: Chunk, hit: retrieval.Hit, terms: frozenset[str] = frozenset(), mode: str | None = None
+) -> QueryResult:
+    """A hit of a ``mode`` search on ``chunk``, with the characters matching the query's keyword ``terms`` marked."""
+    return QueryResult.of(chunk, hit, highlight_ranges(chunk.text, terms), mode)

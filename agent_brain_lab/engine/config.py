@@ -12,19 +12,28 @@ if TYPE_CHECKING:
     from .workspace import ScanOptions
 
 
+# The defaults, each defined here once: the scan (ScanOptions), the chunker (ChunkSettings) and the
+# Jupyter server's traits take theirs from these.
+MAX_FILE_BYTES = 1_000_000  # a larger file is skipped
+CHUNK_SIZE = 1500  # characters
+CHUNK_OVERLAP = 200  # characters
+BM25_K1 = 1.2
+BM25_B = 0.75
+
+
 @dataclass(frozen=True)
 class BrainConfig:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
-    max_file_bytes: int = 1_000_000
+    max_file_bytes: int = MAX_FILE_BYTES
     include_hidden: bool = False
-    chunk_size: int = 1500
-    chunk_overlap: int = 200
+    chunk_size: int = CHUNK_SIZE
+    chunk_overlap: int = CHUNK_OVERLAP
     model: str | None = None
     model_path: str | None = None
     graph_enabled: bool = True
-    bm25_k1: float = 1.2
-    bm25_b: float = 0.75
+    bm25_k1: float = BM25_K1
+    bm25_b: float = BM25_B
     dask_scheduler: str | None = None  # address of a Dask scheduler to embed on while indexing; None/"": locally
     # the index folder group-readable as far as the root is (default: private to its owner, 0700/0600);
     # None: the environment variable SHARE_ENV ("1"/"0"), else off

@@ -107,7 +107,7 @@ class DaskEmbedder(Embedder):
 
     # ---------------------------------------------------------------- internals
 
-    def _connect(self):
+    def _connect(self) -> Any:
         if self._client is not None:
             return self._client
         client = self._open_client()
@@ -128,7 +128,7 @@ class DaskEmbedder(Embedder):
                 )
         return client
 
-    def _open_client(self):
+    def _open_client(self) -> Any:
         """A client of the scheduler, within Dask's connect timeout plus ``HANDSHAKE_GRACE_S``: a peer
         that is no Dask scheduler (a web server, something silent) can make ``Client()`` hang or
         fail in odd ways (a MemoryError for a frame length read from an HTTP reply); each is one
@@ -191,7 +191,7 @@ class DaskEmbedder(Embedder):
             raise failure  # KeyboardInterrupt, SystemExit
         return outcome["client"]
 
-    def _gather(self, client, futures) -> list[np.ndarray]:
+    def _gather(self, client: Any, futures: list[Any]) -> list[np.ndarray]:
         """Wait for every batch, checking the cancel event; map cluster failures to one error."""
         while not all(f.done() for f in futures):
             if self._cancel.wait(0.05):

@@ -219,7 +219,7 @@ class Embedder:
         self._lock = threading.Lock()
         self.dim: int | None = DEFAULT_DIM if spec.name == DEFAULT_MODEL else None
 
-    def load(self):
+    def load(self) -> Any:
         """The model, loaded on first call (queries and indexing call it; a server may call it early)."""
         with self._lock:
             if self._model is None:
@@ -242,6 +242,7 @@ class Embedder:
                     if self._query_session is None:
                         model.model.load_onnx_model()  # another model: fastembed's own session, loaded now
                     self._model = model
+                    native.release_free_memory()  # what loading the session freed
                 except Exception as err:  # fastembed raises many kinds; one clear message here
                     raise ModelUnavailable(
                         f"cannot load embedding model {self.spec.name!r}"

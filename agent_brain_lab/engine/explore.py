@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from . import labels
 from .store.graph import HUB_DEGREE, CodeGraph
 
 PER_RELATION = 8  # neighbours shown per relation (and direction) of a node
@@ -83,7 +84,7 @@ def explore(graph: CodeGraph, seeds: list[str], depth: int, per_relation: int, a
     shown = set(hops)
     edges = [e for e in graph.edges_between(shown) if all_relations or e["relation"] not in STRUCTURAL]
     return {
-        "nodes": [{**graph.node(n), "hop": h} for n, h in hops.items()],
+        "nodes": [_node(graph, n, h) for n, h in hops.items()],
         "edges": edges,
         "groups": groups,
         "hidden_relations": dict(sorted(hidden.items())),
@@ -166,6 +167,15 @@ def _natural(text: str) -> list[tuple[int, int, str]]:
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in _DIGITS.split(text) if part]
 
 
+def _node(graph: CodeGraph, node: str, hop: int) -> dict[str, Any]:
+    """A node as a front door shows it: the graph's attributes, its ``hop`` from the matched entities
+    and its ``location`` (``path:7-9``, the path alone for a file, None outside the workspace)."""
+    data = graph.node(node)
+    source = data.get("source")
+    where = labels.location(source, data.get("start_line"), data.get("end_line")) if source else None
+    return {**data, "hop": hop, "location": where}
+
+
 def _group(
     graph: CodeGraph, parent: str, relation: str, direction: str, members: Members, hops: dict[str, int], hop: int
 ) -> dict[str, Any]:
@@ -181,6 +191,6 @@ def _group(
         "total": len(members),
         "shown": shown,
         "label": group_label(len(more), words),
-        "more": [{**graph.node(m), "hop": hop} for m, _ in more],
+        "more": [_node(graph, m, hop) for m, _ in more],
         "more_edges": [e for _, edges in more for e in edges],
     }

@@ -11,7 +11,6 @@ each fixed-length piece leftmost, and ``**`` by a memoised walk over the segment
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -104,10 +103,6 @@ def compile_glob(glob: str) -> Glob:
         names = ["**", *names]  # also the basename anywhere
     segments = tuple(GLOBSTAR if name == "**" else _name(name) for name in names)
     return Glob(segments)
-
-
-def matches_any(globs: Sequence[str], path: str) -> bool:
-    return any(compile_glob(g).match(path) for g in globs)
 
 
 def _name(pattern: str) -> _Name:

@@ -25,7 +25,7 @@ import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -61,6 +61,8 @@ from .types import (
     SkippedFile,
 )
 from .workspace import ScanOptions, Unreadable, WorkspaceFile, decode_text, read_bytes, scan
+
+Cancel = threading.Event | None  # set: the run stops at its next check
 
 EARLY_PUBLISH_MIN = 2000  # more texts to embed than this: publish keyword/graph search first, vectors as they come
 PUBLISH_EVERY = 5.0  # seconds between the generations that only add vectors
@@ -113,6 +115,7 @@ class _Run:
     chunks: list[tuple[Chunk, str, str]] = field(default_factory=list)  # (chunk, text hash, tokens), analysed
     vectors: dict[str, np.ndarray] = field(default_factory=dict)  # text hash -> vector
     retired: list[int] = field(default_factory=list)  # chunk keys the published generation dropped
+    added: set[int] = field(default_factory=set)  # chunk keys the published generation added
     # (key, text hash, text) of the chunks a deferred run published without a vector
     unembedded: list[tuple[int, str, str]] = field(default_factory=list)
 
@@ -158,7 +161,17 @@ class Indexer:
             finally:
                 catalog.close()
 
-    def _run(self, catalog, settings, force, scope, notify, cancel, started, fresh: bool) -> IndexReport:
+    def _run(
+        self,
+        catalog: Catalog,
+        settings: IndexSettings,
+        force: bool,
+        scope: Scope,
+        notify: ProgressCallback,
+        cancel: Cancel,
+        started: float,
+        fresh: bool,
+    ) -> IndexReport:
         gen, damaged = self._current_generation()
         damaged = damaged or (fresh and gen > 0)
         catalog.discard_after(gen)
@@ -172,7 +185,17 @@ class Indexer:
         return self._finish(run, current, started, notify)
 
     def _update(
-        self, catalog, gen, settings, scope: Scope, force, damaged, notify, cancel, *, defer: bool = False
+        self,
+        catalog: Catalog,
+        gen: int,
+        settings: IndexSettings,
+        scope: Scope,
+        force: bool,
+        damaged: bool,
+        notify: ProgressCallback,
+        cancel: Cancel,
+        *,
+        defer: bool = False,
     ) -> tuple[_Run, int, int, bool]:
         """Scan ``scope``, analyse what changed in it and publish that as generation ``gen + 1`` (or
         nothing, when nothing changed). Returns the run, the current generation, its chunk count and
@@ -187,7 +210,7 @@ class Indexer:
         run.report.files_total = len(files)
         run.report.files_deleted = len(deleted)
 
-        self._analyze(run, files, previous, force, settings, notify, cancel)
+        self._analyze_changed(run, files, previous, force, settings, notify, cancel)
         early = self._embed_before_publish(catalog, run, notify, cancel, defer)
         deleted += [s.path for s in run.skipped if s.path in previous]  # indexed before, unreadable now
         complete = False  # whether every live chunk of ``gen`` is known to have its vector
@@ -203,7 +226,7 @@ class Indexer:
             )
             complete = embedded >= current
             gen = gen + 1
-            run.retired = retired
+            run.retired, run.added = retired, set(added)
             if defer:
                 run.unembedded = [
                     (k, h, c.indexed_text()) for k, (c, h, _) in zip(added, run.chunks) if h not in run.vectors
@@ -231,7 +254,7 @@ class Indexer:
             run.report.generation = self.published
             run.report.warnings.append(f"generation {self.published} was published and answers; then {err}")
 
-    def _finish(self, run: _Run, chunks_total: int, started: float, notify) -> IndexReport:
+    def _finish(self, run: _Run, chunks_total: int, started: float, notify: ProgressCallback) -> IndexReport:
         report = run.report
         report.chunks_total = chunks_total
         report.skipped = run.skipped
@@ -266,7 +289,16 @@ class Indexer:
             return True
         return catalog.get_meta("chunking") != _chunking_key(settings)
 
-    def _analyze(self, run: _Run, files, previous, force, settings, notify, cancel) -> None:
+    def _analyze_changed(
+        self,
+        run: _Run,
+        files: list[WorkspaceFile],
+        previous: dict[str, FileState],
+        force: bool,
+        settings: IndexSettings,
+        notify: ProgressCallback,
+        cancel: Cancel,
+    ) -> None:
         """Chunk new and changed files (phase 1: no embedding yet)."""
         for done, f in enumerate(files):
             _check(cancel)
@@ -281,7 +313,7 @@ class Indexer:
                 if not force and old and old.hash == digest:  # touched, not changed
                     run.report.files_unchanged += 1
                     continue
-                file_chunks, facts = _analyze(f, data, settings, file_budget(lambda: _check(cancel)))
+                file_chunks, facts = _prepare_file(f, data, settings, file_budget(lambda: _check(cancel)))
             except (Unreadable, _Skip) as err:
                 run.skipped.append(SkippedFile(f.path, str(err)))
                 continue
@@ -290,7 +322,9 @@ class Indexer:
             run.report.files_indexed += 1
             run.chunks += file_chunks
 
-    def _embed_before_publish(self, catalog: Catalog, run: _Run, notify, cancel, defer: bool = False) -> bool:
+    def _embed_before_publish(
+        self, catalog: Catalog, run: _Run, notify: ProgressCallback, cancel: Cancel, defer: bool = False
+    ) -> bool:
         """Take the analysed chunks' vectors from the cache and embed the rest now, unless there are
         more than ``EARLY_PUBLISH_MIN`` of them (or ``defer``): then they are left to :meth:`_complete` (True)."""
         uses = Counter(h for _, h, _ in run.chunks)
@@ -309,7 +343,15 @@ class Indexer:
         self._embed(catalog, texts, run, reported, cancel)
         return False
 
-    def _embed(self, catalog: Catalog, texts: dict[str, str], run: _Run, reported, cancel, between=None) -> None:
+    def _embed(
+        self,
+        catalog: Catalog,
+        texts: dict[str, str],
+        run: _Run,
+        reported: Callable[[list[str]], None],
+        cancel: Cancel,
+        between: Callable[[], list[str]] | None = None,
+    ) -> None:
         """Embed ``texts`` (hash -> text, none of them cached) into ``run.vectors``, shortest first
         (the model pads every batch to its longest text), caching each group; ``reported`` gets the
         hashes of every group done. ``between()``, called between two batches, may add texts to
@@ -345,11 +387,22 @@ class Indexer:
         vectors = VectorIndex.open(self.index_dir.gen_path(gen))
         return len(vectors) if vectors is not None else 0
 
-    def _complete(self, catalog: Catalog, gen: int, run: _Run, settings, notify, cancel) -> tuple[int, int]:
-        """Give every live chunk of generation ``gen`` its vector (phase 2): from the cache, else
-        embedded, publishing a generation that only adds vectors every ``PUBLISH_EVERY`` seconds
-        and at the end. Between batches it serves the requests handed to it (:mod:`.merges`): their
-        files published at once for keyword and graph search, their texts embedded next.
+    def _complete(
+        self,
+        catalog: Catalog,
+        gen: int,
+        run: _Run,
+        settings: IndexSettings,
+        notify: ProgressCallback,
+        cancel: Cancel,
+    ) -> tuple[int, int]:
+        """Give every live chunk of generation ``gen`` in this run's scope its vector (phase 2): from
+        the cache, else embedded, publishing a generation that only adds vectors every
+        ``PUBLISH_EVERY`` seconds and at the end. Between batches it serves the requests handed to it
+        (:mod:`.merges`): their files published at once for keyword and graph search, their texts
+        embedded next. A scoped run (a save, the watcher, ``path=``) embeds only the chunks it added:
+        what a cancelled or killed run left without a vector waits for the next run of the whole
+        workspace, so a save (or a request that run refused) does not quietly resume it.
         Returns the last generation published and its chunk count."""
         total = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"] if gen else 0
         if not gen or self._embedded(gen) >= total:
@@ -360,9 +413,12 @@ class Indexer:
         vectors: VectorIndex = opened  # replaced by each generation a served request publishes
         rows = catalog.live_chunk_rows(gen)
         lacking: dict[str, list[int]] = {}
+        everything = run.scope.everything
         for row, has in zip(rows, vectors.contains([r.key for r in rows])):
-            if not has:
+            if not has and (everything or row.key in run.added):
                 lacking.setdefault(row.text_hash, []).append(row.key)
+        if not lacking:
+            return gen, total
         run.vectors.update(catalog.cached_vectors(self.embedder.spec.key, list(lacking)))
         ready = [h for h in lacking if h in run.vectors]
         firsts = [keys[0] for h, keys in lacking.items() if h not in run.vectors]
@@ -426,6 +482,9 @@ class Indexer:
 
         if self.merges is not None:
             self.merges.open()
+            # Said at once (not after the first group): a requester queued while the run analysed
+            # hands its paths over from now on (server/service.py, on this report).
+            notify(IndexProgress("embedding", files, files, total, embedded=len(vectors)))
         try:
             if ready:
                 add(ready)
@@ -461,7 +520,16 @@ class Indexer:
         return new
 
     def _publish(
-        self, catalog: Catalog, gen: int, settings, run: _Run, *, rebuild: bool, retired, added, removed_paths
+        self,
+        catalog: Catalog,
+        gen: int,
+        settings: IndexSettings,
+        run: _Run,
+        *,
+        rebuild: bool,
+        retired: list[int],
+        added: list[int],
+        removed_paths: list[str],
     ) -> tuple[int, int]:
         """Build generation ``gen + 1`` beside ``gen``, make it current; returns its chunk count and
         how many of its chunks have a vector.
@@ -490,7 +558,16 @@ class Indexer:
         return chunks, len(vectors)
 
     def _stage_generation(
-        self, catalog: Catalog, gen: int, staging: Path, settings, run: _Run, rebuild: bool, retired, added, removed
+        self,
+        catalog: Catalog,
+        gen: int,
+        staging: Path,
+        settings: IndexSettings,
+        run: _Run,
+        rebuild: bool,
+        retired: list[int],
+        added: list[int],
+        removed: list[str],
     ) -> tuple[int, VectorIndex]:
         """Write generation ``gen + 1``'s derived indexes and manifest into ``staging``; returns its
         chunk count and its vectors."""
@@ -518,7 +595,7 @@ class Indexer:
             graph.save(staging)
             graph_stats = graph.stats()
             self.published_graph = graph
-        files, chunks = _counts(catalog, previous, new, run, rows, len(columns))
+        files, chunks = _kind_counts(catalog, previous, new, run, rows, len(columns))
         manifest = {
             "generation": new,
             "format": FORMAT_VERSION,
@@ -534,7 +611,9 @@ class Indexer:
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=1))
         return len(columns), vectors
 
-    def _columns(self, previous: Path | None, rows: _Rows, run: _Run, retired, added) -> FilterColumns:
+    def _columns(
+        self, previous: Path | None, rows: _Rows, run: _Run, retired: list[int], added: list[int]
+    ) -> FilterColumns:
         """The previous generation's filter columns patched, else built from every live row."""
         if previous is not None:
             new_rows = [(k, c.source, c.source_type, c.language) for k, (c, _, _) in zip(added, run.chunks)]
@@ -546,7 +625,9 @@ class Indexer:
                 return columns
         return FilterColumns.build([(r.key, r.source, r.source_type, r.language) for r in rows.all])
 
-    def _vectors(self, catalog, previous: Path | None, rows: _Rows, run: _Run, retired, added):
+    def _vectors(
+        self, catalog: Catalog, previous: Path | None, rows: _Rows, run: _Run, retired: list[int], added: list[int]
+    ) -> VectorIndex:
         """The vector index of the new generation: the previous one updated, or (no ``previous``) one
         built from every live chunk's vector, taken from the embedding cache."""
         try:
@@ -594,8 +675,8 @@ def adopt_unhashed_model(catalog: Catalog, embedder: Embedder) -> None:
         catalog.set_meta(model=spec.key)
 
 
-def _analyze(
-    f: WorkspaceFile, data: bytes, settings: IndexSettings, check
+def _prepare_file(
+    f: WorkspaceFile, data: bytes, settings: IndexSettings, check: Callable[[], None]
 ) -> tuple[list[tuple[Chunk, str, str]], dict]:
     """One file's (chunk, text hash, tokens) and graph facts; _Skip (or Unreadable) when it cannot
     be indexed. Analysers run third-party parsers on untrusted text: any exception they raise is
@@ -631,12 +712,12 @@ def _storable(path: str, chunks: list[Chunk], facts: dict) -> None:
     json.dumps(facts, ensure_ascii=False).encode("utf-8")
 
 
-def _check(cancel: threading.Event | None) -> None:
+def _check(cancel: Cancel) -> None:
     if cancel is not None and cancel.is_set():
         raise IndexCancelled("indexing was cancelled; the last generation keeps serving")
 
 
-def _scan_scope(root: Path, settings: IndexSettings, scope: Scope):
+def _scan_scope(root: Path, settings: IndexSettings, scope: Scope) -> tuple[list[WorkspaceFile], list[SkippedFile]]:
     """Files and skips the scope covers (each file once)."""
     files: dict[str, WorkspaceFile] = {}
     skipped: dict[str, SkippedFile] = {}
@@ -691,7 +772,7 @@ def _adjusted(counts: dict, added: list[tuple[str, str]], removed: list[tuple[st
     }
 
 
-def _counts(
+def _kind_counts(
     catalog: Catalog, previous: Path | None, new: int, run: _Run, rows: _Rows, chunks: int
 ) -> tuple[dict, dict]:
     """The files and chunks of generation ``new`` by kind: the previous generation's counts adjusted by

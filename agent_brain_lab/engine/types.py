@@ -7,18 +7,73 @@ Every front door (Python, CLI, REST, magics) builds a :class:`QueryRequest` thro
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal
+from dataclasses import InitVar, asdict, dataclass, field, fields
+from typing import Annotated, Any, ClassVar, Literal, TypedDict, get_type_hints
 
+from . import labels
+from .described import OMITTED_WHEN_NONE, Doc, OneOf, Shape
 from .globs import GlobError, compile_glob
+from .labels import Leg
 
 SOURCE_TYPES = ("doc", "code", "test", "notebook")
 MODES = ("vector", "bm25", "hybrid", "graph", "multi")
 MAX_QUERY_CHARS = 1000
 MAX_TOP_K = 100
+
+
+# --------------------------------------------------------------------------- the REST contract
+
+
+@dataclass(frozen=True)
+class Param:
+    """One field a request validator takes: what it means and the JSON schema of what it accepts.
+    ``low``/``high``: the range of a number, the validator's own bounds (``build`` reads them here)."""
+
+    doc: str
+    schema: dict[str, Any]
+    low: Any = None
+    high: Any = None
+
+
+_INT_PATTERN = r"^\s*[+-]?[0-9]{1,18}\s*$"  # _ASCII_INT, as JSON schema sees it
+
+
+def _int_param(doc: str, low: int, high: int) -> Param:
+    number = {"type": "integer", "minimum": low, "maximum": high}
+    return Param(doc, {"oneOf": [number, {"type": "string", "pattern": _INT_PATTERN}]}, low, high)
+
+
+def _number_param(doc: str, low: float, high: float) -> Param:
+    return Param(doc, {"type": "number", "minimum": low, "maximum": high}, low, high)
+
+
+def _flag_param(doc: str, words: bool = False) -> Param:
+    """true/false; ``words``: also the strings true/false/1/0 (query strings)."""
+    if not words:
+        return Param(doc, {"type": "boolean"})
+    return Param(doc, {"oneOf": [{"type": "boolean"}, {"type": "string", "enum": ["true", "false", "1", "0"]}]})
+
+
+def _list_param(doc: str, items: dict[str, Any], count: int, split: str = "") -> Param:
+    """A list of strings, or one string (``split``: comma-separated)."""
+    one = {"type": "string", "description": "comma-separated"} if split else items
+    return Param(doc, {"oneOf": [{"type": "array", "maxItems": count, "items": items}, one]})
+
+
+def omitted_when_none(cls: type) -> frozenset[str]:
+    """The fields of ``cls`` marked ``OMITTED_WHEN_NONE``: its ``to_dict`` leaves them out when None."""
+    if cls not in _OMITTED:
+        hints = get_type_hints(cls, include_extras=True)
+        marked = (name for name, hint in hints.items() if OMITTED_WHEN_NONE in getattr(hint, "__metadata__", ()))
+        _OMITTED[cls] = frozenset(marked)
+    return _OMITTED[cls]
+
+
+_OMITTED: dict[type, frozenset[str]] = {}
 
 
 # --------------------------------------------------------------------------- errors
@@ -71,18 +126,18 @@ class IndexCancelled(BrainError):
 class Chunk:
     """One retrievable passage. Lines are 1-based and inclusive."""
 
-    source: str
-    source_type: str
-    language: str
-    start_line: int
-    end_line: int
-    text: str
-    symbol_name: str | None = None
-    symbol_type: str | None = None
-    parent_symbol: str | None = None
-    section_path: str | None = None
-    cell_index: int | None = None
-    chunk_id: str = ""
+    source: Annotated[str, Doc("the file, as a POSIX path relative to the workspace root")]
+    source_type: Annotated[str, Doc("what kind of file the chunk comes from"), OneOf(SOURCE_TYPES)]
+    language: Annotated[str, Doc("the file's language (python, markdown, ...)")]
+    start_line: Annotated[int, Doc("the chunk's first line, 1-based (notebooks: within its cell)")]
+    end_line: Annotated[int, Doc("the chunk's last line, 1-based and inclusive")]
+    text: Annotated[str, Doc("the chunk's text")]
+    symbol_name: Annotated[str | None, Doc("code: the function, class or method the chunk holds")] = None
+    symbol_type: Annotated[str | None, Doc("code: what kind of symbol (function, class, method, ...)")] = None
+    parent_symbol: Annotated[str | None, Doc("code: the class a method belongs to")] = None
+    section_path: Annotated[str | None, Doc("docs: the chunk's headings, outermost first, joined by ' > '")] = None
+    cell_index: Annotated[int | None, Doc("notebooks: the cell's index, 0-based")] = None
+    chunk_id: Annotated[str, Doc("stable across re-index while the chunk's file, place and text stay")] = ""
 
     def __post_init__(self) -> None:
         if not self.chunk_id:
@@ -90,6 +145,7 @@ class Chunk:
 
     @property
     def qualified_symbol(self) -> str | None:
+        """`parent.symbol`, or the symbol alone: how the engine names the chunk's symbol."""
         if self.symbol_name and self.parent_symbol:
             return f"{self.parent_symbol}.{self.symbol_name}"
         return self.symbol_name
@@ -112,6 +168,9 @@ class Chunk:
         return f"{self.header()}\n{self.text}"
 
 
+_CHUNK_NAMES = tuple(f.name for f in fields(Chunk))  # read once: dataclasses.fields() per result costs
+
+
 # --------------------------------------------------------------------------- requests
 
 # Limits every front door shares (README "REST" documents them).
@@ -120,7 +179,7 @@ MAX_NAME_CHARS = 256  # a language, a source type, an entity name
 MAX_GLOBS = 32
 MAX_GLOB_CHARS = 256
 MAX_INDEX_GLOB_STARS = 3  # include/exclude go to pathspec's regexes, polynomial in the number of stars
-MAX_PATHS = 256
+MAX_REQUEST_PATHS = 256
 MAX_PATH_CHARS = 4096
 MAX_NAME_BYTES = 255  # one file or folder name, as the file system allows
 MAX_GRAPH_DEPTH = 3
@@ -131,7 +190,7 @@ def index_scope(paths: Sequence[str]) -> list[str] | str:
     """What one run over ``paths`` (changed files the watcher or saves collected) indexes: more than a
     request may name — a branch switch, a pull — is one incremental run of the whole workspace (``""``),
     which costs what changed plus a walk of the tree."""
-    return list(paths) if len(paths) <= MAX_PATHS else ""
+    return list(paths) if len(paths) <= MAX_REQUEST_PATHS else ""
 
 
 # Only ASCII digits are numbers: str.isdigit() and int() also take "²", "٣" and "1_0".
@@ -140,6 +199,11 @@ _ASCII_FLOAT = re.compile(
     r"\s*[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?\s*", re.ASCII
 )
 _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+_GLOB = {"type": "string", "maxLength": MAX_GLOB_CHARS}
+_NAME = {"type": "string", "maxLength": MAX_NAME_CHARS}
+_PATH = {"type": "string", "maxLength": MAX_PATH_CHARS}
 
 
 @dataclass(frozen=True)
@@ -155,9 +219,27 @@ class QueryRequest:
     languages: tuple[str, ...] = ()
     file_paths: tuple[str, ...] = ()
 
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "query": Param("what to search for", {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS}),
+        "mode": Param(
+            "vector, bm25, hybrid (alpha blend), graph or multi (RRF over the other three)",
+            {"type": "string", "enum": list(MODES)},
+        ),
+        "top_k": _int_param("results to return", 1, MAX_TOP_K),
+        "similarity_threshold": _number_param("vector and hybrid: the lowest cosine similarity kept", -1.0, 1.0),
+        "alpha": _number_param("hybrid: the weight of the vector score (1 - alpha: bm25)", 0.0, 1.0),
+        "rrf_k": _int_param("the RRF constant of multi", 1, 10_000),
+        "traversal_depth": _int_param("graph: hops from the query's entities", 0, 5),
+        "source_types": _list_param(
+            "only chunks of these source types", {"type": "string", "enum": list(SOURCE_TYPES)}, MAX_LIST_ITEMS, ","
+        ),
+        "languages": _list_param("only chunks in these languages", _NAME, MAX_LIST_ITEMS, ","),
+        "file_paths": _list_param("only files matching one of these root-relative globs", _GLOB, MAX_GLOBS),
+    }
+
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
+        return tuple(cls.PARAMS)
 
     @classmethod
     def build(cls, data: Mapping[str, Any]) -> QueryRequest:
@@ -172,14 +254,15 @@ class QueryRequest:
         mode = given.get("mode", cls.mode)
         if not isinstance(mode, str) or mode not in MODES:
             raise InvalidRequest("mode", f"must be one of {', '.join(MODES)}")
+        number = functools.partial(_param_in, given, cls)
         return cls(
             query=query,
             mode=mode,
-            top_k=_int_in(given, "top_k", cls.top_k, 1, MAX_TOP_K),
-            similarity_threshold=_float_in(given, "similarity_threshold", cls.similarity_threshold, -1.0, 1.0),
-            alpha=_float_in(given, "alpha", cls.alpha, 0.0, 1.0),
-            rrf_k=_int_in(given, "rrf_k", cls.rrf_k, 1, 10_000),
-            traversal_depth=_int_in(given, "traversal_depth", cls.traversal_depth, 0, 5),
+            top_k=number("top_k", _int_in),
+            similarity_threshold=number("similarity_threshold", _float_in),
+            alpha=number("alpha", _float_in),
+            rrf_k=number("rrf_k", _int_in),
+            traversal_depth=number("traversal_depth", _int_in),
             source_types=_choices(given, "source_types", SOURCE_TYPES),
             languages=_strings(given, "languages"),
             file_paths=_globs(given, "file_paths"),
@@ -200,27 +283,40 @@ class IndexRequest:
     chunk_size: int | None = None
     chunk_overlap: int | None = None
 
-    FIELDS = ("path", "paths", "force", "include", "exclude", "chunk_size", "chunk_overlap")
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "path": Param(
+            "what to index, relative to the root ('' is everything; REST: a folder), or a list of them",
+            {"oneOf": [_PATH, {"type": "array", "maxItems": MAX_REQUEST_PATHS, "items": _PATH}]},
+        ),
+        "paths": Param("more of them (adds to path)", {"type": "array", "maxItems": MAX_REQUEST_PATHS, "items": _PATH}),
+        "force": _flag_param("re-index every file, not only the changed ones (needed after a model change)"),
+        "include": _list_param("only files matching one of these gitignore-style globs", _GLOB, MAX_GLOBS),
+        "exclude": _list_param(
+            "leave out files matching these globs (on top of the workspace rules)", _GLOB, MAX_GLOBS
+        ),
+        "chunk_size": _int_param("characters per chunk", 100, 100_000),
+        "chunk_overlap": _int_param("characters of overlap between chunks, below chunk_size", 0, 99_999),
+    }
 
     @classmethod
     def build(cls, data: Mapping[str, Any]) -> IndexRequest:
         """Validate raw input; ``path`` (one path, or a list) and ``paths`` add up."""
-        given = _given(data, cls.FIELDS)
+        given = _given(data, tuple(cls.PARAMS))
         paths = _paths(given, "path") + _paths(given, "paths")
         if any(not p.strip() for p in paths):  # "" is the root: the whole workspace
             paths = []
         force = given.get("force", False)
         if not isinstance(force, bool):
             raise InvalidRequest("force", "must be true or false")
-        chunk_size = _int_in(given, "chunk_size", None, 100, 100_000)
-        overlap_high = (chunk_size or 100_000) - 1
+        chunk_size = _param_in(given, cls, "chunk_size", _int_in)
+        overlap_high = (chunk_size or cls.PARAMS["chunk_size"].high) - 1
         return cls(
             paths=tuple(dict.fromkeys(paths)),
             force=force,
             include=_globs(given, "include", stars=MAX_INDEX_GLOB_STARS) or None,
             exclude=_globs(given, "exclude", stars=MAX_INDEX_GLOB_STARS) or None,
             chunk_size=chunk_size,
-            chunk_overlap=_int_in(given, "chunk_overlap", None, 0, overlap_high),
+            chunk_overlap=_int_in(given, "chunk_overlap", None, cls.PARAMS["chunk_overlap"].low, overlap_high),
         )
 
     def settings(self) -> dict[str, Any]:
@@ -240,16 +336,25 @@ class GraphRequest:
     per_relation: int = 8  # explore.PER_RELATION
     all_relations: bool = False
 
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "name": Param("an entity name or node id", {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS}),
+        "depth": _int_param("hops from the matches", 0, MAX_GRAPH_DEPTH),
+        "per_relation": _int_param(
+            "neighbours shown per relation of a node; 0: all (no grouping)", 0, MAX_PER_RELATION
+        ),
+        "all_relations": _flag_param("also follow contains/defined_in (true/false, 1/0)", words=True),
+    }
+
     @classmethod
     def build(cls, data: Mapping[str, Any]) -> GraphRequest:
-        given = _given(data, ("name", "depth", "per_relation", "all_relations"))
+        given = _given(data, tuple(cls.PARAMS))
         name = _text(given, "name", MAX_NAME_CHARS, required=True).strip()
         if not name:
             raise InvalidRequest("name", "must be a non-blank entity name")
         return cls(
             name=name,
-            depth=_int_in(given, "depth", cls.depth, 0, MAX_GRAPH_DEPTH),
-            per_relation=_int_in(given, "per_relation", cls.per_relation, 0, MAX_PER_RELATION),
+            depth=_param_in(given, cls, "depth", _int_in),
+            per_relation=_param_in(given, cls, "per_relation", _int_in),
             all_relations=_flag(given, "all_relations", cls.all_relations),
         )
 
@@ -276,9 +381,13 @@ class ResetRequest:
 
     drop_cache: bool = False
 
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "drop_cache": _flag_param("also delete the embedding cache (re-indexing then embeds every chunk again)"),
+    }
+
     @classmethod
     def build(cls, data: Mapping[str, Any]) -> ResetRequest:
-        given = _given(data, ("drop_cache",))
+        given = _given(data, tuple(cls.PARAMS))
         drop_cache = given.get("drop_cache", False)
         if not isinstance(drop_cache, bool):
             raise InvalidRequest("drop_cache", "must be true or false")
@@ -364,6 +473,13 @@ def _int_in(data: dict, name: str, default: Any, low: int, high: int) -> Any:
     return value
 
 
+def _param_in(data: dict, cls: Any, name: str, reader: Callable[..., Any]) -> Any:
+    """``reader`` (:func:`_int_in`, :func:`_float_in`) within the range ``cls.PARAMS`` declares for
+    ``name``; absent: the class's default."""
+    param = cls.PARAMS[name]
+    return reader(data, name, getattr(cls, name, None), param.low, param.high)
+
+
 def _float_in(data: dict, name: str, default: float, low: float, high: float) -> float:
     value = data.get(name, default)
     if isinstance(value, str) and _ASCII_FLOAT.fullmatch(value):
@@ -402,7 +518,7 @@ def _choices(data: dict, name: str, allowed: tuple[str, ...]) -> tuple[str, ...]
 
 
 def _paths(data: dict, name: str) -> list[str]:
-    paths = _string_list(data, name, None, MAX_PATHS, MAX_PATH_CHARS)
+    paths = _string_list(data, name, None, MAX_REQUEST_PATHS, MAX_PATH_CHARS)
     for path in paths:
         if any(len(part.encode()) > MAX_NAME_BYTES for part in path.replace("\\", "/").split("/")):
             raise InvalidRequest(name, f"a file or folder name is at most {MAX_NAME_BYTES} bytes")
@@ -436,24 +552,58 @@ class QueryResult(Chunk):
     """A chunk as one search ranked it: the chunk's own fields, plus its scores and what to mark.
 
     ``highlights`` are ``[start, end)`` code-point ranges of ``text`` that match the query's keyword
-    tokens (engine/highlight.py); ``to_dict`` adds the chunk's ``qualified_symbol``, so that every
-    front door shows the engine's answer instead of working it out again.
+    tokens (engine/highlight.py). What a person reads about the result (``location``, ``anchor``,
+    ``focus_line``, ``legs``) is worked out here from those fields (engine/labels.py), so that every
+    front door shows the engine's strings instead of building its own; ``mode`` (the search's) says
+    which legs its scores belong to.
     """
 
-    score: float
-    vector_score: float | None = None
-    bm25_score: float | None = None
-    graph_score: float | None = None
-    ranks: dict[str, int] = field(default_factory=dict)
-    related_entities: list[str] = field(default_factory=list)
-    relationship_path: list[str] = field(default_factory=list)
-    highlights: list[list[int]] = field(default_factory=list)
+    score: Annotated[float, Doc("the score the mode ranked by (multi: the fused RRF score)")]
+    vector_score: Annotated[float | None, Doc("cosine similarity to the query; null when no vector leg saw it")] = None
+    bm25_score: Annotated[float | None, Doc("BM25 score; null when no keyword leg saw it")] = None
+    graph_score: Annotated[float | None, Doc("graph score; null when no graph leg saw it")] = None
+    ranks: Annotated[dict[str, int], Doc("its rank, 1-based, in each leg that found it (multi, hybrid)")] = field(
+        default_factory=dict
+    )
+    related_entities: Annotated[list[str], Doc("graph: the query's entities this chunk is linked to")] = field(
+        default_factory=list
+    )
+    relationship_path: Annotated[list[str], Doc("graph: the path of entities and relations that led here")] = field(
+        default_factory=list
+    )
+    highlights: Annotated[
+        list[list[int]], Doc("[start, end) code-point ranges of text that match the query's keyword tokens")
+    ] = field(default_factory=list)
+    mode: InitVar[str | None] = None
+    location: Annotated[
+        str, Doc("where it is, as people read it: 'path:7', 'path:7-9', 'nb.ipynb:1-4 [cell 9]' (cells from 1)")
+    ] = field(init=False, default="")
+    anchor: Annotated[
+        str | None, Doc("the symbol as kind and qualified name ('method Cart.total') or the doc section")
+    ] = field(init=False, default=None)
+    focus_line: Annotated[
+        int, Doc("the line that matters: the first marked one (a relation's line), else the first")
+    ] = field(init=False, default=0)
+    legs: Annotated[list[Leg], Doc("each leg that scored or ranked it, with the label people read")] = field(
+        init=False, default_factory=list
+    )
+
+    JSON_EXTRAS: ClassVar[tuple[str, ...]] = ("qualified_symbol",)  # properties to_dict adds
+
+    def __post_init__(self, mode: str | None) -> None:
+        super().__post_init__()
+        self.location = labels.location(self.source, self.start_line, self.end_line, self.cell_index)
+        self.anchor = labels.anchor(self.qualified_symbol, self.symbol_type, self.section_path)
+        self.focus_line = labels.focus_line(self.text, self.start_line, self.end_line, self.highlights)
+        self.legs = labels.legs(mode, self.vector_score, self.bm25_score, self.graph_score, self.ranks)
 
     @classmethod
-    def of(cls, chunk: Chunk, hit: Any, highlights: list[list[int]] | None = None) -> QueryResult:
-        """``chunk`` with the scores of ``hit`` (a retrieval ``Hit``) and the ranges to mark."""
+    def of(
+        cls, chunk: Chunk, hit: Any, highlights: list[list[int]] | None = None, mode: str | None = None
+    ) -> QueryResult:
+        """``chunk`` with the scores of ``hit`` (a retrieval ``Hit`` of a ``mode`` search) and the ranges to mark."""
         return cls(
-            **{f.name: getattr(chunk, f.name) for f in fields(Chunk)},
+            **{name: getattr(chunk, name) for name in _CHUNK_NAMES},
             score=round(hit.score, 6),
             vector_score=hit.vector_score,
             bm25_score=hit.bm25_score,
@@ -462,42 +612,53 @@ class QueryResult(Chunk):
             related_entities=hit.related_entities,
             relationship_path=hit.relationship_path,
             highlights=highlights or [],
+            mode=mode,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "qualified_symbol": self.qualified_symbol}
+        return {**asdict(self), **{name: getattr(self, name) for name in self.JSON_EXTRAS}}
 
 
 @dataclass
 class QueryResponse:
-    query: str
-    mode: str
-    results: list[QueryResult]
-    total_results: int  # len(results): how many were returned (no count of matches past top_k)
-    query_time_ms: float
-    query_entities: list[str] = field(default_factory=list)
-    fallback: str | None = None  # e.g. "vector: no known entity in the query"
-    generation: int = 0
-    intent: str | None = None  # multi: the kind of question the query analysis saw
-    weights: dict[str, float] = field(default_factory=dict)  # multi: each leg's weight in the fusion
-    # Share of the generation's chunks that are embedded (what the vector leg saw); None when no vector
-    # leg answered (bm25, graph that found its entities): then the field is left out of the dict.
-    coverage: float | None = 1.0
+    query: Annotated[str, Doc("the query, as searched (trimmed)")]
+    mode: Annotated[str, Doc("the mode that answered"), OneOf(MODES)]
+    results: Annotated[list[QueryResult], Doc("best first")]
+    total_results: Annotated[int, Doc("len(results): how many were returned (no count of matches past top_k)")]
+    query_time_ms: Annotated[float, Doc("time the engine spent answering, in milliseconds")]
+    query_entities: Annotated[list[str], Doc("graph, multi: the known entities the query names")] = field(
+        default_factory=list
+    )
+    fallback: Annotated[
+        str | None, Doc("why another mode answered instead, e.g. 'vector: no known entity in the query'")
+    ] = None
+    generation: Annotated[int, Doc("the index generation that answered")] = 0
+    intent: Annotated[str | None, Doc("multi: the kind of question the query analysis saw")] = None
+    weights: Annotated[dict[str, float], Doc("multi: each leg's weight in the fusion")] = field(default_factory=dict)
+    coverage: Annotated[
+        float | None,
+        Doc(
+            "share (0..1) of the generation's chunks that are embedded (what the vector leg saw);"
+            " left out when no vector leg answered (bm25, graph that found its entities)"
+        ),
+        OMITTED_WHEN_NONE,
+    ] = 1.0
+
+    fusion_note: Annotated[
+        str | None, Doc("multi: its reading of the query and the legs' weights in words ('Read as: ...')")
+    ] = field(init=False, default=None)
+    coverage_note: Annotated[
+        str | None, Doc("when not every chunk is embedded: what semantic search saw, in words")
+    ] = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        self.fusion_note = labels.fusion_note(self.intent, self.weights)
+        self.coverage_note = labels.coverage_note(self.coverage)
 
     def to_dict(self) -> dict[str, Any]:
-        data = {
-            "query": self.query,
-            "mode": self.mode,
-            "results": [r.to_dict() for r in self.results],
-            "total_results": self.total_results,
-            "query_time_ms": self.query_time_ms,
-            "query_entities": self.query_entities,
-            "fallback": self.fallback,
-            "generation": self.generation,
-            "intent": self.intent,
-            "weights": self.weights,
-        }
-        return data if self.coverage is None else {**data, "coverage": self.coverage}
+        data = {f.name: getattr(self, f.name) for f in fields(self)} | {"results": [r.to_dict() for r in self.results]}
+        left_out = omitted_when_none(type(self))
+        return {k: v for k, v in data.items() if v is not None or k not in left_out}
 
 
 # --------------------------------------------------------------------------- indexing
@@ -505,8 +666,8 @@ class QueryResponse:
 
 @dataclass
 class SkippedFile:
-    path: str
-    reason: str
+    path: Annotated[str, Doc("the file, relative to the root")]
+    reason: Annotated[str, Doc("why it is not indexed, e.g. 'larger than 1.0 MB limit (3.2 MB)'")]
 
 
 MAX_SKIPPED_LISTED = 50  # skipped paths ``status`` lists (all of them counted by reason); the rest on request
@@ -527,11 +688,18 @@ class StatusRequest:
 
     all_skipped: bool = False
 
-    FIELDS = ("skipped", "all_skipped")
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "skipped": Param(
+            f"which skipped files to list: the first {MAX_SKIPPED_LISTED} (default) or all;"
+            " skipped_total and skipped_by_reason count every one",
+            {"type": "string", "enum": ["first", "all"], "default": "first"},
+        ),
+        "all_skipped": _flag_param("the same as skipped=all (Python and the CLI)"),
+    }
 
     @classmethod
     def build(cls, data: Mapping[str, Any]) -> StatusRequest:
-        given = _given(data, cls.FIELDS)
+        given = _given(data, tuple(cls.PARAMS))
         listing = given.get("skipped", "first")
         if listing not in ("first", "all"):
             raise InvalidRequest("skipped", "must be 'first' or 'all'")
@@ -561,7 +729,7 @@ Phase = Literal["pending", "scanning", "indexing", "embedding", "writing", "done
 
 @dataclass
 class IndexProgress:
-    phase: Phase
+    phase: Phase  # the REST job's fields are described in server/jobs.py (JobView)
     files_done: int = 0
     files_total: int = 0
     chunks: int = 0
@@ -580,20 +748,35 @@ ProgressCallback = Callable[[IndexProgress], None]
 
 @dataclass
 class IndexReport:
-    generation: int
-    files_total: int = 0
-    files_indexed: int = 0
-    files_unchanged: int = 0
-    files_deleted: int = 0
-    chunks_total: int = 0
-    chunks_added: int = 0
-    chunks_removed: int = 0
-    chunks_embedded: int = 0
-    skipped: list[SkippedFile] = field(default_factory=list)
-    duration_s: float = 0.0
-    # what went wrong after the run published (a full disk during clean-up, while embedding the rest):
-    # the generation reported was published and answers; each warning says what to do
-    warnings: list[str] = field(default_factory=list)
+    generation: Annotated[int, Doc("the generation the run published")]
+    files_total: Annotated[int, Doc("files the run looked at")] = 0
+    files_indexed: Annotated[int, Doc("files (re)chunked: new or changed")] = 0
+    files_unchanged: Annotated[int, Doc("files left as they were")] = 0
+    files_deleted: Annotated[int, Doc("files gone from disk, removed from the index")] = 0
+    chunks_total: Annotated[int, Doc("chunks in the published generation")] = 0
+    chunks_added: Annotated[int, Doc("chunks the run added")] = 0
+    chunks_removed: Annotated[int, Doc("chunks the run removed")] = 0
+    chunks_embedded: Annotated[int, Doc("chunks the run embedded (the rest came from the cache)")] = 0
+    skipped: Annotated[list[SkippedFile], Doc("files the run left out, with why")] = field(default_factory=list)
+    duration_s: Annotated[float, Doc("the run's wall time, in seconds")] = 0.0
+    warnings: Annotated[
+        list[str],
+        Doc(
+            "what went wrong after the run published (a full disk during clean-up, while embedding the"
+            " rest): the generation reported answers; each warning says what to do"
+        ),
+    ] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class WatchState:
+    """How the disk is followed: ``events`` (inotify & co), ``polling`` (a walk every few seconds) or ``off``."""
+
+    mode: Annotated[Literal["events", "polling", "off"], Doc("events (inotify & co), polling or off")]
+    reason: Annotated[str | None, Doc("why this mode: why not events, or why off")] = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -678,6 +861,33 @@ INDEX_STATES = {
 }
 
 
+class Counts(TypedDict):
+    total: Annotated[int, Doc("how many")]
+    by_source_type: Annotated[dict[str, int], Doc("counted by source type")]
+    by_language: Annotated[dict[str, int], Doc("counted by language")]
+
+
+class GraphStats(TypedDict):
+    entities: Annotated[int, Doc("nodes of the knowledge graph")]
+    relations: Annotated[int, Doc("edges of the knowledge graph")]
+    by_relation: Annotated[dict[str, int], Doc("edges counted by relation")]
+
+
+class ModelInfo(TypedDict):
+    name: Annotated[str, Doc("the fastembed model name")]
+    path: Annotated[str | None, Doc("the local model folder, or null for a model fetched by name")]
+    identity: Annotated[str, Doc("the model as configured: name and variant (or model folder)")]
+    sha256: Annotated[str | None, Doc("the sha256 of the model's ONNX file")]
+    key: Annotated[str, Doc("what the index records and keys its embedding cache by: identity and file hash")]
+    dim: Annotated[int | None, Doc("the vectors' dimension")]
+
+
+class ResetReport(TypedDict):
+    status: Annotated[Literal["reset"], Doc("the index is deleted")]
+    cache: Annotated[Literal["kept", "dropped", "none"], Doc("what became of the embedding cache")]
+    note: Annotated[str | None, Doc("why the cache could not be kept, or null")]
+
+
 @dataclass
 class IndexStatus:
     """What ``Brain.status()`` reports. ``state`` is one of ``INDEX_STATES`` (see :class:`IndexProblem`);
@@ -686,24 +896,41 @@ class IndexStatus:
     queries). ``skipped`` lists the first ``MAX_SKIPPED_LISTED`` skipped files (all of them when asked:
     :class:`StatusRequest`); ``skipped_total`` and ``skipped_by_reason`` count every one."""
 
-    state: str
-    root: str
-    generation: int
-    files: dict[str, Any]
-    chunks: dict[str, Any]
-    skipped: list[dict[str, str]]
-    graph: dict[str, Any]
-    model: dict[str, Any]
-    index_bytes: int
-    last_indexed: str | None
-    format_version: int
-    index_id: str | None = None
-    problem: str | None = None
-    fix: str | None = None
-    coverage: float = 1.0  # share of the chunks that are embedded (below 1 while a large run embeds)
-    skipped_total: int = 0
-    skipped_by_reason: dict[str, int] = field(default_factory=dict)
-    writable: bool = True
+    state: Annotated[
+        str,
+        Doc(
+            "ready, indexing or empty; read_only and disk_full still answer queries; corrupt, no_access and"
+            " io_error cannot be read. Every state but ready, indexing and empty carries problem and fix"
+        ),
+        OneOf(tuple(INDEX_STATES)),
+    ]
+    root: Annotated[str, Doc("the workspace folder indexed")]
+    generation: Annotated[int, Doc("the generation queries answer from (0: none yet)")]
+    files: Annotated[dict[str, Any], Doc("indexed files, counted"), Shape(Counts)]
+    chunks: Annotated[dict[str, Any], Doc("chunks, counted"), Shape(Counts)]
+    skipped: Annotated[
+        list[dict[str, str]],
+        Doc(f"the first {MAX_SKIPPED_LISTED} skipped files by path; all of them when asked"),
+        Shape(SkippedFile),
+    ]
+    graph: Annotated[dict[str, Any], Doc("the knowledge graph's size"), Shape(GraphStats)]
+    model: Annotated[dict[str, Any], Doc("the embedding model the index was built with"), Shape(ModelInfo)]
+    index_bytes: Annotated[int, Doc("size of .agent-brain/ on disk")]
+    last_indexed: Annotated[str | None, Doc("when the generation was published (ISO 8601, UTC)")]
+    format_version: Annotated[int, Doc("the on-disk format this engine writes")]
+    index_id: Annotated[str | None, Doc("the index's identity: changes when it is reset and built again")] = None
+    problem: Annotated[str | None, Doc("what is wrong (states other than ready, indexing, empty)")] = None
+    fix: Annotated[str | None, Doc("what repairs it (corrupt: the command)")] = None
+    coverage: Annotated[
+        float, Doc("share (0..1) of the chunks that are embedded (below 1 while a large run embeds)")
+    ] = 1.0
+    skipped_total: Annotated[int, Doc("how many files are skipped")] = 0
+    skipped_by_reason: Annotated[
+        dict[str, int], Doc("skipped files counted by reason (without its particulars in parentheses), largest first")
+    ] = field(default_factory=dict)
+    writable: Annotated[
+        bool, Doc("whether this process can write the index (a read-only index still answers queries)")
+    ] = True
 
     def to_dict(self) -> dict[str, Any]:
         if self.state not in INDEX_STATES:
@@ -711,24 +938,56 @@ class IndexStatus:
         return asdict(self)
 
 
+class GraphNode(TypedDict):
+    """A node of the knowledge graph as ``graph/entity`` shows it; the other keys are the node's own
+    attributes (its kind, name, source file, lines, ...), which vary by kind."""
+
+    id: Annotated[str, Doc("the node id")]
+    hop: Annotated[int, Doc("hops from the matches (0: a match)")]
+
+
+class GraphEdge(TypedDict):
+    source: Annotated[str, Doc("the node id the edge leaves")]
+    target: Annotated[str, Doc("the node id it reaches")]
+    relation: Annotated[str, Doc("calls, imports, inherits, mentions, contains, defined_in, ...")]
+    chunk_ids: Annotated[list[str], Doc("the chunks the edge was seen in")]
+
+
+class GraphGroup(TypedDict):
+    id: Annotated[str, Doc("starts with //more/, never a node id")]
+    parent: Annotated[str, Doc("the node whose neighbours these are")]
+    relation: Annotated[str, Doc("the relation")]
+    direction: Annotated[Literal["in", "out"], Doc("out: parent -relation-> neighbour")]
+    phrase: Annotated[str, Doc("e.g. callers, calls, subclasses, mentioned in")]
+    total: Annotated[int, Doc("len(shown) + len(more)")]
+    shown: Annotated[list[str], Doc("ids of the neighbours among nodes")]
+    label: Annotated[str, Doc("e.g. '+42 more callers', or the phrase when nothing is held back")]
+    more: Annotated[list[GraphNode], Doc("the neighbours held back, as nodes")]
+    more_edges: Annotated[list[GraphEdge], Doc("their edges to parent")]
+
+
 @dataclass
 class GraphNeighbourhood:
     """What ``Brain.graph_entity()`` returns: the entities matching ``query`` and their neighbourhood
     up to the asked depth, grouped by relation and capped (``engine/explore.py``): the nodes shown
-    (each with its ``hop``; the matches at 0), the edges among them, the chunks behind them, one
-    group per relation of each node walked (``total``, the ids ``shown``, the rest in ``more`` with
-    ``more_edges``, a ``label`` such as "+42 more callers"), the structural edges left out by
-    relation, and the options used."""
+    (each with its ``hop``, the matches at 0, and its ``location`` label), the edges among them, the
+    chunks behind them (results with their labels), one group per relation of each node walked
+    (``total``, the ids ``shown``, the rest in ``more`` with ``more_edges``, a ``label`` such as
+    "+42 more callers"), the structural edges left out by relation, and the options used."""
 
-    query: str
-    matches: list[str]
-    nodes: list[dict[str, Any]]
-    edges: list[dict[str, Any]]
-    chunks: list[dict[str, Any]]
-    groups: list[dict[str, Any]] = field(default_factory=list)
-    hidden_relations: dict[str, int] = field(default_factory=dict)
-    per_relation: int = 8
-    all_relations: bool = False
+    query: Annotated[str, Doc("the name asked for")]
+    matches: Annotated[list[str], Doc("ids of the nodes the name matched (hop 0)")]
+    nodes: Annotated[list[dict[str, Any]], Doc("the nodes shown, each with its hop"), Shape(GraphNode)]
+    edges: Annotated[list[dict[str, Any]], Doc("the edges among the nodes shown"), Shape(GraphEdge)]
+    chunks: Annotated[list[dict[str, Any]], Doc("the chunks behind the nodes and edges"), Shape(QueryResult)]
+    groups: Annotated[
+        list[dict[str, Any]], Doc("one per relation and direction of each node walked"), Shape(GraphGroup)
+    ] = field(default_factory=list)
+    hidden_relations: Annotated[dict[str, int], Doc("structural edges not followed, by relation")] = field(
+        default_factory=dict
+    )
+    per_relation: Annotated[int, Doc("neighbours shown per relation of a node (0: all)")] = 8
+    all_relations: Annotated[bool, Doc("whether contains/defined_in were followed")] = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -20,14 +20,12 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 import watchfiles
 
 from .brain import Brain
-from .types import BrainError, IndexCancelled, IndexReport, InvalidRequest, WorkspaceBusy, index_scope
+from .types import BrainError, IndexCancelled, IndexReport, InvalidRequest, WatchState, WorkspaceBusy, index_scope
 from .workspace import EXCLUDED_DIRS, folders
 
 # Swap, backup, lock and atomic-write files of editors and tools (vim, emacs, JetBrains, gedit, kate, sed -i).
@@ -40,17 +38,6 @@ REMEMBERED = 10_000  # file states already handed to a run, kept to recognise a 
 POLL_DELAY_MS = 2_000  # between two walks of the tree when polling
 FOLDER = (-1, -1, -1)  # the signature of any folder
 BUSY_WAIT_S = 30.0  # a run waits this long for another process's writer before retrying later
-
-
-@dataclass(frozen=True)
-class WatchState:
-    """How the disk is followed: ``events`` (inotify & co), ``polling`` (a walk every few seconds) or ``off``."""
-
-    mode: str
-    reason: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def relevant(root: Path, path: str, include_hidden: bool = False) -> str | None:

@@ -25,6 +25,7 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
+from .config import MAX_FILE_BYTES
 from .types import BrainError, InvalidRequest, SkippedFile
 
 SNIFF_BYTES = 8192
@@ -140,7 +141,7 @@ class WorkspaceFile:
 class ScanOptions:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
-    max_file_bytes: int = 1_000_000
+    max_file_bytes: int = MAX_FILE_BYTES
     include_hidden: bool = False
 
 
@@ -412,7 +413,7 @@ class _Walker:
         t = self.target
         return not t or rel == t or rel.startswith(t + "/") or t.startswith(rel + "/")
 
-    def _visit_dir(self, entry: os.DirEntry, rel: str, ignores) -> None:
+    def _visit_dir(self, entry: os.DirEntry, rel: str, ignores: list[tuple[str, pathspec.GitIgnoreSpec]]) -> None:
         """Walk a folder unless a rule leaves it out; the rules are applied before anything inside
         it is looked at (a gitignored folder someone else owns is never touched)."""
         if entry.name in EXCLUDED_DIRS or _ignored(ignores, rel, is_dir=True) or self.exclude.match_file(rel + "/"):
@@ -433,7 +434,7 @@ class _Walker:
         self.visited.add(real)
         self.walk_dir(abs_dir, rel, ignores)
 
-    def _visit_file(self, entry: os.DirEntry, rel: str, ignores) -> None:
+    def _visit_file(self, entry: os.DirEntry, rel: str, ignores: list[tuple[str, pathspec.GitIgnoreSpec]]) -> None:
         if EXCLUDED_FILES.match_file(entry.name) or _ignored(ignores, rel, is_dir=False):
             return
         if self.exclude.match_file(rel) or (self.include is not None and not self.include.match_file(rel)):

@@ -6,11 +6,14 @@ displayed as widgets when a kernel can render them, with plain-text and HTML fal
 
 from __future__ import annotations
 
+import argparse
 import shlex
 import string
 import time
+from collections.abc import Callable
 from html import escape
 from pathlib import Path
+from types import ModuleType
 from typing import Any, cast
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
@@ -40,7 +43,7 @@ def _has_kernel() -> bool:
     return getattr(get_ipython(), "kernel", None) is not None
 
 
-def _show(text: str, html: str, widget_factory=None) -> None:
+def _show(text: str, html: str, widget_factory: Callable[[], Any] | None = None) -> None:
     """Display one output: the widget view (when possible) with text/plain and text/html fallbacks."""
     data: dict[str, Any] = {"text/plain": text, "text/html": html}
     metadata: dict[str, Any] = {}
@@ -51,7 +54,7 @@ def _show(text: str, html: str, widget_factory=None) -> None:
     display(data, metadata=metadata or None, raw=True)
 
 
-def _widgets():
+def _widgets() -> ModuleType | None:
     """The widget module, or None while it is missing (the HTML repr is used then)."""
     try:
         from . import widgets
@@ -103,7 +106,7 @@ class _WidgetProgress:
 
     INTERVAL = 0.1  # seconds between redraws, except on a phase change
 
-    def __init__(self):
+    def __init__(self) -> None:
         import ipywidgets as w
 
         self.bar = w.IntProgress(min=0, max=1, value=0, description="indexing")
@@ -143,7 +146,7 @@ class _WidgetProgress:
 class _TextProgress:
     """Terminal IPython: one line redrawn with ``\\r`` (padded over the longer line before it)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.width = 0
 
     def __call__(self, p: IndexProgress) -> None:
@@ -175,7 +178,7 @@ class BrainMagics(Magics):
     """``%brain`` returns: index -> IndexReport, query -> QueryResponse, status -> StatusView (dict),
     graph -> GraphView (dict), reset -> what it kept (dict); with ``--json``, plain JSON-able data instead."""
 
-    def __init__(self, shell):
+    def __init__(self, shell: Any):
         super().__init__(shell)
         self._brains: dict[Path, Brain] = {}
 
@@ -186,7 +189,7 @@ class BrainMagics(Magics):
         return self._brains[root]
 
     @line_cell_magic
-    def brain(self, line: str, cell: str | None = None):
+    def brain(self, line: str, cell: str | None = None) -> Any:
         try:
             argv = shlex.split(line)
         except ValueError:  # an unbalanced quote, as in: %brain query what's the total
@@ -223,7 +226,7 @@ class BrainMagics(Magics):
             print(render.reset_text(cast(dict, result), ns.root))
         return result
 
-    def _index(self, ns, brain: Brain) -> IndexReport:
+    def _index(self, ns: argparse.Namespace, brain: Brain) -> IndexReport:
         progress = None if ns.json else (_WidgetProgress() if _has_kernel() else _TextProgress())
         report = None
         try:
@@ -262,14 +265,14 @@ Quote multi-word values of flags; an unbalanced quote (what's) is taken literall
 BrainMagics.brain.__doc__ = _INTRO + commands.help_text(PROG)
 
 
-def load_ipython_extension(ipython) -> None:
+def load_ipython_extension(ipython: Any) -> None:
     ipython.register_magics(BrainMagics)
     formatter = ipython.display_formatter.ipython_display_formatter
     formatter.for_type(QueryResponse, display_response)
     formatter.for_type(IndexReport, display_report)
 
 
-def unload_ipython_extension(ipython) -> None:
+def unload_ipython_extension(ipython: Any) -> None:
     formatter = ipython.display_formatter.ipython_display_formatter
     for kind in (QueryResponse, IndexReport):
         formatter.pop(kind, None)

@@ -1,9 +1,10 @@
 """Notebook widgets: ranked query results and an interactive knowledge-graph explorer.
 
-Both are anywidgets whose state is plain JSON in synced traitlets. What matched (``highlights``)
-and the qualified symbol come from the engine; the rest (score bars, links, merged
-neighbourhoods) is derived here, so the front end only draws and the state can be checked
-from Python.
+Both are anywidgets whose state is plain JSON in synced traitlets. What a person reads about a
+result (``location``, ``anchor``, ``focus_line``, the legs' labels, the fusion and coverage notes)
+and what matched (``highlights``) come from the engine (engine/labels.py); the rest (score bars,
+snippet windows, merged neighbourhoods) is derived here, so the front end only draws and the
+state can be checked from Python.
 """
 
 from __future__ import annotations
@@ -16,10 +17,8 @@ import traitlets as t
 
 from ..engine.explore import group_label
 from ..engine.types import BrainError, QueryResponse
-from ..render import cell_label
 
 STATIC = Path(__file__).parent / "static"
-LEGS = ("vector", "bm25", "graph")
 MAX_GRAPH_NODES = 400  # keeps the O(n²) force layout interactive in the browser
 SNIPPET_LINES = 8  # lines of a hit shown before "Show more"
 
@@ -30,18 +29,6 @@ def _module(*names: str) -> str:
 
 
 # --------------------------------------------------------------------------- shared mapping
-
-
-def link_fields(hit: dict[str, Any]) -> dict[str, Any]:
-    """What a chunk's link shows: ``path:start-end``, the engine's qualified symbol or the section,
-    and the notebook cell as JupyterLab counts it (``cell 9`` for ``cell_index`` 8)."""
-    start, end = hit["start_line"], hit["end_line"]
-    lines = f"{start}" if start == end else f"{start}-{end}"
-    return {
-        "location": f"{hit['source']}:{lines}",
-        "label": hit.get("qualified_symbol") or hit.get("section_path") or "",
-        "cell_label": cell_label(hit.get("cell_index")),
-    }
 
 
 def snippet_window(text: str, highlights: list[list[int]], lines: int = SNIPPET_LINES) -> dict[str, Any]:
@@ -87,6 +74,8 @@ class ResultsWidget(anywidget.AnyWidget):
     intent = t.Unicode(None, allow_none=True).tag(sync=True)
     weights = t.Dict(value_trait=t.Float()).tag(sync=True)
     coverage = t.Float(1.0).tag(sync=True)
+    fusion_note = t.Unicode(None, allow_none=True).tag(sync=True)
+    coverage_note = t.Unicode(None, allow_none=True).tag(sync=True)
     results = t.List(t.Dict()).tag(sync=True)
 
     def __init__(self, response: QueryResponse, **kwargs: Any) -> None:
@@ -101,45 +90,40 @@ class ResultsWidget(anywidget.AnyWidget):
             self.intent = response.intent
             self.weights = dict(response.weights)
             self.coverage = 1.0 if response.coverage is None else response.coverage  # None: no vector leg
+            self.fusion_note = response.fusion_note
+            self.coverage_note = response.coverage_note
             self.results = _map_results(response)
 
 
 def _map_results(response: QueryResponse) -> list[dict[str, Any]]:
     hits = [r.to_dict() for r in response.results]
-    best = {leg: max((h[f"{leg}_score"] or 0.0 for h in hits), default=0.0) for leg in LEGS}
+    best: dict[str, float] = {}
+    for hit in hits:
+        for leg in hit["legs"]:
+            best[leg["leg"]] = max(best.get(leg["leg"], 0.0), leg["score"] or 0.0)
     top = max((h["score"] for h in hits), default=0.0)
     return [
         {
             **hit,
-            **link_fields(hit),
             "snippet": snippet_window(hit["text"], hit["highlights"]),
             "rank": rank,
             "score_fraction": _fraction(hit["score"], top),
-            "legs": _legs(hit, best),
+            "legs": [{**leg, "fraction": _leg_fraction(leg, best)} for leg in hit["legs"]],
         }
         for rank, hit in enumerate(hits, start=1)
     ]
 
 
-def _legs(hit: dict[str, Any], best: dict[str, float]) -> list[dict[str, Any]]:
-    """One bar per retrieval leg that scored or ranked this hit.
-
-    Vector scores are cosines, already on a 0..1 scale; BM25 and graph scores are
-    unbounded, so their bars are relative to the best hit in this response.
-    """
-    legs = []
-    for leg in LEGS:
-        score, rank = hit[f"{leg}_score"], hit["ranks"].get(leg)
-        if score is None and rank is None:
-            continue
-        if score is None:
-            fraction = None
-        elif leg == "vector":
-            fraction = min(max(score, 0.0), 1.0)
-        else:
-            fraction = _fraction(score, best[leg])
-        legs.append({"leg": leg, "score": score, "fraction": fraction, "rank": rank})
-    return legs
+def _leg_fraction(leg: dict[str, Any], best: dict[str, float]) -> float | None:
+    """How full a leg's bar is (None: the leg ranked the hit without a score). Vector scores are
+    cosines, already on a 0..1 scale; the other legs' scores are unbounded, so their bars are
+    relative to the best hit of this response."""
+    score = leg["score"]
+    if score is None:
+        return None
+    if leg["leg"] == "vector":
+        return min(max(score, 0.0), 1.0)
+    return _fraction(score, best[leg["leg"]])
 
 
 def _fraction(value: float, best: float) -> float:
@@ -258,7 +242,7 @@ class GraphWidget(anywidget.AnyWidget):
             edges[key] = {**edge, "chunk_ids": list(dict.fromkeys([*chunk_ids, *edge.get("chunk_ids", [])]))}
         chunks = {c["chunk_id"]: c for c in self.chunks}
         for chunk in graph["chunks"]:
-            chunks.setdefault(chunk["chunk_id"], {**chunk, **link_fields(chunk)})
+            chunks.setdefault(chunk["chunk_id"], chunk)
         groups = {g["id"]: g for g in self.groups}
         for group in graph.get("groups", []):
             if group["parent"] in nodes and group["id"] not in groups:

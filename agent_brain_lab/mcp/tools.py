@@ -126,10 +126,11 @@ SEARCH = ToolSpec(
     title="Search the workspace",
     description=(
         "Search the indexed workspace (code, docs, notebooks) and return the best passages. Use it "
-        "before reading files: each result gives `location` (`path:start-end`, plus the notebook cell) "
-        "to open, the `symbol` or doc `section` it belongs to, its `kind`, a `score`, `why` it matched "
-        "(each retrieval leg's score and rank, and for graph hits the relationship path) and a trimmed "
-        "`snippet`. The answer also says which index `generation` it read and what share of the "
+        "before reading files: each result gives `location` (`path:start-end`, `path:line` for one line, "
+        "plus `[cell N]` counted from 1 in a notebook) to open, the `symbol` (kind and qualified name) or "
+        "doc `section` it belongs to, its `kind`, a `score`, `why` it matched (each retrieval leg's score "
+        "and rank, and for graph hits the relationship path) and a trimmed `snippet`. The answer also says "
+        "which index `generation` it read, how multi read the query (`read_as`) and what share of the "
         "workspace the vector legs can see (`coverage`, left out when no vector leg answered)."
     ),
     properties={
@@ -292,22 +293,26 @@ def compact_response(resp: QueryResponse) -> dict[str, Any]:
         "generation": resp.generation,
         "results": [compact_result(r) for r in resp.results],
     }
-    optional = {"intent": resp.intent, "fallback": resp.fallback, "query_entities": resp.query_entities}
+    optional = {
+        "intent": resp.intent,
+        "read_as": resp.fusion_note,
+        "fallback": resp.fallback,
+        "query_entities": resp.query_entities,
+    }
     out.update({key: value for key, value in optional.items() if value})
     if resp.coverage is not None:  # None: no vector leg answered (bm25, graph that found its entities)
         out["coverage"] = resp.coverage
-        if resp.coverage < 1:
-            out["note"] = render.coverage_note(resp.coverage)
+        if resp.coverage_note:
+            out["note"] = resp.coverage_note
     return out
 
 
 def compact_result(r: QueryResult) -> dict[str, Any]:
-    out: dict[str, Any] = {"location": render.location(r), "kind": render.kind(r)}
-    anchor = render.anchor(r)
-    if anchor:
-        out["symbol" if r.symbol_name else "section"] = anchor
+    out: dict[str, Any] = {"location": r.location, "kind": render.kind(r)}
+    if r.anchor:
+        out["symbol" if r.symbol_name else "section"] = r.anchor
     out["score"] = round(r.score, 4)
-    why: dict[str, Any] = {"legs": render.legs(r)}
+    why: dict[str, Any] = {"legs": [leg.label for leg in r.legs]}
     if r.relationship_path:
         why["path"] = " ".join(r.relationship_path)
     if r.related_entities:
@@ -385,7 +390,7 @@ def compact_graph(graph: dict[str, Any]) -> dict[str, Any]:
 
 def _node(node: dict[str, Any]) -> dict[str, Any]:
     out = {"id": node["id"], "kind": node.get("kind"), "name": node.get("qualname") or node.get("name")}
-    where = render.node_location(node)
+    where = node.get("location")
     if where:
         out["location"] = where
     out["hop"] = node["hop"]

@@ -6,6 +6,7 @@ import logging
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 
 class SaveHook:
@@ -17,7 +18,9 @@ class SaveHook:
         self._add = add
         self._log = log or logging.getLogger(__name__)
 
-    def __call__(self, model=None, os_path: str | None = None, contents_manager=None, **kwargs) -> None:
+    def __call__(
+        self, model: Any = None, os_path: str | None = None, contents_manager: Any = None, **kwargs: Any
+    ) -> None:
         try:
             rel = self._relative(os_path)
             if rel is not None:

@@ -7,7 +7,7 @@ from pathlib import Path
 from traitlets import Bool, Float, Int, List, Unicode
 from traitlets.config import Configurable
 
-from ..engine.config import BrainConfig
+from ..engine.config import MAX_FILE_BYTES, BrainConfig
 
 
 class AgentBrain(Configurable):
@@ -62,7 +62,7 @@ class AgentBrain(Configurable):
         help="Seconds to wait after the last save or change of a file before re-indexing it.",
     ).tag(config=True)
 
-    max_file_bytes = Int(1_000_000, help="Files larger than this are skipped.").tag(config=True)
+    max_file_bytes = Int(MAX_FILE_BYTES, help="Files larger than this are skipped.").tag(config=True)
 
     def resolve_root(self, server_root_dir: str) -> Path:
         """The workspace root: ``root`` if set (relative to the server root), else the server root."""

@@ -2,7 +2,8 @@
 
 Handlers call the engine and let its :class:`BrainError`s propagate; :class:`BrainHandler`
 turns every error into ``{"error", "message", "field"?, "job_id"?}`` in one place. The routes
-are described by ``openapi.json`` beside this file (served at ``agent-brain/openapi.json``).
+are described by ``openapi.json`` beside this file (served at ``agent-brain/openapi.json``), which
+``server/contract.py`` generates from the engine's types.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 from http.client import responses
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from jupyter_server.auth.decorator import authorized
@@ -32,6 +34,7 @@ from ..engine.types import (
     StatusRequest,
     WorkspaceBusy,
 )
+from .jobs import Job, StartedJob
 from .service import BrainService
 
 SETTINGS_KEY = "agent_brain"
@@ -40,7 +43,9 @@ AUTH_RESOURCE = "agent_brain"  # what an Authorizer is asked about
 READ, WRITE = "read", "write"
 MAX_BODY_BYTES = 256 * 1024
 MAX_BODY_DEPTH = 8  # the deepest valid body is 2 (an object holding lists of strings)
-OPENAPI_FILE = Path(__file__).with_name("openapi.json")
+OPENAPI_FILE = Path(__file__).with_name("openapi.json")  # written by server/contract.py
+STATUS_QUERY = ("skipped",)  # the query-string fields of GET status (StatusRequest)
+GRAPH_QUERY = tuple(GraphRequest.PARAMS)  # of GET graph/entity
 
 # Most specific first: the first matching class decides the HTTP status.
 ERROR_STATUS: tuple[tuple[type[BrainError], int], ...] = (
@@ -110,7 +115,9 @@ class BrainHandler(APIHandler):
             return
         super()._log()
 
-    def log_exception(self, typ, value, tb) -> None:
+    def log_exception(
+        self, typ: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if isinstance(value, BrainError):  # an expected, user-facing error: no traceback in the log
             self.log.info("agent-brain %s %s: %s", self.request.method, self.request.path, value)
         else:
@@ -183,7 +190,8 @@ class IndexHandler(BrainHandler):
     @authorized(WRITE)
     async def post(self) -> None:
         job = self.service.start_index(self.json_body())
-        self.reply({"job_id": job.id, **job.to_dict()}, status=202)
+        started: StartedJob = {"job_id": job.id, **job.to_dict()}
+        self.reply(started, status=202)
 
     @web.authenticated
     @authorized(WRITE)
@@ -210,7 +218,7 @@ class JobHandler(BrainHandler):
     async def delete(self, job_id: str) -> None:
         self._reply_job(job_id, self.service.jobs.cancel(job_id))
 
-    def _reply_job(self, job_id: str, job) -> None:
+    def _reply_job(self, job_id: str, job: Job | None) -> None:
         if job is None:
             raise web.HTTPError(404, f"no job {job_id!r}", reason="Not Found")
         self.reply(job.to_dict())
@@ -220,7 +228,7 @@ class StatusHandler(BrainHandler):
     @web.authenticated
     @authorized(READ)
     async def get(self) -> None:
-        request = StatusRequest.build(query_fields(self.request.query_arguments, ("skipped",)))
+        request = StatusRequest.build(query_fields(self.request.query_arguments, STATUS_QUERY))
         self.reply(await self.service.run_status(self.service.status, request))
 
 
@@ -228,8 +236,7 @@ class GraphEntityHandler(BrainHandler):
     @web.authenticated
     @authorized(READ)
     async def get(self) -> None:
-        fields = query_fields(self.request.query_arguments, ("name", "depth", "per_relation", "all_relations"))
-        request = GraphRequest.build(fields)
+        request = GraphRequest.build(query_fields(self.request.query_arguments, GRAPH_QUERY))
         graph = await self.service.run(self.service.graph_entity, request)
         self.reply(graph.to_dict())
 
@@ -267,7 +274,7 @@ ROUTES: tuple[tuple[str, type[BrainHandler]], ...] = (
 )
 
 
-def setup_handlers(web_app, service: BrainService) -> None:
+def setup_handlers(web_app: web.Application, service: BrainService) -> None:
     web_app.settings[SETTINGS_KEY] = service
     base_url = web_app.settings["base_url"]
     handlers = [(url_path_join(base_url, NAMESPACE, pattern), handler) for pattern, handler in ROUTES]

@@ -14,9 +14,20 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
-from ..engine.types import BrainError, IndexCancelled, IndexProgress, IndexReport, JobStatus, WorkspaceBusy
+from ..engine.types import (
+    BrainError,
+    Doc,
+    IndexCancelled,
+    IndexProgress,
+    IndexReport,
+    JobStatus,
+    Phase,
+    Shape,
+    SkippedFile,
+    WorkspaceBusy,
+)
 
 ACTIVE: tuple[JobStatus, ...] = ("pending", "running")
 ETA_MIN_SECONDS = 3.0  # embedding watched this long (and some chunks embedded) before an ETA is given
@@ -38,13 +49,54 @@ class JobRunning(WorkspaceBusy):
         return {**super().to_dict(), "job_id": self.job_id}
 
 
+class JobView(TypedDict):
+    """A job as the REST routes return it (``Job.to_dict``)."""
+
+    id: Annotated[str, Doc("the job's id")]
+    status: Annotated[JobStatus, Doc("pending, running, then done, failed or cancelled")]
+    path: Annotated[str, Doc("the folder or file indexed, relative to the root ('' is everything)")]
+    paths: Annotated[list[str], Doc("path and the paths of the saves merged into this job")]
+    force: Annotated[bool, Doc("whether every file is re-indexed")]
+    merged_into: Annotated[
+        str | None,
+        Doc(
+            "the running job whose embedding phase serves this save: started at once, done once its files"
+            " are published for keyword and graph search (their embedding joins that job's queue); if that run"
+            " ends before serving it, the save runs as its own job, which the status names"
+        ),
+    ]
+    phase: Annotated[Phase, Doc("what the run is doing now")]
+    files_done: Annotated[int, Doc("files the run has chunked")]
+    files_total: Annotated[int, Doc("files the run will look at")]
+    chunks: Annotated[int, Doc("chunks the run holds so far")]
+    embedded: Annotated[int, Doc("embedding phase: how many of chunks have a vector")]
+    eta_s: Annotated[
+        float | None, Doc("embedding phase: seconds left at this run's embedding rate so far (null until known)")
+    ]
+    current_file: Annotated[str | None, Doc("the file being chunked")]
+    percent: Annotated[float, Doc("0..100: files done, or in the embedding phase chunks embedded")]
+    started: Annotated[str | None, Doc("when the run started (ISO 8601, UTC)")]
+    finished: Annotated[str | None, Doc("when the job ended (ISO 8601, UTC)")]
+    error: Annotated[str | None, Doc("failed: the error code and what went wrong")]
+    skipped: Annotated[list[dict[str, str]], Doc("the report's skipped files (empty until done)"), Shape(SkippedFile)]
+    report: Annotated[dict[str, Any] | None, Doc("done: what the run did"), Shape(IndexReport)]
+
+
+class StartedJob(JobView):
+    """What ``POST index`` answers: the job queued."""
+
+    job_id: Annotated[str, Doc("the same as id")]
+
+
 @dataclasses.dataclass
 class Job:
     path: str
     force: bool = False
     more_paths: list[str] = dataclasses.field(default_factory=list)  # saves merged into this pending job
     options: dict[str, Any] = dataclasses.field(default_factory=dict)  # more brain.index() keywords
-    merged_into: str | None = None  # the running job whose embedding phase serves this one (engine/merges.py)
+    # The running job this one was handed to, whose embedding phase serves it (engine/merges.py). Kept
+    # once that run ends: if it ended before serving this job (cancelled), this job runs on its own.
+    merged_into: str | None = None
     id: str = dataclasses.field(default_factory=lambda: uuid.uuid4().hex[:12])
     status: JobStatus = "pending"
     progress: IndexProgress = dataclasses.field(default_factory=lambda: IndexProgress(phase="pending"))
@@ -82,7 +134,7 @@ class Job:
             return None
         return round(max(0, progress.chunks - progress.embedded) * elapsed / done, 1)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JobView:
         progress = self.progress
         report = self.report.to_dict() if self.report else None
         return {
@@ -139,14 +191,20 @@ class JobManager:
             return list(reversed(self._jobs.values()))
 
     def active(self) -> Job | None:
-        """The running job, else the oldest pending one, else None."""
+        """The running job, else the oldest pending one, else None. A job a running run serves is not
+        one (that run is); one whose run ended before serving it (a cancel) runs on its own and is."""
         with self._lock:
             return self._active_locked()
 
     def _active_locked(self) -> Job | None:
-        running = [j for j in self._jobs.values() if j.status == "running" and j.merged_into is None]
+        running = [j for j in self._jobs.values() if j.status == "running" and not self._served_locked(j)]
         pending = [j for j in self._jobs.values() if j.status == "pending"]
         return next(iter(running + pending), None)
+
+    def _served_locked(self, job: Job) -> bool:
+        """Whether ``job`` is a request its run is serving now (that run is still running)."""
+        target = self._jobs.get(job.merged_into) if job.merged_into else None
+        return target is not None and target.status == "running"
 
     # ------------------------------------------------------------------ changes
 
@@ -165,9 +223,7 @@ class JobManager:
             if self._closed:
                 raise BrainError("the server is shutting down")
             if merge_into is not None and merge_into.status == "running":
-                for queued in self._jobs.values():  # saves queued before the run began to embed go too
-                    if queued.status == "pending" and not queued.force:
-                        self._hand_over_locked(queued, merge_into)
+                self._hand_over_pending_locked(merge_into)  # saves queued before the run began to embed
                 job = Job(path=paths[0], more_paths=paths[1:], options=options)
                 self._jobs[job.id] = job
                 self._forget_old_locked()
@@ -187,6 +243,19 @@ class JobManager:
             self._ensure_worker_locked()
         self._queue.put(job)
         return job
+
+    def hand_over_pending(self, running: Job) -> None:
+        """``running``'s run now embeds and takes requests: the saves queued behind it (while it
+        analysed) start now as such requests, instead of waiting for its whole embedding phase."""
+        with self._lock:
+            if running.status == "running" and not self._closed:
+                self._hand_over_pending_locked(running)
+
+    def _hand_over_pending_locked(self, running: Job) -> None:
+        for queued in list(self._jobs.values()):
+            # A save's run (some paths, no force): what a run's embedding phase can serve.
+            if queued.status == "pending" and not queued.force and all(queued.paths):
+                self._hand_over_locked(queued, running)
 
     def _hand_over_locked(self, job: Job, running: Job) -> None:
         """Run ``job`` now, on its own thread, as a request served by ``running``'s embedding phase

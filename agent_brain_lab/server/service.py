@@ -9,21 +9,26 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict, TypeVar
 
 from ..engine.types import (
     BrainError,
+    Doc,
     GraphNeighbourhood,
     GraphRequest,
+    IndexProgress,
     IndexReport,
     IndexRequest,
     InvalidRequest,
     QueryRequest,
     QueryResponse,
+    ResetReport,
+    Shape,
     StatusRequest,
+    WatchState,
     index_scope,
 )
-from .jobs import Job, JobManager, JobRunning
+from .jobs import Job, JobManager, JobRunning, JobView
 
 if TYPE_CHECKING:
     from ..engine import Brain, BrainConfig
@@ -31,6 +36,14 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 SAVE_LOCK_WAIT_S = 30.0  # a save-triggered job waits this long for another process's writer
+
+
+class ServerStatus(TypedDict):
+    """What ``GET status`` adds to the engine's ``IndexStatus`` (whose ``state`` turns ``indexing``
+    while a job of this server runs)."""
+
+    job: Annotated[JobView | None, Doc("the running job, else the oldest pending one, else null")]
+    watch: Annotated[dict[str, Any], Doc("how the server follows changes made outside Jupyter"), Shape(WatchState)]
 
 
 class BrainService:
@@ -75,7 +88,7 @@ class BrainService:
             self._error = err
             self.log.error("agent-brain: cannot open the brain of %s: %s", self.root, err)
             return
-        if self._brain.is_indexed():  # the model, graph and names now, off the request path; a daemon
+        if self._brain.has_index():  # the model, graph and names now, off the request path; a daemon
             # thread: a server stopped meanwhile exits without waiting for the model to load
             threading.Thread(target=self._warm, name="agent-brain-warm", daemon=True).start()
 
@@ -136,8 +149,15 @@ class BrainService:
         return self.jobs.submit(paths, exclusive=False, merge_into=merge_into, wait=SAVE_LOCK_WAIT_S, missing_ok=True)
 
     def _run_job(self, job: Job) -> IndexReport:
-        return self.brain.index(
-            path=index_scope(job.paths), force=job.force, progress=job.record_progress, cancel=job.cancel, **job.options
+        brain = self.brain
+
+        def progress(p: IndexProgress) -> None:
+            job.record_progress(p)
+            if p.phase == "embedding" and brain.merging:  # saves queued while it analysed: served from now on
+                self.jobs.hand_over_pending(job)
+
+        return brain.index(
+            path=index_scope(job.paths), force=job.force, progress=progress, cancel=job.cancel, **job.options
         )
 
     # ------------------------------------------------------------------ reading
@@ -153,11 +173,10 @@ class BrainService:
         job = self.jobs.active()
         if job is not None and job.status == "running":
             status["state"] = "indexing"
-        status["job"] = job.to_dict() if job is not None else None
-        status["watch"] = self.watch_status()
-        return status
+        extra: ServerStatus = {"job": job.to_dict() if job is not None else None, "watch": self.watch_status()}
+        return {**status, **extra}
 
-    def reset(self, drop_cache: bool = False) -> dict[str, Any]:
+    def reset(self, drop_cache: bool = False) -> ResetReport:
         active = self.jobs.active()
         if active is not None:
             raise JobRunning(active)

@@ -73,7 +73,7 @@ class DiskFollower:
 
     def _submit(self, paths: list[str]) -> None:
         brain = self.service.brain
-        if not brain.is_indexed() and self.service.jobs.active() is None:
+        if not brain.has_index() and self.service.jobs.active() is None:
             self.log.debug("agent-brain: %d changes left to the first index", len(paths))
             return
         self.service.reindex_files(paths)

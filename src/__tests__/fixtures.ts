@@ -1,5 +1,5 @@
 /** Result and response builders for the rendering tests. */
-import { IQueryResponse, IQueryResult, Mode } from '../types';
+import { IJob, IQueryResponse, IQueryResult, IStatus, Mode } from '../types';
 
 export function result(fields: Partial<IQueryResult> = {}): IQueryResult {
   return {
@@ -24,6 +24,10 @@ export function result(fields: Partial<IQueryResult> = {}): IQueryResult {
     relationship_path: [],
     qualified_symbol: 'parse_header',
     highlights: [],
+    location: 'shop/http.py:10-12',
+    anchor: 'function parse_header',
+    focus_line: 10,
+    legs: [],
     ...fields
   };
 }
@@ -43,6 +47,70 @@ export function response(
     query_entities: [],
     fallback: null,
     generation: 1,
+    fusion_note: null,
+    coverage_note: null,
+    intent: null,
+    weights: {},
+    ...fields
+  };
+}
+
+/** A job with every field the server sends (a spec's own defaults go in `fields`). */
+export function jobOf(fields: Partial<IJob>): IJob {
+  return {
+    id: 'j1',
+    status: 'running',
+    path: '',
+    paths: [''],
+    force: false,
+    merged_into: null,
+    phase: 'indexing',
+    files_done: 0,
+    files_total: 0,
+    chunks: 0,
+    embedded: 0,
+    eta_s: null,
+    current_file: null,
+    percent: 0,
+    started: null,
+    finished: null,
+    error: null,
+    skipped: [],
+    report: null,
+    ...fields
+  };
+}
+
+/** A status with every field the server sends (a spec's own defaults go in `fields`). */
+export function statusOf(fields: Partial<IStatus>): IStatus {
+  return {
+    state: 'ready',
+    root: '/w',
+    generation: 1,
+    files: { total: 0, by_source_type: {}, by_language: {} },
+    chunks: { total: 0, by_source_type: {}, by_language: {} },
+    skipped: [],
+    graph: { entities: 0, relations: 0, by_relation: {} },
+    model: {
+      name: 'm',
+      path: null,
+      identity: 'm',
+      sha256: null,
+      key: 'm',
+      dim: 384
+    },
+    index_bytes: 0,
+    last_indexed: null,
+    format_version: 1,
+    index_id: null,
+    problem: null,
+    fix: null,
+    coverage: 1,
+    skipped_total: 0,
+    skipped_by_reason: {},
+    writable: true,
+    job: null,
+    watch: { mode: 'off', reason: null },
     ...fields
   };
 }

@@ -3,39 +3,26 @@ import { BrainAPI } from '../api';
 import { BrainModel, IReporter } from '../model';
 import { parseLocation } from '../location';
 import { DEFAULT_SETTINGS, readSettings } from '../settings';
-import { IJob } from '../types';
+import { IJob, IndexState } from '../types';
 import { fakeSettings, IRecorded, Route } from './fakeServer';
+import { jobOf, statusOf } from './fixtures';
 
 function job(fields: Partial<IJob>): IJob {
-  return {
-    id: 'j1',
-    status: 'running',
-    path: '',
-    force: false,
-    phase: 'chunking',
-    files_done: 0,
+  return jobOf({
+    phase: 'indexing',
     files_total: 3,
-    chunks: 0,
-    current_file: null,
-    percent: 0,
     started: '2026-01-01T00:00:00+00:00',
-    finished: null,
-    error: null,
-    skipped: [],
-    report: null,
     ...fields
-  };
+  });
 }
 
-const status = (state: string, files: number) => ({
-  state,
-  root: '/w',
-  files: { total: files, by_source_type: {}, by_language: { python: files } },
-  chunks: { total: files * 2, by_source_type: {}, by_language: {} },
-  skipped: [],
-  graph: { entities: 0, relations: 0, by_relation: {} },
-  job: null
-});
+const status = (state: IndexState, files: number) =>
+  statusOf({
+    state,
+    files: { total: files, by_source_type: {}, by_language: { python: files } },
+    chunks: { total: files * 2, by_source_type: {}, by_language: {} },
+    graph: { entities: 0, relations: 0, by_relation: {} }
+  });
 
 function setup(route: Route) {
   const { settings, requests } = fakeSettings(route);

@@ -6,48 +6,27 @@ import {
   statusBarText
 } from '../progress';
 import { scrollDelta } from '../open';
-import { coverageNote, focusLine, legBreakdown } from '../scores';
 import { IJob, IStatus } from '../types';
-import { result } from './fixtures';
+import { jobOf, statusOf } from './fixtures';
 
 function job(fields: Partial<IJob>): IJob {
-  return {
-    id: 'j1',
+  return jobOf({
     status: 'running',
-    path: '',
-    force: false,
     phase: 'indexing',
-    files_done: 0,
     files_total: 253,
-    chunks: 0,
-    current_file: null,
-    percent: 0,
-    started: null,
-    finished: null,
-    error: null,
-    skipped: [],
-    report: null,
     ...fields
-  };
+  });
 }
 
 function status(fields: Partial<IStatus>): IStatus {
-  return {
+  return statusOf({
     state: 'indexing',
-    root: '/w',
-    generation: 1,
     files: { total: 253, by_source_type: {}, by_language: { python: 200 } },
     chunks: { total: 4074, by_source_type: {}, by_language: {} },
-    skipped: [],
     graph: { entities: 1, relations: 1, by_relation: {} },
-    model: { name: null, path: null, dim: null },
-    index_bytes: 0,
-    last_indexed: null,
-    format_version: 1,
-    job: null,
     coverage: 0.13,
     ...fields
-  };
+  });
 }
 
 describe('job phases', () => {
@@ -125,7 +104,8 @@ describe('what is searchable', () => {
       chunks_removed: 0,
       chunks_embedded: 0,
       skipped: [],
-      duration_s: 0.2
+      duration_s: 0.2,
+      warnings: []
     };
     expect(lastJobLabel(job({ status: 'done', report }))).toBe(
       'Up to date: 42 files unchanged'
@@ -141,37 +121,7 @@ describe('what is searchable', () => {
   });
 });
 
-describe('result details', () => {
-  it('says "not embedded yet" where hybrid has no vector score', () => {
-    expect(
-      legBreakdown(result({ vector_score: null, bm25_score: 3.2 }), 'hybrid')
-    ).toEqual([
-      { leg: 'vector', value: 'not embedded yet', missing: true },
-      { leg: 'bm25', value: '3.20' }
-    ]);
-  });
-
-  it('keeps the coverage notice off bm25, which uses no vectors', () => {
-    expect(coverageNote(0.5, 'bm25')).toBeNull();
-    expect(coverageNote(0.5, 'hybrid')).toBe(
-      'semantic search: 50% of the workspace'
-    );
-  });
-
-  it('opens at the first highlighted line: the relation line of a graph hit', () => {
-    const text =
-      'def checkout(cart):\n    """Pay."""\n    total = compute_total(cart)\n';
-    const at = text.indexOf('compute_total');
-    const hit = result({
-      text,
-      start_line: 40,
-      end_line: 42,
-      highlights: [[at, at + 13]]
-    });
-    expect(focusLine(hit)).toBe(42);
-    expect(focusLine(result({ start_line: 7, highlights: [] }))).toBe(7);
-  });
-
+describe('opening a result', () => {
   it('scrolls a line to the top third of the view', () => {
     // a line at 700 px in a 600 px view starting at 100: scroll 400 px to put it at 300 (100 + 600/3)
     expect(scrollDelta(700, 100, 600)).toBe(400);

@@ -4,10 +4,9 @@ import { createRoot, Root } from 'react-dom/client';
 
 import { IndexSection } from '../panel/IndexSection';
 import { ResultList } from '../panel/ResultList';
-import { legBreakdown, locationLabel } from '../scores';
 import { IJob, IQueryResponse, IQueryResult, IStatus } from '../types';
 import presentation from '../../tests/fixtures/presentation.json';
-import { response, result } from './fixtures';
+import { response, result, statusOf } from './fixtures';
 
 // Tell React this is a test environment that uses act().
 (globalThis as any).IS_REACT_ACT_ENVIRONMENT = true;
@@ -40,7 +39,9 @@ describe('result rendering', () => {
       source: 'docs/<b>x</b>.md',
       section_path: '<i>Intro</i>',
       symbol_name: null,
-      qualified_symbol: null
+      qualified_symbol: null,
+      location: 'docs/<b>x</b>.md:10-12',
+      anchor: '<i>Intro</i>'
     });
     render(response('header', 'bm25', [evil]));
     expect(host.querySelector('img')).toBeNull();
@@ -59,7 +60,11 @@ describe('result rendering', () => {
 
   it('shows control characters in file names as text, never as markup', () => {
     const odd = 'docs/a\nb\u001b[31mc\td.md';
-    render(response('x', 'bm25', [result({ source: odd, start_line: 1 })]));
+    render(
+      response('x', 'bm25', [
+        result({ source: odd, start_line: 1, location: `${odd}:1-12` })
+      ])
+    );
     const where = host.querySelector('.jp-AgentBrain-location')!;
     expect(where.textContent).toBe(`${odd}:1-12`);
     // only the line-break opportunities the panel puts after each "/"
@@ -76,14 +81,21 @@ describe('result rendering', () => {
       m => m.textContent
     );
     expect(marks).toEqual(presentation.marks);
+    // the engine's strings (engine/labels.py), shown as they are
     expect(host.querySelector('.jp-AgentBrain-anchor')!.textContent).toBe(
       'method Parser.parseHTTPHeader'
     );
+    expect(host.querySelector('.jp-AgentBrain-location')!.textContent).toBe(
+      'src/my file.py:3-16'
+    );
+    expect(
+      [...host.querySelectorAll('.jp-AgentBrain-leg')].map(l => l.textContent)
+    ).toEqual(['vector 0.700 #1', 'bm25 3.00 #1']);
     expect(host.querySelector('.jp-AgentBrain-summary')!.textContent).toMatch(
       /^1 result · multi ·/
     );
     expect(host.querySelector('.jp-AgentBrain-fusion')!.textContent).toBe(
-      'Read as: symbol. Weighed: keywords 0.50 · meaning 0.30 · code relations 0.20'
+      'Read as: names to look up. Weighed: meaning and keywords 1.00 · symbol names 0.10 · code relations 0.00'
     );
     expect(host.querySelector('.jp-AgentBrain-coverage')!.textContent).toBe(
       'semantic search: 43% of the workspace'
@@ -97,31 +109,36 @@ describe('result rendering', () => {
     expect(host.querySelector('.jp-AgentBrain-snippet mark')).toBeNull();
   });
 
-  it('shows both leg scores in hybrid mode', () => {
-    render(
-      response('cart', 'hybrid', [
-        result({ score: 0.75, vector_score: 0.61234, bm25_score: 7.5 })
-      ])
-    );
-    const legs = [...host.querySelectorAll('.jp-AgentBrain-leg')].map(
-      l => l.textContent
-    );
-    expect(legs).toEqual(['vector 0.612', 'bm25 7.50']);
+  it("shows each leg's label as the engine wrote it, marking a chunk with no vector", () => {
+    const legs = [
+      {
+        leg: 'vector',
+        score: null,
+        rank: null,
+        label: 'vector not embedded yet',
+        missing: true
+      },
+      {
+        leg: 'bm25',
+        score: 7.5,
+        rank: 1,
+        label: 'bm25 7.50 #1',
+        missing: false
+      }
+    ];
+    render(response('cart', 'hybrid', [result({ score: 0.75, legs })]));
+    const shown = [...host.querySelectorAll('.jp-AgentBrain-leg')];
+    expect(shown.map(l => l.textContent)).toEqual([
+      'vector not embedded yet',
+      'bm25 7.50 #1'
+    ]);
+    expect(shown.map(l => l.getAttribute('data-missing'))).toEqual([
+      'true',
+      null
+    ]);
     expect(host.querySelector('.jp-AgentBrain-score')!.textContent).toBe(
       '0.750'
     );
-  });
-
-  it('shows the RRF ranks of each leg in multi mode', () => {
-    render(
-      response('cart', 'multi', [
-        result({ score: 0.032, ranks: { vector: 1, graph: 4 } })
-      ])
-    );
-    const legs = [...host.querySelectorAll('.jp-AgentBrain-leg')].map(
-      l => l.textContent
-    );
-    expect(legs).toEqual(['vector #1', 'graph #4']);
   });
 
   it('shows the relationship path of graph hits and the fallback notice', () => {
@@ -200,48 +217,22 @@ describe('result rendering', () => {
   });
 });
 
-describe('labels', () => {
-  it('formats one-line chunks and notebook cells', () => {
-    expect(locationLabel(result({ start_line: 4, end_line: 4 }))).toBe(
-      'shop/http.py:4'
-    );
-    expect(
-      locationLabel(
-        result({
-          source: 'nb/a.ipynb',
-          start_line: 1,
-          end_line: 3,
-          cell_index: 2
-        })
-      )
-    ).toBe('nb/a.ipynb:1-3 [cell 3]'); // 1-based, as JupyterLab's "Cell 3/9"
-  });
-
-  it('does not repeat the main score for single-leg results', () => {
-    expect(legBreakdown(result({ vector_score: 0.9 }), 'vector')).toEqual([]);
-  });
-});
-
 describe('index section', () => {
-  const status = (fields: Partial<IStatus>): IStatus => ({
-    state: 'ready',
-    root: '/home/me/shop',
-    generation: 2,
-    files: {
-      total: 5,
-      by_source_type: { code: 4, doc: 1 },
-      by_language: { python: 4, markdown: 1 }
-    },
-    chunks: { total: 17, by_source_type: {}, by_language: {} },
-    skipped: [],
-    graph: { entities: 9, relations: 12, by_relation: {} },
-    model: { name: 'm', path: null, dim: 384 },
-    index_bytes: 1000,
-    last_indexed: '2026-01-01T00:00:00+00:00',
-    format_version: 1,
-    job: null,
-    ...fields
-  });
+  const status = (fields: Partial<IStatus>): IStatus =>
+    statusOf({
+      root: '/home/me/shop',
+      generation: 2,
+      files: {
+        total: 5,
+        by_source_type: { code: 4, doc: 1 },
+        by_language: { python: 4, markdown: 1 }
+      },
+      chunks: { total: 17, by_source_type: {}, by_language: {} },
+      graph: { entities: 9, relations: 12, by_relation: {} },
+      index_bytes: 1000,
+      last_indexed: '2026-01-01T00:00:00+00:00',
+      ...fields
+    });
   const running = {
     id: 'j1',
     status: 'running',
@@ -256,13 +247,15 @@ describe('index section', () => {
   function renderIndex(
     st: IStatus | null,
     job: IJob | null,
-    calls: string[] = []
+    calls: string[] = [],
+    lastEnded: IJob | null = null
   ) {
     act(() =>
       root.render(
         <IndexSection
           status={st}
           job={job}
+          lastEnded={lastEnded}
           onIndex={() => calls.push('index')}
           onCancel={() => calls.push('cancel')}
         />
@@ -306,7 +299,11 @@ describe('index section', () => {
 
   it('summarises a ready index, skipped files expandable', () => {
     renderIndex(
-      status({ skipped: [{ path: 'big.bin', reason: 'binary' }] }),
+      status({
+        skipped: [{ path: 'big.bin', reason: 'binary' }],
+        skipped_total: 1,
+        skipped_by_reason: { binary: 1 }
+      }),
       null
     );
     expect(
@@ -416,5 +413,33 @@ describe('index section', () => {
         .click()
     );
     expect(calls).toEqual(['cancel', 'index']);
+  });
+
+  it('keeps a cancelled run said while a save it had not served runs on its own', () => {
+    const cancelled = { ...running, status: 'cancelled' } as IJob;
+    const save = {
+      ...running,
+      id: 'save1',
+      path: 'notes/a.md',
+      paths: ['notes/a.md'],
+      merged_into: running.id
+    } as IJob;
+    renderIndex(status({ state: 'indexing' }), save, [], cancelled);
+    expect(
+      host.querySelector('.jp-AgentBrain-lastJob[data-status="cancelled"]')!
+        .textContent
+    ).toBe('Last job cancelled');
+    expect(host.querySelector('.jp-AgentBrain-handedBack')!.textContent).toBe(
+      'Saved or changed during the run that ended, now indexed on their own: notes/a.md'
+    );
+    expect(host.querySelector('.jp-AgentBrain-job')).not.toBeNull();
+
+    // Another job running after some unrelated one ended: only its progress.
+    renderIndex(status({ state: 'indexing' }), running, [], {
+      ...cancelled,
+      id: 'other'
+    });
+    expect(host.querySelector('.jp-AgentBrain-lastJob')).toBeNull();
+    expect(host.querySelector('.jp-AgentBrain-handedBack')).toBeNull();
   });
 });

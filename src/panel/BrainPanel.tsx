@@ -58,6 +58,7 @@ export class BrainPanel extends ReactWidget {
         <IndexSection
           status={model.status}
           job={model.job}
+          lastEnded={model.lastEnded}
           onIndex={() => void model.index()}
           onCancel={() => void model.cancel()}
         />

@@ -6,6 +6,7 @@ import * as React from 'react';
 
 import {
   count,
+  handedBackLabel,
   hasIndex,
   jobPhases,
   lastJobLabel,
@@ -18,6 +19,8 @@ import { IJob, IStatus, isTerminal } from '../types';
 export interface IIndexSectionProps {
   status: IStatus | null;
   job: IJob | null;
+  /** The last job the panel watched that ended (see BrainModel.lastEnded). */
+  lastEnded?: IJob | null;
   onIndex: () => void;
   onCancel: () => void;
 }
@@ -35,8 +38,12 @@ export function JobProgress(props: {
 }): JSX.Element {
   const trans = useTrans();
   const { job } = props;
+  const handedBack = handedBackLabel(job, trans);
   return (
     <div className="jp-AgentBrain-job" data-status={job.status}>
+      {handedBack && (
+        <div className="jp-AgentBrain-handedBack">{handedBack}</div>
+      )}
       {jobPhases(job, trans).map(phase => (
         <div
           key={phase.key}
@@ -170,6 +177,13 @@ export function StatusSummary(props: {
 export function IndexSection(props: IIndexSectionProps): JSX.Element {
   const trans = useTrans();
   const running = props.job !== null && !isTerminal(props.job.status);
+  // Once a job ended its outcome stays said, also while the saves it was handed
+  // and did not serve (a cancelled run) are indexed as their own job.
+  const handedBackBy =
+    running && props.lastEnded && props.job?.merged_into === props.lastEnded.id
+      ? props.lastEnded
+      : null;
+  const ended = running ? handedBackBy : props.job;
   return (
     <section className="jp-AgentBrain-index">
       <div className="jp-AgentBrain-row">
@@ -180,12 +194,12 @@ export function IndexSection(props: IIndexSectionProps): JSX.Element {
         >
           {running ? trans.__('Indexing…') : trans.__('Index workspace')}
         </button>
-        {props.job && !running && (
+        {ended && (
           <span
             className="jp-AgentBrain-muted jp-AgentBrain-lastJob"
-            data-status={props.job.status}
+            data-status={ended.status}
           >
-            {lastJobLabel(props.job, trans)}
+            {lastJobLabel(ended, trans)}
           </span>
         )}
       </div>

@@ -4,13 +4,7 @@
 import * as React from 'react';
 
 import { segments, snippet } from '../highlight';
-import {
-  anchorLabel,
-  focusLine,
-  formatScore,
-  legBreakdown,
-  locationLabel
-} from '../scores';
+import { formatScore } from '../scores';
 import { useTrans } from '../trans';
 import { IQueryResult, Mode } from '../types';
 
@@ -64,9 +58,7 @@ export function PathText(props: { path: string }): JSX.Element {
 export function ResultItem(props: IResultItemProps): JSX.Element {
   const trans = useTrans();
   const { result, mode } = props;
-  const anchor = anchorLabel(result);
-  const legs = legBreakdown(result, mode, trans);
-  const location = locationLabel(result, trans);
+  const { anchor, legs, location } = result;
   return (
     <li
       ref={props.itemRef}
@@ -77,7 +69,7 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
       role="option"
       aria-selected={props.selected}
       data-path={result.source}
-      data-line={focusLine(result)}
+      data-line={result.focus_line}
       data-cell={result.cell_index ?? undefined}
       onClick={() => {
         props.onSelect();
@@ -118,7 +110,7 @@ export function ResultItem(props: IResultItemProps): JSX.Element {
                 : undefined
             }
           >
-            {l.leg} {l.value}
+            {l.label}
           </span>
         ))}
       </div>

@@ -3,7 +3,7 @@
  */
 import * as React from 'react';
 
-import { coverageNote, fusionHelp, fusionNote } from '../scores';
+import { fusionHelp } from '../scores';
 import { useTrans } from '../trans';
 import { IQueryResponse, IQueryResult } from '../types';
 import { ResultItem } from './ResultItem';
@@ -18,8 +18,8 @@ export function ResultList(props: IResultListProps): JSX.Element {
   const { response } = props;
   const [selected, setSelected] = React.useState(0);
   const items = React.useRef<(HTMLLIElement | null)[]>([]);
-  const fusion = fusionNote(response, trans);
-  const coverage = coverageNote(response.coverage, response.mode, trans);
+  const fusion = response.fusion_note;
+  const coverage = response.coverage_note;
 
   React.useEffect(() => setSelected(0), [response]);
 

@@ -47,7 +47,7 @@ export interface ISearchFormProps {
   onLeaveDown: () => void;
 }
 
-function toggle(list: string[], value: string): string[] {
+function toggle<T>(list: T[], value: T): T[] {
   return list.includes(value)
     ? list.filter(v => v !== value)
     : [...list, value];

@@ -101,8 +101,8 @@ async function startEmbeddingRun(page: IJupyterLabPageFixture, folder: string) {
 
 /**
  * Cancel every pending or running job of the server and wait until none is left:
- * the list, not the status, since a job handed to a run that was then cancelled runs
- * on its own and the status does not name it.
+ * the list, not the status, since the status names one job at a time (a save handed
+ * to a run that is then cancelled runs on its own as the next one).
  */
 async function cancelServerJobs(page: IJupyterLabPageFixture) {
   await expect
@@ -276,9 +276,16 @@ test('searches in every mode', async ({ page }) => {
       ).toBeVisible();
     }
     if (mode === 'multi') {
+      // the engine's leg labels: multi's legs and the blend's, ranked ones ending "#N"
       await expect(
         results.first().locator('.jp-AgentBrain-leg').first()
-      ).toHaveText(/#\d+$/);
+      ).toHaveText(/^(hybrid|graph|names|vector|bm25) /);
+      await expect(
+        results
+          .first()
+          .locator('.jp-AgentBrain-leg', { hasText: /#\d+$/ })
+          .first()
+      ).toBeVisible();
     }
   }
   // A graph query naming a known symbol follows relations instead of falling back.
@@ -307,6 +314,13 @@ test('searches in every mode', async ({ page }) => {
   const panelMarks = await graph.first().locator('mark').allTextContents();
   expect(panelMarks.length).toBeGreaterThan(0);
   expect(engineMarks.slice(0, panelMarks.length)).toEqual(panelMarks);
+  // ... and shows the labels the engine wrote, as they are
+  await expect(graph.first().locator('.jp-AgentBrain-location')).toHaveText(
+    first.location
+  );
+  await expect(graph.first().locator('.jp-AgentBrain-leg')).toHaveText(
+    first.legs.map((leg: { label: string }) => leg.label)
+  );
 });
 
 test('opening a graph hit puts the relation line near the top third of the editor', async ({

@@ -334,7 +334,7 @@ class _HTMLText(HTMLParser):
         self.start = self.end = 0
         self.heading_level = 0
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "body":  # also recovers from a <head> that was never closed
             self.skip_depth = 0
         elif tag in self.SKIP:
@@ -345,17 +345,17 @@ class _HTMLText(HTMLParser):
         elif tag in self.BLOCKS:
             self._flush(paragraph=tag != "br")
 
-    def handle_startendtag(self, tag, attrs):
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.BLOCKS:
             self._flush(paragraph=tag != "br")
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in self.SKIP:
             self.skip_depth = max(0, self.skip_depth - 1)
         elif tag in self.HEADINGS or tag in self.BLOCKS:
             self._flush(paragraph=True)
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self.skip_depth:
             return
         line = self.getpos()[0]
@@ -508,7 +508,7 @@ def split_units(units: list[Unit], chunk_size: int, overlap: int) -> list[tuple[
     return windows
 
 
-def _segments(units: list[Unit], size, chunk_size: int) -> list[tuple[int, int]]:
+def _segments(units: list[Unit], size: Callable[[int, int], int], chunk_size: int) -> list[tuple[int, int]]:
     """Paragraph slices of ``units``; a paragraph larger than a chunk becomes one slice per unit."""
     segments: list[tuple[int, int]] = []
     i = 0

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 
+from ..store.graph import CodeGraph
 from . import bm25, graph, hybrid, multi, vector
 from .context import Hit, QueryContext
 
@@ -22,6 +24,22 @@ class Outcome:
     vectors: bool = True  # whether a vector leg took part (what the embedding coverage applies to)
 
 
+def as_in_code(graph: CodeGraph, name: str) -> str:
+    """The entity a query named, spelled as the code spells it: "request context" was looked up as
+    ``requestContext`` and found ``RequestContext``; "session's" found the module ``sessions``. A
+    name the code spells exactly so is kept (``Session`` when there is also a ``session``)."""
+    key = name.lower().replace("::", ".")
+    found = []
+    for node in graph.lookup(key):
+        data = graph.attrs(node)
+        spellings = [str(data.get("qualname") or ""), str(data.get("name") or "")]
+        if data.get("kind") == "file":
+            module = posixpath.splitext(node)[0]
+            spellings += [node, posixpath.basename(module), module.replace("/", ".")]
+        found += [s for s in spellings if s.lower().replace("::", ".") == key]
+    return name if name in found or not found else found[0]
+
+
 def search(ctx: QueryContext) -> Outcome:
     mode = ctx.request.mode
     if mode == "vector":
@@ -34,11 +52,18 @@ def search(ctx: QueryContext) -> Outcome:
         return multi_outcome(ctx)
     hits, entities = graph.run(ctx)
     if hits:
-        return Outcome(hits, entities, vectors=False)
+        return Outcome(hits, in_code(ctx, entities), vectors=False)
+    entities = in_code(ctx, entities)
     reason = NO_ENTITY if not entities else "vector: no chunk linked to " + ", ".join(entities) + " passes the filters"
     return Outcome(vector.run(ctx), entities, reason)
 
 
 def multi_outcome(ctx: QueryContext) -> Outcome:
     fused = multi.run(ctx)
-    return Outcome(fused.hits, fused.entities, intent=fused.intent, weights=fused.weights)
+    return Outcome(fused.hits, in_code(ctx, fused.entities), intent=fused.intent, weights=fused.weights)
+
+
+def in_code(ctx: QueryContext, entities: list[str]) -> list[str]:
+    """The entities the query named, as the code spells them (reported to the user)."""
+    graph_ = ctx.snapshot.graph
+    return entities if graph_ is None else list(dict.fromkeys(as_in_code(graph_, name) for name in entities))

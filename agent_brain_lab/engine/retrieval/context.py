@@ -13,6 +13,8 @@ from ..tokenizer import tokenize
 from ..types import Chunk, QueryRequest
 from .intent import Intent, analyse
 
+POOL = 50  # candidates each leg contributes before fusion (what a page of 10 always had)
+
 
 @dataclass
 class Hit:
@@ -65,8 +67,9 @@ class QueryContext:
 
     @property
     def pool(self) -> int:
-        """How many candidates each leg contributes before fusion."""
-        return max(50, 5 * self.request.top_k)
+        """How many candidates each leg contributes before fusion: never sized by ``top_k``, so the
+        first results of a request are the same whatever ``top_k`` is."""
+        return POOL
 
     def allowed_keys(self, keys: np.ndarray) -> np.ndarray:
         """Which of these live keys pass the filters."""

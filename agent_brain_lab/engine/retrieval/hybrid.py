@@ -2,44 +2,109 @@
 
 Every candidate gets its real score on both legs (not zero for "missing from the other top list"),
 so the blend compares like with like.
+
+The first results never depend on how many were asked for (a page of 10 is the prefix of a page of
+50): each leg's scale is set by its ``POOL`` best, whatever ``top_k`` is, so a chunk's blended score
+is the same in every request; and the candidates are each leg's best until no chunk outside them can
+blend above the last result kept (the threshold algorithm: such a chunk scores at most the last seen
+on each leg), fetching deeper when one could. Equal scores are ordered by row key.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .bm25 import bm25_leg
-from .context import Hit, QueryContext
-from .fusion import minmax
+from .context import POOL, Hit, QueryContext
 from .vector import similarities, vector_leg
+
+DEEPER = 4  # how much deeper each leg is read when a chunk outside the candidates could still rank
 
 
 def run(ctx: QueryContext) -> list[Hit]:
     return blend(ctx, ctx.request.top_k)
 
 
-def blend(ctx: QueryContext, count: int) -> list[Hit]:
-    """The ``count`` best candidates of the blend, each with its vector and bm25 rank."""
-    pool = max(ctx.pool, count)
-    vec_hits = vector_leg(ctx, pool)
-    kw_hits = bm25_leg(ctx, pool)
-    keys = np.array(list(dict.fromkeys([h.key for h in vec_hits] + [h.key for h in kw_hits])), dtype=np.int64)
-    if not len(keys):
-        return []
-    bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)]
-    keywords = minmax(bm25)
-    sims, meaning, embedded = similarities(ctx, keys, keywords)  # not embedded yet: the keyword score alone
-    alpha = ctx.request.alpha
-    blended = alpha * meaning + (1 - alpha) * keywords
-    order = np.argsort(-blended, kind="stable")
+@dataclass(frozen=True)
+class Scale:
+    """Min-max scaling of one leg, fixed by its values over the first candidates."""
+
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> Scale:
+        if not len(values):
+            return cls(0.0, 1.0)
+        return cls(float(values.min()), float(values.max()))
+
+    def __call__(self, values: np.ndarray | float) -> np.ndarray:
+        values = np.asarray(values, dtype=float)
+        if self.high - self.low < 1e-12:  # a constant leg scales to 1 (it still says "relevant") or 0
+            return np.where(values >= self.high, 1.0 if self.high > 0 else 0.0, 0.0)
+        return (values - self.low) / (self.high - self.low)
+
+
+def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
+    """The ``count`` best chunks of the blend, each with its vector and bm25 rank; not ``exact``: the
+    best of the first ``POOL`` candidates of each leg only (what multi fuses: the same list for every
+    ``top_k``, without reading the legs deeper)."""
+    vectors = ctx.snapshot.vectors
+    total = len(ctx.snapshot)
+    partly_embedded = not vectors or len(vectors) < total
+    alpha, threshold = ctx.request.alpha, ctx.request.similarity_threshold
+    # at alpha 1 the keyword leg's weight is 0: not scored at all, unless some chunks have no vector yet
+    # (those are found, and ranked, by their keyword score alone)
+    keywords_heard = alpha < 1 or partly_embedded
+    depth, scales = POOL, None
+    while True:
+        vec_hits = vector_leg(ctx, depth)
+        kw_hits = bm25_leg(ctx, depth) if keywords_heard else []
+        keys = np.array(list(dict.fromkeys([h.key for h in vec_hits] + [h.key for h in kw_hits])), dtype=np.int64)
+        if not len(keys):
+            return []
+        bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)] if keywords_heard else np.zeros(len(keys))
+        sims, _, embedded = similarities(ctx, keys, bm25)
+        if scales is None:  # the first POOL of each leg: the same in every request
+            scales = Scale.of(bm25), Scale.of(sims[embedded])
+        keywords = scales[0](bm25)
+        meaning = np.where(embedded, scales[1](sims), keywords)  # not embedded yet: the keyword score alone
+        blended = alpha * meaning + (1 - alpha) * keywords
+        order = np.lexsort((keys, -blended))
+        order = order[((sims >= threshold) | (bm25 > 0))[order]]
+        exhausted = len(vec_hits) < depth and len(kw_hits) < depth  # every chunk that can be a result is here
+        if exhausted or depth >= total or not exact:
+            break
+        unseen = _unseen(scales, vec_hits, kw_hits, depth, alpha, threshold, partly_embedded)
+        if len(order) >= count and blended[order[count - 1]] > unseen:  # no chunk outside can rank
+            break
+        depth *= DEEPER
     ranks = {leg: {h.key: r for r, h in enumerate(hits, 1)} for leg, hits in (("vector", vec_hits), ("bm25", kw_hits))}
     hits = []
-    for i in order:
+    for i in order[:count]:
         key = int(keys[i])
-        if sims[i] < ctx.request.similarity_threshold and key not in ranks["bm25"]:
-            continue
         vector_score = float(sims[i]) if embedded[i] else None  # None: no vector yet, not "no similarity"
-        hit = Hit(key, float(blended[i]), vector_score=vector_score, bm25_score=float(bm25[i]))
+        bm25_score = float(bm25[i]) if keywords_heard else None
+        hit = Hit(key, float(blended[i]), vector_score=vector_score, bm25_score=bm25_score)
         hit.ranks = {leg: r[key] for leg, r in ranks.items() if key in r}
         hits.append(hit)
-    return hits[:count]
+    return hits
+
+
+def _unseen(
+    scales: tuple[Scale, Scale],
+    vec_hits: list[Hit],
+    kw_hits: list[Hit],
+    depth: int,
+    alpha: float,
+    threshold: float,
+    partly_embedded: bool,
+) -> float:
+    """The most a chunk outside both legs' candidates can blend to: at most the last score seen on
+    each leg (or, past a short leg, below the threshold / no keyword at all)."""
+    low_kw = scales[0](kw_hits[-1].score if len(kw_hits) == depth else 0.0)
+    low_vec = scales[1](vec_hits[-1].score if vec_hits else threshold)
+    bound = float(alpha * low_vec + (1 - alpha) * low_kw)
+    return max(bound, float(low_kw)) if partly_embedded else bound

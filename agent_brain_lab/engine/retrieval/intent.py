@@ -83,6 +83,7 @@ class Intent:
     names: tuple[str, ...] = ()  # what the query names, as written: identifiers, dotted names, other words
     code_names: tuple[str, ...] = field(default=())  # the names written as code (IOLoop, parse_header, a.b)
     terse: bool = False  # little more than names: every name is meant
+    lookup: bool = False  # names only: one word, or up to three with one written as code
 
     @property
     def asked(self) -> set[str]:
@@ -94,7 +95,7 @@ class Intent:
         if self.relation:
             direction = self.direction_of(self.names[0]) if self.names else None
             return LABELS.get((self.relation, direction or "in"), self.relation)
-        return "lookup" if self.terse and self.names else "prose"
+        return "lookup" if self.lookup and self.names else "prose"
 
     def direction_of(self, entity: str) -> str | None:
         """ "in" when the entity is the target of the asked relation, "out" when it is the source, None
@@ -134,11 +135,39 @@ def analyse(query: str) -> Intent:
     names = list(dict.fromkeys(names))
     code_names = tuple(n for n in names if CODE_LIKE.search(n))
     relation = None
-    if cues and names:
+    titled = _titled(words, lowered, names, code_names)
+    if cues and names and not titled:
         first = cues[0]
         relation = next(rel for rel, cue_words in RELATION_CUES.items() if first in cue_words)
         plain = [n for n in names if n not in code_names]
         # a relation question names one thing (or two: "Class method"), the rest is scaffolding
         if len(plain) - (0 if code_names else 1) > MAX_PROSE:
             relation = None
-    return Intent(query, relation, tuple(names), code_names, terse=len(words) <= 3)
+    terse = len(words) <= 3
+    # a look-up: one word, or a few with one written as code ("parse_header docs"); a short phrase of
+    # plain words ("Our Pledge", "Basic usage") or a title is a heading or a topic
+    lookup = terse and not titled and (len(words) == 1 or bool(code_names))
+    return Intent(query, relation, tuple(names), code_names, terse=terse, lookup=lookup)
+
+
+_DETERMINERS = _words("the a an this that these those your our my its their some")
+
+
+def _titled(words: list[str], lowered: list[str], names: list[str], code_names: tuple[str, ...]) -> bool:
+    """Whether the query reads as a heading or a how-to sentence rather than a question about a relation,
+    though it holds a cue word: "How to use from Python", "Using the pyparsing module" and "Call the
+    function with the arguments flipped" (a cue verb then a determiner: an instruction), "Basic
+    ParserElement subclasses" (a plain capitalised word before the name: a title)."""
+    if not words:
+        return False
+    if lowered[0] == "how":
+        return True
+    if lowered[0] in ALL_CUES and len(lowered) > 1 and lowered[1] in _DETERMINERS:
+        return True
+    first = words[0]
+    return (
+        first[:1].isupper()
+        and first in names
+        and first not in code_names
+        and len([n for n in names if n != first]) >= 1
+    )

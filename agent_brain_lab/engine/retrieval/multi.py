@@ -12,7 +12,10 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   prose worse (names in prose are rarely the answer's neighbours), so it is silent there; the names
   leg as an RRF vote was worse too (a rank-1 vote outweighs the blend's spread), as a bounded boost
   it helps. Then the best candidates gain up to ``symbols.NAME_COVER_BOOST`` by how much of their
-  own name the query's words cover, fully or not (:mod:`.symbols`): new evidence, not a re-weighting.
+  own name the query's words cover, fully or not (:mod:`.symbols`): new evidence, not a re-weighting;
+  tests go below library code unless the question is about tests (:mod:`.evidence`).
+- A pasted message puts the code that raises or logs it first (its string literal, template holes
+  standing for any text); a query of names only puts the definitions named exactly so first.
 - A query of names only ("IOLoop.start") hears all three legs alike.
 
 The response reports the intent's label and these weights.
@@ -23,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .context import Hit, QueryContext
+from .evidence import exact_names_first, tests_below, text_evidence_first
 from .fusion import rrf
 from .graph import entity_names, graph_leg
 from .hybrid import blend
@@ -65,13 +69,42 @@ def run(ctx: QueryContext) -> Fused:
     # a leg whose weight is 0 is not run: its hits would not count (a relation the graph leads
     # does not hear the names leg)
     names = names_leg(ctx, pool) if weights["names"] > 0 else []
-    legs = {"hybrid": blend(ctx, pool), "graph": graph_hits, "names": names}
+    legs = {"hybrid": blend(ctx, pool, exact=False), "graph": graph_hits, "names": names}
     led_by_graph = relation and bool(graph_hits)
-    if not led_by_graph and intent.label != "lookup":
-        hits = name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"]))
+    fused_by_rank = led_by_graph or intent.label == "lookup"
+    if not fused_by_rank:
+        hits = tests_below(ctx, name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"])))
     else:
         hits = rrf(legs, ctx.request.rrf_k, weights)
-    return Fused(hits[: ctx.request.top_k], entities, intent.label, weights)
+    if not led_by_graph:  # a pasted message: where it is raised or logged first; a heading: its section
+        hits = text_evidence_first(ctx, hits)
+    if intent.label == "lookup":  # "Session": the class Session, then the function session()
+        hits = exact_names_first(ctx, hits)
+    top_k = ctx.request.top_k
+    if len(hits) < top_k:  # past the fused pool: the blend's next best, in its order
+        hits += beyond(ctx, hits, top_k, ctx.request.rrf_k, weights["hybrid"] if fused_by_rank else None)
+    return Fused(hits[:top_k], entities, intent.label, weights)
+
+
+def beyond(ctx: QueryContext, fused: list[Hit], top_k: int, rrf_k: int, weight: float | None) -> list[Hit]:
+    """The blend's best chunks the fused list lacks, best first, until ``top_k`` results are there.
+
+    The fused list is the same for every ``top_k`` (its legs are ``ctx.pool`` long) and the blend's
+    order does not depend on how many it was asked for, so a page of 10 stays the prefix of a page of
+    100. Scored as the blend scores them, or in an RRF (``weight`` given) as the hybrid leg's vote at
+    that rank: below every fused result either way."""
+    seen = {h.key for h in fused}
+    more = []
+    for rank, hit in enumerate(blend(ctx, top_k + len(fused)), 1):
+        if hit.key in seen:
+            continue
+        if weight is not None:
+            hit.score = weight / (rrf_k + rank)
+        hit.ranks["hybrid"] = rank
+        more.append(hit)
+        if len(fused) + len(more) == top_k:
+            break
+    return more
 
 
 def boosted(ranked: list[Hit], named: list[Hit], boost: float) -> list[Hit]:

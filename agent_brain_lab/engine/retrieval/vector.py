@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..types import MAX_TOP_K
 from .context import Hit, QueryContext
 from .fusion import minmax
 
@@ -13,11 +14,14 @@ def vector_leg(ctx: QueryContext, count: int) -> list[Hit]:
     if vectors is None or not len(vectors):
         return []
     total = len(vectors)
-    fetch = count if ctx.mask is None else count * 4
+    # never fewer than a page of MAX_TOP_K: an approximate (HNSW) search asked for 10 and for 50 may
+    # differ in its first 10, and the first results must not depend on how many were asked for
+    wanted = max(count, MAX_TOP_K)
+    fetch = wanted if ctx.mask is None else wanted * 4
     while True:  # over-fetch until enough rows pass the filters (or everything was seen)
         keys, sims = vectors.search(ctx.query_vector, fetch)
         keep = ctx.allowed_keys(keys) & (sims >= ctx.request.similarity_threshold)
-        if keep.sum() >= count or fetch >= total:
+        if keep.sum() >= wanted or fetch >= total:
             break
         fetch = min(total, fetch * 8)
     return [Hit(int(k), float(s), vector_score=float(s)) for k, s in zip(keys[keep][:count], sims[keep][:count])]

@@ -20,7 +20,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import NamedTuple
 
@@ -70,6 +70,10 @@ CHUNK_FIELDS = (
     "cell_index",
     "text",
 )
+# CHUNK_FIELDS in the order of Chunk's own fields: a row read in this order is Chunk(*row)
+_CHUNK_ORDER = tuple(f.name for f in fields(Chunk))
+if set(_CHUNK_ORDER) != set(CHUNK_FIELDS):
+    raise RuntimeError("CHUNK_FIELDS must name every field of Chunk")
 
 
 @dataclass(frozen=True)
@@ -186,7 +190,7 @@ class Catalog:
             return conn
         raise first
 
-    def _tx(self):
+    def _tx(self) -> _Transaction:
         return _Transaction(self.db)
 
     def empty_for_reset(self) -> None:
@@ -272,9 +276,9 @@ class Catalog:
         for start in range(0, len(keys), 900):
             part = keys[start : start + 900]
             marks = ",".join("?" * len(part))
-            rows = self.db.execute(f"SELECT key, {', '.join(CHUNK_FIELDS)} FROM chunks WHERE key IN ({marks})", part)
-            for row in rows:
-                out[row[0]] = Chunk(**dict(zip(CHUNK_FIELDS, row[1:])))
+            rows = self.db.execute(f"SELECT key, {', '.join(_CHUNK_ORDER)} FROM chunks WHERE key IN ({marks})", part)
+            for key, *values in rows:
+                out[key] = Chunk(*values)
         return out
 
     def keys_of_chunk_ids(self, gen: int, chunk_ids: Iterable[str]) -> dict[str, int]:
@@ -423,5 +427,5 @@ class _Transaction:
         self.conn.execute("BEGIN IMMEDIATE")
         return self.conn
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
         self.conn.execute("ROLLBACK" if exc_type else "COMMIT")

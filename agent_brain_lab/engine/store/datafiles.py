@@ -8,6 +8,7 @@ expects: a truncated or garbage file raises :class:`CorruptIndexFile`, never a c
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import shutil
 import threading
@@ -35,6 +36,16 @@ def load_array(path: Path, dtype: str, *, mmap: bool = True) -> np.ndarray:
     if not isinstance(array, np.ndarray) or array.dtype != np.dtype(dtype) or array.ndim != 1:
         raise CorruptIndexFile(f"{path.name}: expected a 1-d {dtype} array")
     return array
+
+
+def release_pages(*arrays: np.ndarray) -> None:
+    """Drop the pages of memory-mapped arrays from this process (they stay in the page cache; a
+    later read maps them again): file columns read once, then kept only for rare use. Arrays not
+    mapped read-only from a file are left alone (dropping a written page would lose the write)."""
+    for array in arrays:
+        mapped = getattr(array, "_mmap", None)
+        if mapped is not None and not array.flags.writeable and hasattr(mmap, "MADV_DONTNEED"):
+            mapped.madvise(mmap.MADV_DONTNEED)
 
 
 def save_array(path: Path, array: np.ndarray) -> None:

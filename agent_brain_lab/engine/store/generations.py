@@ -58,6 +58,11 @@ class IndexDir:
     def __init__(self, root: Path, *, shared: bool = False):
         self.path = root / INDEX_DIR
         self.folder_mode, self.file_mode, self.group = index_modes(root, shared)
+        # what every query's identity check reads, as plain strings (no Path built per query)
+        self._folder = str(self.path)
+        self._index_id_file = os.path.join(self._folder, "INDEX_ID")
+        self._current_file = os.path.join(self._folder, "CURRENT")
+        self.catalog_file = os.path.join(self._folder, CATALOG)
 
     @property
     def catalog_path(self) -> Path:
@@ -123,23 +128,16 @@ class IndexDir:
 
     def index_id(self) -> str | None:
         try:
-            return (self.path / "INDEX_ID").read_text(errors="replace").strip() or None
+            return _read_small(self._index_id_file).strip() or None
         except OSError:
             return None
-
-    def identity(self) -> tuple[str | None, int, tuple[int, int] | None, tuple[int, int] | None]:
-        """(index id, current generation, catalog file's and generation folder's device and inode):
-        any change means what a reader holds open no longer describes the index on disk (a
-        generation folder published again under the same number is a new folder)."""
-        gen = self.current()
-        return self.index_id(), gen, inode_of(self.catalog_path), inode_of(self.gen_path(gen)) if gen else None
 
     # ---------------------------------------------------------------- generations
 
     def current(self) -> int:
         """The generation CURRENT names; 0 when there is none (IndexCorrupt when it is unreadable)."""
         try:
-            text = (self.path / "CURRENT").read_text(errors="replace").strip()
+            text = _read_small(self._current_file).strip()
         except FileNotFoundError:
             return 0
         except OSError as err:
@@ -295,7 +293,16 @@ def busy() -> WorkspaceBusy:
     )
 
 
-def inode_of(path: Path) -> tuple[int, int] | None:
+def _read_small(path: str) -> str:
+    """A small text file's content (the pointer files every query reads: no buffered text stream)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(fd, 4096).decode("utf-8", "replace")
+    finally:
+        os.close(fd)
+
+
+def inode_of(path: Path | str) -> tuple[int, int] | None:
     """(device, inode) of a file or folder, None when it is gone: identifies what a reader opened."""
     try:
         st = os.stat(path)

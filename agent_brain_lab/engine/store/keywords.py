@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .datafiles import CorruptIndexFile, link_or_copy, load_array, load_json, require, save_array
+from .datafiles import CorruptIndexFile, link_or_copy, load_array, load_json, release_pages, require, save_array
 
 FOLDER = "keywords"
 META = "keywords.json"
@@ -60,7 +60,7 @@ class _Terms(Sequence):
     def __len__(self) -> int:
         return len(self.ptr) - 1
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> bytes:  # type: ignore[override]  # no slices: a term by number
         return self.blob[self.ptr[i] : self.ptr[i + 1]].tobytes()
 
     def ids(self) -> dict[bytes, int]:
@@ -137,7 +137,16 @@ class Segment:
         return vocab, term_ids[sel], np.asarray(a["rows"][sel]), np.asarray(a["tf"][sel])
 
     @classmethod
-    def from_coo(cls, name, vocab, term_ids, rows, tf, doc_len, keys) -> Segment:
+    def from_coo(
+        cls,
+        name: str,
+        vocab: Sequence[str],
+        term_ids: np.ndarray,
+        rows: np.ndarray,
+        tf: np.ndarray,
+        doc_len: np.ndarray,
+        keys: np.ndarray,
+    ) -> Segment:
         """A segment from postings in any order; rows are renumbered into key order."""
         order = np.argsort(keys, kind="stable")
         new_row = np.empty(len(keys), dtype=np.int64)
@@ -212,8 +221,15 @@ class KeywordIndex:
                     count = int(m.sum())
                     impacts.append(_Impacts.of(seg, m, self._out_pos[start : start + count], self))
                     start += count
+                    # queries read the impacts, not the postings' file columns: their pages leave this
+                    # process's memory (the page cache keeps them for the next generation's pass)
+                    release_pages(seg.arrays["rows"], seg.arrays["tf"])
                 self._impacts = impacts
             return self._impacts
+
+    def prepare(self) -> None:
+        """Compute what queries read now (a server's warm-up), not on the first query."""
+        self._prepared()
 
     def __len__(self) -> int:
         return self._size
@@ -226,7 +242,9 @@ class KeywordIndex:
         segment = _segment_of("s1", [], keys, docs)
         return cls([segment], [np.ones(len(segment), dtype=bool)], k1, b, 2)
 
-    def patched(self, retired: Sequence[int], added_keys: Sequence[int], added_docs: Sequence[Sequence[str]]):
+    def patched(
+        self, retired: Sequence[int], added_keys: Sequence[int], added_docs: Sequence[Sequence[str]]
+    ) -> KeywordIndex:
         """The next generation: ``retired`` keys tombstoned, the added documents in a rebuilt delta
         (or everything merged into one new base when the delta or the tombstones have grown)."""
         retired_keys = np.asarray(retired, dtype=np.int64)
@@ -360,7 +378,9 @@ class _Impacts:
         return cls(rows, impact, df)
 
 
-def _segment_of(name: str, parts: list[tuple[Segment, np.ndarray]], keys: Sequence[int], docs) -> Segment:
+def _segment_of(
+    name: str, parts: list[tuple[Segment, np.ndarray]], keys: Sequence[int], docs: Sequence[Sequence[str]]
+) -> Segment:
     """One segment of the live rows of ``parts`` and the new (key, tokens) documents."""
     vocab: dict[str, int] = {}
     term_ids, rows, tfs = [], [], []

@@ -44,15 +44,6 @@ function kindColour(kind) {
   return PALETTE[hash % PALETTE.length];
 }
 
-function nodeLines(node) {
-  if (!node.source) return '';
-  const lines =
-    node.start_line === node.end_line
-      ? `${node.start_line}`
-      : `${node.start_line}-${node.end_line}`;
-  return node.start_line ? `${node.source}:${lines}` : node.source;
-}
-
 function fullName(node) {
   return node.qualname || node.name || node.id;
 }
@@ -401,7 +392,7 @@ class Scene {
         });
     label.textContent = shortName(node, root ? 48 : MAX_LABEL);
     const title = svg('title');
-    title.textContent = `${name} (${node.kind})\n${nodeLines(node)}\nhop ${node.hop}${state.expanded.has(node.id) ? '' : ' · click to expand'}`;
+    title.textContent = `${name} (${node.kind})\n${node.location ?? ''}\nhop ${node.hop}${state.expanded.has(node.id) ? '' : ' · click to expand'}`;
     g.append(label, title);
     this.keyboard(g, () => this.onNodeClick(node.id));
     this.nodeEls.set(node.id, g);
@@ -599,8 +590,8 @@ function chunkList(chunks) {
       h(
         'li',
         {},
-        openLink(c.location, c.source, c.start_line, c.cell_index),
-        c.label ? h('span', { class: 'abl-symbol' }, c.label) : null,
+        openLink(c.location, c.source, c.focus_line, c.cell_index),
+        c.anchor ? h('span', { class: 'abl-symbol' }, c.anchor) : null,
         badge(c.source_type, 'source_type'),
         badge(c.language, 'language')
       )
@@ -622,7 +613,7 @@ function selectedInfo(node) {
     badge(node.kind, 'kind'),
     ' ',
     node.source
-      ? openLink(nodeLines(node), node.source, node.start_line || null)
+      ? openLink(node.location, node.source, node.start_line || null)
       : null
   );
 }

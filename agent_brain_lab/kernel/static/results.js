@@ -1,6 +1,6 @@
-// Results widget: ranked hits of one query. State comes ready-made from widgets.py
-// (legs with bar fractions, locations) and the engine (highlight ranges, qualified symbols);
-// this file only draws it.
+// Results widget: ranked hits of one query. State comes ready-made from the engine (locations,
+// anchors, leg labels, fusion and coverage notes, highlight ranges: engine/labels.py) and
+// widgets.py (bar fractions, snippet windows); this file only draws it.
 
 /** Text with the given [start, end) code-point ranges wrapped in <mark>. */
 function highlighted(text, ranges) {
@@ -16,13 +16,14 @@ function highlighted(text, ranges) {
   return parts;
 }
 
+/** One leg's label as the engine wrote it ("vector 0.812 #1") and its bar. */
 function legRow(leg) {
   const bar = h('span', { class: 'abl-bar-fill' });
   bar.style.width = `${Math.round((leg.fraction ?? 0) * 100)}%`;
   return h(
     'div',
     { class: `abl-leg abl-leg-${leg.leg}` },
-    h('span', { class: 'abl-leg-name' }, leg.leg),
+    h('span', { class: 'abl-leg-name' }, leg.label),
     h(
       'span',
       {
@@ -30,16 +31,6 @@ function legRow(leg) {
         title: leg.fraction === null ? 'ranked, no score' : ''
       },
       bar
-    ),
-    h(
-      'span',
-      { class: 'abl-leg-score' },
-      leg.score === null ? '–' : leg.score.toFixed(3)
-    ),
-    h(
-      'span',
-      { class: 'abl-leg-rank' },
-      leg.rank === null ? '' : `#${leg.rank}`
     )
   );
 }
@@ -81,17 +72,14 @@ function pathStep(step) {
 }
 
 function hitCard(hit) {
-  const cell = hit.cell_label || null;
   const head = h(
     'div',
     { class: 'abl-hit-head' },
     h('span', { class: 'abl-rank' }, String(hit.rank)),
-    openLink(hit.location, hit.source, hit.start_line, hit.cell_index),
-    hit.label ? h('span', { class: 'abl-symbol' }, hit.label) : null,
+    openLink(hit.location, hit.source, hit.focus_line, hit.cell_index),
+    hit.anchor ? h('span', { class: 'abl-symbol' }, hit.anchor) : null,
     badge(hit.source_type, 'source_type'),
     badge(hit.language, 'language'),
-    badge(hit.symbol_type, 'symbol_type'),
-    badge(cell, 'cell'),
     h(
       'span',
       { class: 'abl-score', title: 'fused score' },
@@ -125,35 +113,16 @@ function hitCard(hit) {
   );
 }
 
-/** Why results rank where they do: multi's intent and each leg's weight in the fusion. */
+/** Why results rank where they do: multi's reading of the query and its weights, in words. */
 function fusion(model) {
-  const intent = model.get('intent');
-  const weights = Object.entries(model.get('weights') ?? {});
-  if (!intent && !weights.length) return null;
-  return h(
-    'div',
-    { class: 'abl-muted abl-fusion' },
-    intent ? h('span', { class: 'abl-intent' }, `intent: ${intent}`) : null,
-    weights.map(([leg, weight]) =>
-      h(
-        'span',
-        { class: 'abl-weight', 'data-leg': leg },
-        ` · ${leg} ${weight.toFixed(2)}`
-      )
-    )
-  );
+  const note = model.get('fusion_note');
+  return note ? h('div', { class: 'abl-muted abl-fusion' }, note) : null;
 }
 
 /** How much of the workspace vector search saw, while embedding is unfinished. */
 function coverage(model) {
-  const share = model.get('coverage');
-  return share === undefined || share === null || share >= 1
-    ? null
-    : h(
-        'div',
-        { class: 'abl-notice abl-coverage' },
-        `semantic search: ${Math.round(share * 100)}% of the workspace`
-      );
+  const note = model.get('coverage_note');
+  return note ? h('div', { class: 'abl-notice abl-coverage' }, note) : null;
 }
 
 function summary(model) {
@@ -204,9 +173,8 @@ export default {
       'fallback',
       'query',
       'mode',
-      'intent',
-      'weights',
-      'coverage'
+      'fusion_note',
+      'coverage_note'
     ].map(name => `change:${name}`);
     const unlisten = listen(model, events, redraw);
     return () => {

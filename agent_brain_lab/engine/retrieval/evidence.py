@@ -1,0 +1,259 @@
+"""Evidence multi weighs besides the blend: what the code is named, where it raises, whether it is a test.
+
+- **Exact names first** (a query of names only): the definitions named exactly as the query writes
+  the name come first, then those named so in another case: "Session" puts the class ``Session``
+  above the function ``session()``.
+- **Pasted messages** (:func:`message_match`): a chunk holding a string literal the query's text was
+  made from — a template's holes (``f"Exceeded {n} redirects."``, ``"%s not found"``,
+  ``"{name}"``, ``${x}``) standing for any text — comes first, the ones that raise, throw or log it
+  before the rest, code before tests and docs. Read from the blend's candidates and bm25's best
+  rows, whose text holds the message's words: an exception class defined in two lines scores higher
+  on BM25 than the long function that raises it, but does not hold the message.
+- **Headings** (:func:`title_match`): a doc section whose own title the query's words make (nearly all
+  of them, nearly nothing else) comes next: a heading typed as a query finds its section, though a
+  merged chunk names only its first section in its header and the blend weighs a title as one line.
+- **Library code above tests**: a prose question that does not ask about tests ("where is the
+  timeout applied") puts a test chunk ``TEST_PENALTY`` lower on the blend's [0, 1] scale: tests say
+  the words of the behaviour they check as often as the code that does it.
+
+Every step re-orders a list that does not depend on ``top_k`` (the fused pool and bm25's first
+``MESSAGE_DEPTH`` rows), so a page of 10 stays the prefix of a page of 50.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+import numpy as np
+
+from ..chunking.text import RST_ADORNMENT, atx_heading
+from ..tokenizer import WORD, tokenize
+from ..types import SOURCE_TYPES, Chunk
+from .bm25 import top_rows
+from .context import Hit, QueryContext
+
+TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + name cover 0.15): not won on its name
+TEST_WORDS = frozenset(
+    ["test", "tests", "testing", "tested", "pytest", "unittest", "fixture", "fixtures", "mock", "mocks", "spec"]
+)
+MESSAGE_DEPTH = 30  # bm25's best rows read for a message's literal or a heading (the raise site: bm25 #8-#25)
+RANKED_DEPTH = 20  # and the fused list's best
+MIN_FIXED_LETTERS = 8  # a template's own text, holes aside: "%s: %s" or "{}" alone matches anything
+MIN_COVER = 0.5  # the share of the message's words a literal must spell with its own text
+HOLE_CHARS = 60  # a template's hole holds a value (a number, a name, a URL), not a sentence
+TITLE_MATCH = 0.75  # the token overlap (Jaccard) of query and heading that makes the query that heading
+_PROSE_TYPES = frozenset({"doc", "notebook"})
+_TEST = SOURCE_TYPES.index("test")
+_DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type", "module"})
+
+# a docstring (skipped: prose about the code, not a message), or a one-line string literal
+_LITERAL = re.compile(
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`'
+)
+_HOLE = re.compile(
+    r"\$\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
+)
+_JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
+_OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
+_RAISES = re.compile(
+    r"\b(raise|throw|throws|panic|abort|bail|fail|fatal|die|errorf|warn|warning|warnings|log|logger|logging|"
+    r"console|print|eprint|exception|error)\b|Error\(|Exception\(",
+    re.IGNORECASE,
+)
+
+
+def about_tests(query: str) -> bool:
+    return any(w.lower() in TEST_WORDS for w in WORD.findall(query))
+
+
+def tests_below(ctx: QueryContext, ranked: list[Hit], penalty: float = TEST_PENALTY) -> list[Hit]:
+    """``ranked`` (blend scale) with every test chunk ``penalty`` lower, unless the query is about tests."""
+    if not ranked or about_tests(ctx.request.query):
+        return ranked
+    columns = ctx.snapshot.columns
+    types = columns.type_idx[columns.positions(_keys(ranked))]
+    for hit, kind in zip(ranked, types):
+        if kind == _TEST:
+            hit.score -= penalty
+    return sorted(ranked, key=lambda h: -h.score)
+
+
+def exact_names_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """The definitions the query names exactly (case-exact first, then any case) ahead of ``ranked``."""
+    graph = ctx.snapshot.graph
+    if graph is None or not ctx.intent.names:
+        return ranked
+    exact: list[str] = []
+    other_case: list[str] = []
+    for name in ctx.intent.names:
+        for node in graph.lookup(name.replace("::", ".")):
+            data = graph.attrs(node)
+            if data.get("kind") not in _DEFINITIONS or not data.get("chunk_id"):
+                continue
+            spelled = {str(data.get("name") or ""), str(data.get("qualname") or "")}
+            (exact if name in spelled else other_case).append(str(data["chunk_id"]))
+    chunk_ids = list(dict.fromkeys(exact + other_case))
+    if not chunk_ids:
+        return ranked
+    key_of = ctx.keys_of_chunk_ids(chunk_ids)
+    keys = [key_of[c] for c in chunk_ids if c in key_of]
+    if not keys:
+        return ranked
+    allowed = ctx.allowed_keys(np.array(keys, dtype=np.int64))
+    return _promote(ranked, [k for k, ok in zip(keys, allowed) if ok])
+
+
+def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """Ahead of ``ranked``: the chunks holding a string literal the query's message was made from
+    (:func:`message_match`), then the doc sections titled as the query (:func:`title_match`).
+
+    Read from the first ``RANKED_DEPTH`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best rows: a chunk
+    holding the message, or under the heading, holds the query's words."""
+    message = message_of(ctx.request.query)
+    words = len(WORD.findall(message))
+    tokens = set(ctx.query_tokens)
+    pool = [h.key for h in ranked[:RANKED_DEPTH]]
+    extra = ctx.snapshot.columns.keys[top_rows(ctx.bm25_scores, MESSAGE_DEPTH)].tolist()
+    keys = list(dict.fromkeys(pool + [int(k) for k in extra]))
+    rows = ctx.chunks_of_keys(keys)
+    messages, titled = [], []
+    for n, key in enumerate(keys):
+        row = rows.get(key)
+        if row is None:
+            continue
+        cover, raises = message_match(message, words, row.text) if words >= 2 else (0.0, False)
+        if cover:
+            tier = (0 if raises else 1) if row.source_type == "code" else 2
+            messages.append((tier, -cover, n, key))
+        match = title_match(tokens, row) if row.source_type in _PROSE_TYPES and tokens else 0.0
+        if match >= TITLE_MATCH:
+            titled.append((-match, n, key))
+    return _promote(ranked, [m[-1] for m in sorted(messages)] + [t[-1] for t in sorted(titled)])
+
+
+def title_match(tokens: set[str], row: Chunk) -> float:
+    """How closely the query's tokens are a title of this chunk (its own section's, or a heading in
+    its text): the best Jaccard overlap of the two token sets."""
+    titles = [row.section_path.rsplit(" > ", 1)[-1]] if row.section_path else []
+    lines = row.text.splitlines()
+    for i, line in enumerate(lines):
+        heading = atx_heading(line)
+        if heading and heading[1]:
+            titles.append(heading[1])
+        elif (
+            i + 1 < len(lines)
+            and line.strip()
+            and RST_ADORNMENT.match(lines[i + 1])
+            and not RST_ADORNMENT.match(line)
+            and len(lines[i + 1].rstrip()) >= len(line.strip())
+        ):
+            titles.append(line)
+    best = 0.0
+    for title in titles:
+        own = set(tokenize(title))
+        if own:
+            best = max(best, len(tokens & own) / len(tokens | own))
+    return best
+
+
+def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
+    """(the share of the message's ``words`` the best literal in ``text`` spells with its own text,
+    whether that literal is raised, thrown or logged); (0, False) when no literal makes the message."""
+    best, raises = 0.0, False
+
+    lowered = message.lower()
+    for match, body in _literals(text):
+        if len(body) < MIN_FIXED_LETTERS or not _shares_a_word(body, lowered):
+            continue
+        made = template(body)
+        if made is None:
+            continue
+        pattern, own_words = made
+        if pattern.search(message):
+            cover = min(1.0, own_words / words)  # a hole holds a value, not the message: it does not count
+        elif words >= 3 and _fixed_text(body).find(" ".join(lowered.split()).strip(" .:!")) >= 0:
+            cover = 1.0  # the message is part of the literal's own text
+        else:
+            continue
+        if cover >= MIN_COVER and cover >= best:
+            start = text.rfind("\n", 0, match.start()) + 1
+            end = text.find("\n", match.end())
+            statement = text[text.rfind("\n", 0, max(start - 1, 0)) + 1 : end if end >= 0 else None]
+            best, raises = cover, raises or bool(_RAISES.search(statement))  # its line and the one before
+    return best, raises
+
+
+def _literals(text: str) -> list[tuple[re.Match[str], str]]:
+    """The one-line string literals of ``text`` (docstrings left out), each with its text; literals
+    written one after another ("... supplied. " then f"Perhaps ..." on the next line, or joined by
+    ``+``) are one message, given with the first one's match."""
+    out: list[tuple[re.Match[str], str]] = []
+    end = -1
+    for match in _LITERAL.finditer(text):
+        body = next((g for g in match.groups() if g is not None), None)
+        if body is None:
+            end = -1
+            continue
+        if out and end >= 0 and _JOINED.fullmatch(text, end, match.start()):
+            out[-1] = (out[-1][0], out[-1][1] + body)
+        else:
+            out.append((match, body))
+        end = match.end()
+    return out
+
+
+def message_of(query: str) -> str:
+    """The message of a pasted error line: without a leading exception name ("requests.exceptions.
+    TooManyRedirects: ", "Error: "), which the code raising it does not write in its text."""
+    return _EXCEPTION_PREFIX.sub("", query, count=1)
+
+
+@lru_cache(maxsize=4096)
+def template(body: str) -> tuple[re.Pattern[str], int] | None:
+    """A regular expression for the text a literal makes, each hole a short value (at most
+    ``HOLE_CHARS``), and how many words of its own it has; None when it has fewer than two or too few
+    letters to mean anything ("%s: %s", "_{name}_COMPLETE")."""
+    parts = _HOLE.split(body)
+    own = _OWN_WORD.findall(" ".join(parts))
+    if sum(len(w) for w in own) < MIN_FIXED_LETTERS or len(own) < 2:
+        return None
+    hole = rf"[^\n]{{1,{HOLE_CHARS}}}?"
+    pieces = [r"\s+".join(re.escape(w) for w in p.split()) for p in parts]
+    elements = [x for k, piece in enumerate(pieces) for x in (piece, hole if k < len(pieces) - 1 else "") if x]
+    pattern = r"\s*".join(elements)
+    if not pieces[-1]:
+        pattern = pattern.removesuffix("?")  # a hole at the end takes the rest of its line
+    pattern = re.sub(r"(\\[.:!;,])+$", "", pattern)  # "Exceeded 30 redirects" pasted without its full stop
+    return re.compile(pattern, re.IGNORECASE), len(own)
+
+
+def _fixed_text(body: str) -> str:
+    return " ".join(_HOLE.sub(" ", body).lower().split())
+
+
+def _shares_a_word(body: str, lowered_query: str) -> bool:
+    return any(len(w) > 2 and w.lower() in lowered_query for w in WORD.findall(_HOLE.sub(" ", body)))
+
+
+def _promote(ranked: list[Hit], keys: Iterable[int]) -> list[Hit]:
+    """``keys`` first, in that order (those ``ranked`` lacks are added), scored above the old first."""
+    keys = list(dict.fromkeys(keys))
+    if not keys:
+        return ranked
+    by_key = {h.key: h for h in ranked}
+    top = ranked[0].score if ranked else 0.0
+    step = max(abs(top), 1e-3) * 1e-3
+    first = []
+    for i, key in enumerate(keys):
+        hit = by_key.get(key) or Hit(key, 0.0)
+        hit.score = top + step * (len(keys) - i)
+        first.append(hit)
+    chosen = set(keys)
+    return first + [h for h in ranked if h.key not in chosen]
+
+
+def _keys(hits: list[Hit]) -> np.ndarray:
+    return np.array([h.key for h in hits], dtype=np.int64)

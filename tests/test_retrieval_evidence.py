@@ -1,0 +1,197 @@
+"""Code evidence in multi mode on a real index: exact names first, pasted messages to the code that raises
+them (templates included), library code above tests for a where/how question."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.retrieval.evidence import message_match, message_of
+from agent_brain_lab.engine.tokenizer import WORD
+
+EXCEPTIONS = '''
+class RequestException(IOError):
+    """There was an ambiguous exception that occurred while handling your request."""
+
+
+class TooManyRedirects(RequestException):
+    """Too many redirects."""
+
+
+class ReadTimeout(RequestException):
+    """The server did not send any data in the allotted amount of time."""
+'''
+
+SESSIONS = '''
+import warnings
+
+from .exceptions import TooManyRedirects
+
+
+class SessionRedirectMixin:
+    def resolve_redirects(self, resp, req, stream=False, timeout=None):
+        hist = []
+        url = self.get_redirect_target(resp)
+        while url:
+            hist.append(resp)
+            resp.history = hist[1:]
+            if len(resp.history) >= self.max_redirects:
+                raise TooManyRedirects(f"Exceeded {self.max_redirects} redirects.", response=resp)
+            resp.close()
+            url = self.get_redirect_target(resp)
+            yield resp
+
+
+class Session(SessionRedirectMixin):
+    """A Requests session: cookie persistence, connection pooling and configuration."""
+
+    def __init__(self):
+        self.max_redirects = 30
+        self.headers = {}
+
+    def request(self, method, url, timeout=None):
+        return self.send(method, url, timeout=timeout)
+
+
+def session():
+    """Returns a Session for context management. Deprecated since 1.0: use Session instead."""
+    warnings.warn("session() is deprecated", DeprecationWarning)
+    return Session()
+'''
+
+ADAPTERS = '''
+import logging
+
+log = logging.getLogger(__name__)
+
+
+class HTTPAdapter:
+    def send(self, request, stream=False, timeout=None):
+        """Sends the prepared request over a pooled connection."""
+        if isinstance(timeout, tuple):
+            connect, read = timeout
+            timeout = TimeoutSauce(connect=connect, read=read)
+        conn = self.get_connection(request.url)
+        conn.timeout = timeout
+        if not conn.sock:
+            log.warning("Connection pool is full, discarding connection: %s", request.url)
+        return conn.urlopen(method=request.method, url=request.url, timeout=timeout)
+'''
+
+TESTS = """
+import pytest
+
+
+def test_read_timeout(session):
+    timeout = 0.001
+    with pytest.raises(ReadTimeout):
+        session.get("http://10.255.255.1", timeout=timeout)
+
+
+def test_connect_and_read_timeout_tuple(session):
+    timeout = (0.1, 0.001)
+    with pytest.raises(ReadTimeout):
+        session.get("http://10.255.255.1", timeout=timeout)
+
+
+def test_no_timeout(session):
+    timeout = None
+    assert session.get("http://example.com", timeout=timeout)
+"""
+
+
+GUIDE = "# Requests guide\n\n" + "\n".join(
+    f"## {title}\n\n{body}\n"
+    for title, body in [
+        ("Installing", "pip install requests, or from a source checkout with pip install -e ."),
+        ("Making a request", "Call requests.get with a URL; the session keeps cookies between requests."),
+        ("Passing parameters in URLs", "Give params a dict; requests encodes it into the query string."),
+        ("Response content", "The text attribute decodes the body with the encoding the server sent."),
+        ("Custom headers", "Pass a dict as headers; the session merges it with its own headers."),
+        ("Redirection and history", "Requests follows redirects for every verb but HEAD; history lists them."),
+        ("Timeouts", "Without a timeout a request can hang forever: give timeout in seconds, connect and read."),
+        ("Errors and exceptions", "A network problem raises ConnectionError; too many redirects raise an error."),
+        ("Proxies", "Set proxies per request or with the environment variables HTTP_PROXY and HTTPS_PROXY."),
+    ]
+)
+
+
+@pytest.fixture(scope="module")
+def brain(tmp_path_factory) -> Brain:
+    root = tmp_path_factory.mktemp("evidence")
+    (root / "requests").mkdir()
+    (root / "requests" / "exceptions.py").write_text(EXCEPTIONS)
+    (root / "requests" / "sessions.py").write_text(SESSIONS)
+    (root / "requests" / "adapters.py").write_text(ADAPTERS)
+    (root / "docs").mkdir()
+    (root / "docs" / "guide.md").write_text(GUIDE)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_timeouts.py").write_text(TESTS)
+    brain = Brain(root)
+    brain.index()
+    return brain
+
+
+def _first(brain: Brain, query: str, mode: str = "multi"):
+    return brain.query(query, mode=mode, top_k=10).results
+
+
+def test_a_pasted_message_from_an_f_string_finds_where_it_is_raised(brain):
+    for query in ["Exceeded 30 redirects.", "requests.exceptions.TooManyRedirects: Exceeded 30 redirects"]:
+        first = _first(brain, query)[0]
+        assert (first.symbol_name, first.source) == ("resolve_redirects", "requests/sessions.py"), query
+    # bm25 alone puts something else first (the short chunks holding "30" or "redirects")
+    assert _first(brain, "Exceeded 30 redirects.", "bm25")[0].symbol_name != "resolve_redirects"
+
+
+def test_a_pasted_log_line_finds_where_it_is_logged(brain):
+    first = _first(brain, "WARNING Connection pool is full, discarding connection: https://example.com/a")[0]
+    assert first.symbol_name == "send"
+
+
+def test_an_exact_name_comes_first_in_its_own_case(brain):
+    names = [r.symbol_name for r in _first(brain, "Session")]
+    assert names[:2] == ["Session", "session"]
+    names = [r.symbol_name for r in _first(brain, "session")]
+    assert names[:2] == ["session", "Session"]
+
+
+def test_library_code_ranks_above_tests_unless_the_question_is_about_tests(brain):
+    code = [r.source for r in _first(brain, "where is the timeout applied to the connection")]
+    assert code[0] == "requests/adapters.py"
+    hybrid = [r.source for r in _first(brain, "where is the timeout applied to the connection", "hybrid")]
+    assert hybrid[0] == "tests/test_timeouts.py"  # without the evidence a test says it best
+    tests = [r.source for r in _first(brain, "which tests check the timeout is applied to the connection")]
+    assert tests[0] == "tests/test_timeouts.py"
+
+
+def test_a_heading_finds_its_section_though_its_chunk_holds_several(brain):
+    for heading in ["Redirection and history", "Errors and exceptions", "Passing parameters in URLs"]:
+        first = _first(brain, heading)[0]
+        assert first.source == "docs/guide.md", heading
+        lines = (brain.root / "docs" / "guide.md").read_text().splitlines()
+        assert f"## {heading}" in lines[first.start_line - 1 : first.end_line], heading
+        # the small sections were merged: the chunk is not named after this heading
+        assert not (first.section_path or "").endswith(heading), heading
+
+
+def test_a_message_written_as_several_literals_is_one_template():
+    code = "\n".join(
+        [
+            "        if not scheme:",
+            "            raise MissingSchema(",
+            '                f"Invalid URL {url!r}: No scheme supplied. "',
+            '                f"Perhaps you meant https://{url}?"',
+            "            )",
+        ]
+    )
+    message = message_of(
+        "requests.exceptions.MissingSchema: Invalid URL 'foo': No scheme supplied. Perhaps you meant https://foo?"
+    )
+    cover, raised = message_match(message, len(WORD.findall(message)), code)
+    assert cover > 0.8 and raised
+    # a docstring saying the same words is not a message
+    assert message_match(message, len(WORD.findall(message)), '    """Invalid URL: No scheme supplied."""') == (
+        0.0,
+        False,
+    )
