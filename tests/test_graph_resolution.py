@@ -203,7 +203,7 @@ def brain(tmp_path_factory) -> Brain:
 
 @pytest.fixture(scope="module")
 def graph(brain) -> CodeGraph:
-    graph = brain._current_view().snapshot.graph
+    graph = brain._reader.view().snapshot.graph
     assert graph is not None
     return graph
 
