@@ -257,11 +257,18 @@ def _status_rows(status: dict) -> list[tuple[str, str]]:
     if status.get("state") == "indexing":
         rows.insert(1, ("searchable now", searchable_now(status)))
     elif status.get("coverage") is not None:
-        rows.append(("semantic search", f"{status['coverage']:.0%} of the workspace"))
+        rows.append(("semantic search", semantic_share(status["coverage"])))
     skipped = status.get("skipped") or []
     if skipped or status.get("skipped_total"):
         rows.append(("skipped", skipped_summary(skipped, status.get("skipped_total"), status.get("skipped_by_reason"))))
     return rows
+
+
+def semantic_share(coverage: float) -> str:
+    """Share of the chunks with a vector when no run writes; below 1 only after a run was cancelled
+    or killed, whose unfinished embedding only an index of the whole workspace resumes."""
+    text = f"{coverage:.0%} of the workspace"
+    return text if coverage >= 1 else f"{text}; an index of the whole workspace embeds the rest"
 
 
 def searchable_now(status: dict) -> str:

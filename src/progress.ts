@@ -129,7 +129,14 @@ export function semanticLine(
     ? percentOf(embedding.embedded ?? 0, embedding.chunks)
     : Math.round(100 * coverage);
   if (!embedding) {
-    return trans.__('semantic search: %1% of the workspace', share);
+    // a cancelled or killed run's unfinished embedding is resumed only by an
+    // index of the whole workspace (a save embeds only its own chunks)
+    return running
+      ? trans.__('semantic search: %1% of the workspace', share)
+      : trans.__(
+          'semantic search: %1% of the workspace; Index workspace embeds the rest',
+          share
+        );
   }
   const eta = etaPart(embedding, trans);
   const counts = trans.__(

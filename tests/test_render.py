@@ -83,7 +83,9 @@ def test_summary_counts_what_was_returned_and_explains_multi():
 
 def test_status_shows_coverage_when_the_engine_reports_it():
     assert "semantic search" not in render.status_text({"state": "ready"})
-    assert "semantic search  43% of the workspace" in render.status_text({"state": "ready", "coverage": 0.43})
+    partial = render.status_text({"state": "ready", "coverage": 0.43})
+    assert "semantic search  43% of the workspace; an index of the whole workspace embeds the rest" in partial
+    assert "embeds the rest" not in render.status_text({"state": "ready", "coverage": 1.0})
 
 
 def test_skipped_files_are_counted_by_reason_and_a_few_named():

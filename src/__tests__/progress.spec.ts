@@ -68,6 +68,10 @@ describe('what is searchable', () => {
       'semantic search: 63% (2,566 of 4,074 chunks embedded)'
     );
     expect(semanticLine(status({}), null)).toBe(
+      'semantic search: 13% of the workspace; Index workspace embeds the rest'
+    );
+    const analysing = job({ phase: 'indexing' });
+    expect(semanticLine(status({}), analysing)).toBe(
       'semantic search: 13% of the workspace'
     );
     expect(semanticLine(status({ coverage: 1 }), null)).toBeNull();

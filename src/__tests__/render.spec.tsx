@@ -331,10 +331,10 @@ describe('index section', () => {
       )
     ).toEqual([
       'keyword and graph search ready',
-      'semantic search: 43% of the workspace'
+      'semantic search: 43% of the workspace; Index workspace embeds the rest'
     ]);
     expect(host.querySelector('dd.jp-AgentBrain-coverage')!.textContent).toBe(
-      'semantic search: 43% of the workspace'
+      'semantic search: 43% of the workspace; Index workspace embeds the rest'
     );
   });
 
