@@ -560,11 +560,12 @@ test('while embedding, the panel and the status bar say what is searchable now',
   await expect(panel).toBeVisible();
 
   // Cancelled mid-embedding, the published generation stays searchable and the panel
-  // and the status bar keep saying how much of it semantic search sees.
+  // and the status bar keep saying how much of it semantic search sees, and how to
+  // embed the rest.
   await cancelRun(panel);
   await expect(searchable).toContainText('keyword and graph search ready');
   await expect(searchable).toContainText(
-    /semantic search: \d+% of the workspace$/
+    /semantic search: \d+% of the workspace; Index workspace embeds the rest$/
   );
   await expect(item).toHaveText(/^Brain: [\d,]+ files · semantic \d+%$/);
   fs.rmSync(bulk, { recursive: true });
