@@ -402,45 +402,7 @@ export const SOURCE_TYPES = ['doc', 'code', 'test', 'notebook'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
 /** What ``POST index`` answers: the job queued. */
-export interface IStartedJob {
-  /** the job's id */
-  id: string;
-  /** pending, running, then done, failed or cancelled */
-  status: JobStatus;
-  /** the folder or file indexed, relative to the root ('' is everything) */
-  path: string;
-  /** path and the paths of the saves merged into this job */
-  paths: string[];
-  /** whether every file is re-indexed */
-  force: boolean;
-  /** the running job whose embedding phase serves this save: started at once, done once its files are published for keyword and graph search (their embedding joins that job's queue); if that run ends before serving it, the save runs as its own job, which the status names */
-  merged_into: string | null;
-  /** what the run is doing now */
-  phase: Phase;
-  /** files the run has chunked */
-  files_done: number;
-  /** files the run will look at */
-  files_total: number;
-  /** chunks the run holds so far */
-  chunks: number;
-  /** embedding phase: how many of chunks have a vector */
-  embedded: number;
-  /** embedding phase: seconds left at this run's embedding rate so far (null until known) */
-  eta_s: number | null;
-  /** the file being chunked */
-  current_file: string | null;
-  /** 0..100: files done, or in the embedding phase chunks embedded */
-  percent: number;
-  /** when the run started (ISO 8601, UTC) */
-  started: string | null;
-  /** when the job ended (ISO 8601, UTC) */
-  finished: string | null;
-  /** failed: the error code and what went wrong */
-  error: string | null;
-  /** the report's skipped files (empty until done) */
-  skipped: ISkippedFile[];
-  /** done: what the run did */
-  report: IIndexReport | null;
+export interface IStartedJob extends IJob {
   /** the same as id */
   job_id: string;
 }

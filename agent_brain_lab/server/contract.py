@@ -451,7 +451,8 @@ def typescript(doc: dict[str, Any]) -> str:
         f" * do not edit; run `{REGENERATE}`.",
         " */",
     ]
-    for name, schema in doc["components"]["schemas"].items():
+    schemas = doc["components"]["schemas"]
+    for name, schema in schemas.items():
         lines.append("")
         if "description" in schema:
             lines.append(f"/** {schema['description']} */")
@@ -463,9 +464,15 @@ def typescript(doc: dict[str, Any]) -> str:
             lines.append(line)
             lines.append(f"export type {name} = (typeof {_const(name)})[number];")
             continue
-        lines.append(f"export interface I{name} {{")
+        base = _base(name, schema, doc["components"]["schemas"])
+        properties = schema.get("properties", {})
+        if base:
+            lines.append(f"export interface I{name} extends I{base} {{")
+            properties = {k: v for k, v in properties.items() if k not in schemas[base]["properties"]}
+        else:
+            lines.append(f"export interface I{name} {{")
         required = set(schema.get("required", ()))
-        for key, prop in schema.get("properties", {}).items():
+        for key, prop in properties.items():
             if "description" in prop:
                 lines.append(f"  /** {prop['description']} */")
             optional = "" if key in required else "?"
@@ -474,6 +481,22 @@ def typescript(doc: dict[str, Any]) -> str:
             lines.append("  [key: string]: unknown;")
         lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _base(name: str, schema: dict[str, Any], schemas: dict[str, Any]) -> str | None:
+    """The largest other object schema whose every property (and requiredness) ``schema`` repeats:
+    the TypeScript interface extends it instead of writing its fields twice."""
+    properties, required = schema.get("properties", {}), set(schema.get("required", ()))
+    bases = [
+        other
+        for other, candidate in schemas.items()
+        if other != name
+        and candidate.get("properties")
+        and len(candidate["properties"]) < len(properties)
+        and all(properties.get(k) == v for k, v in candidate["properties"].items())
+        and set(candidate.get("required", ())) == required & set(candidate["properties"])
+    ]
+    return max(bases, key=lambda other: len(schemas[other]["properties"]), default=None)
 
 
 def _const(name: str) -> str:
