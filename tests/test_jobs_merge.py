@@ -19,15 +19,21 @@ def wait_for(predicate, timeout: float = 30.0) -> bool:
     return True
 
 
-def test_saves_are_handed_to_the_running_job_and_queued_ones_follow():
+def holding_run():
+    """What BrainService runs, recorded in ``ran``: here the run of everything holds until ``release``."""
     release, ran = threading.Event(), []
 
-    def run(job) -> IndexReport:  # what BrainService runs: here the first job holds until released
+    def run(job) -> IndexReport:
         ran.append(job.paths)
         if job.paths == [""]:
             assert release.wait(30)
         return IndexReport(generation=len(ran))
 
+    return release, ran, run
+
+
+def test_saves_are_handed_to_the_running_job_and_queued_ones_follow():
+    release, ran, run = holding_run()
     jobs = JobManager(run)
     try:
         first = jobs.submit("")
@@ -73,14 +79,7 @@ def test_a_job_handed_to_a_run_that_ends_first_is_the_active_job_while_it_runs_o
 
 
 def test_queued_saves_are_handed_over_once_the_run_embeds_and_other_requests_stay_queued():
-    release, ran = threading.Event(), []
-
-    def run(job) -> IndexReport:
-        ran.append(job.paths)
-        if job.paths == [""]:
-            assert release.wait(30)
-        return IndexReport(generation=len(ran))
-
+    release, ran, run = holding_run()
     jobs = JobManager(run)
     try:
         first = jobs.submit("")
