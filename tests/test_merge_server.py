@@ -97,7 +97,7 @@ class Hold:
         self.service, self.analysing, self.analysis = service, threading.Event(), threading.Event()
         self.when = lambda texts: True
         service.brain._embedder.group_size = 32  # several embedding calls, so several hand-over points
-        analyze, embed = indexer._analyze, Embedder.embed
+        analyze, embed = indexer._prepare_file, Embedder.embed
 
         def held_analyze(*args, **kwargs):
             self.analysing.set()
@@ -110,7 +110,7 @@ class Hold:
                 time.sleep(0.02)
             return embed(embedder, texts, progress=progress)
 
-        monkeypatch.setattr(indexer, "_analyze", held_analyze)
+        monkeypatch.setattr(indexer, "_prepare_file", held_analyze)
         monkeypatch.setattr(Embedder, "embed", held_embed)
 
     @property
