@@ -561,8 +561,10 @@ test('while embedding, the panel and the status bar say what is searchable now',
 
   // Cancelled mid-embedding, the published generation stays searchable and the panel
   // and the status bar keep saying how much of it semantic search sees, and how to
-  // embed the rest.
+  // embed the rest. (A batch of the disk follower's that the run had taken over runs
+  // on its own once the run ends, embedding its files: cancelled too, to see the end.)
   await cancelRun(panel);
+  await cancelServerJobs(page);
   await expect(searchable).toContainText('keyword and graph search ready');
   await expect(searchable).toContainText(
     /semantic search: \d+% of the workspace; Index workspace embeds the rest$/
