@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.retrieval.multi import PROSE_WEIGHTS, RELATION_WEIGHTS
@@ -21,13 +22,11 @@ from agent_brain_lab.engine.types import (
     WorkspaceBusy,
 )
 
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
-
 
 @pytest.fixture(scope="module")
 def brain(tmp_path_factory) -> Brain:
     root = tmp_path_factory.mktemp("ws") / "workspace"
-    shutil.copytree(FIXTURE, root)
+    copy_workspace(root)
     brain = Brain(root)
     brain.index()
     return brain
