@@ -1,4 +1,6 @@
-"""The fixture workspace (tests/fixtures/workspace) and the one way tests copy it.
+"""Where the test fixtures are, and the one way tests copy the fixture workspace.
+
+``FIXTURES`` is tests/fixtures; ``FIXTURE`` its sample project, tests/fixtures/workspace.
 
 A test never indexes the fixture in place: ``copy_workspace`` gives it a private copy, the whole
 tree or only some of its members, each at its own relative path or at another one.
@@ -10,7 +12,8 @@ import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
+FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURE = FIXTURES / "workspace"
 
 
 def copy_workspace(dest: Path, members: Iterable[str] | None = None, renames: Mapping[str, str] | None = None) -> Path:
