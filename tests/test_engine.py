@@ -6,7 +6,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.retrieval.multi import PROSE_WEIGHTS, RELATION_WEIGHTS
@@ -21,15 +20,6 @@ from agent_brain_lab.engine.types import (
     QueryRequest,
     WorkspaceBusy,
 )
-
-
-@pytest.fixture(scope="module")
-def brain(tmp_path_factory) -> Brain:
-    root = tmp_path_factory.mktemp("ws") / "workspace"
-    copy_workspace(root)
-    brain = Brain(root)
-    brain.index()
-    return brain
 
 
 def sources(response) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain
@@ -11,15 +10,6 @@ from agent_brain_lab.engine.store.datafiles import release_pages
 from agent_brain_lab.engine.store.keywords import KeywordIndex
 
 QUERY = "apply discount to the amount"
-
-
-@pytest.fixture(scope="module")
-def brain(tmp_path_factory) -> Brain:
-    root = tmp_path_factory.mktemp("ws") / "workspace"
-    copy_workspace(root)
-    brain = Brain(root)
-    brain.index()
-    return brain
 
 
 def test_hybrid_at_alpha_one_scores_no_keywords(brain):
