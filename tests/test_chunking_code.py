@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import itertools
 import threading
-from pathlib import Path
 
 import pytest
+from workspace_fixture import FIXTURES
 
 from agent_brain_lab.engine.chunking.code import CodeAnalysis, analyze_code, chunk_lines
 
-SAMPLES = Path(__file__).parent / "fixtures" / "code_samples"
+SAMPLES = FIXTURES / "code_samples"
 
 # language -> (file, {qualname: (kind, start_line, end_line)}) for every symbol the file defines
 EXPECTED_SYMBOLS = {

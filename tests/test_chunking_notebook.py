@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from workspace_fixture import FIXTURE
 
 from agent_brain_lab.engine.chunking.notebook import chunk_notebook
 from agent_brain_lab.engine.workspace import Unreadable
-
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 
 
 def notebook(*cells, metadata=None, nbformat=4) -> str:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import pytest
+from workspace_fixture import FIXTURE
 
 from agent_brain_lab.engine.chunking.text import chunk_document
-
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 
 
 def chunks_of(rel: str, language: str, chunk_size: int = 1500, overlap: int = 200):

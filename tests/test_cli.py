@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from workspace_fixture import copy_workspace
 
 from agent_brain_lab.engine.types import MODES
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 TIMEOUT = 600
 
 
@@ -58,7 +58,7 @@ def failure(*args: str, cwd: Path, status: int) -> str:
 def indexed(tmp_path_factory) -> tuple[Path, dict]:
     """A copy of the fixture workspace, indexed once through the CLI; the index report."""
     root = tmp_path_factory.mktemp("cli") / "workspace"
-    shutil.copytree(FIXTURE, root)
+    copy_workspace(root)
     proc = cli("index", "--json", cwd=root)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""  # no progress bar when stderr is not a terminal

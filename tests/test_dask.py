@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from workspace_fixture import copy_workspace
 
 distributed = pytest.importorskip("distributed")
 import dask  # noqa: E402  (installed with distributed)
@@ -29,7 +30,6 @@ from agent_brain_lab.engine.embed_dask import (  # noqa: E402
 from agent_brain_lab.engine.types import MODES, BrainError, IndexCancelled, InvalidRequest  # noqa: E402
 from agent_brain_lab.server.config import AgentBrain  # noqa: E402
 
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 REPO = Path(__file__).parents[1]
 INCLUDE = ("shop/**", "docs/**", "tests/**", "README.md")  # 47 chunks of code, tests and docs
 QUERIES = ("compute the cart total with discounts", "reserve stock in the inventory", "What calls apply_discount?")
@@ -37,8 +37,7 @@ QUERIES = ("compute the cart total with discounts", "reserve stock in the invent
 
 def _workspace(tmp_path_factory, name: str) -> Path:
     root = tmp_path_factory.mktemp(name) / "workspace"
-    shutil.copytree(FIXTURE, root)
-    return root
+    return copy_workspace(root)
 
 
 def _cluster(n_workers: int, **env: str):

@@ -21,17 +21,6 @@ from agent_brain_lab.engine.types import (
     WorkspaceBusy,
 )
 
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
-
-
-@pytest.fixture(scope="module")
-def brain(tmp_path_factory) -> Brain:
-    root = tmp_path_factory.mktemp("ws") / "workspace"
-    shutil.copytree(FIXTURE, root)
-    brain = Brain(root)
-    brain.index()
-    return brain
-
 
 def sources(response) -> list[str]:
     return [r.source for r in response.results]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
+
+from workspace_fixture import FIXTURES
 
 from agent_brain_lab.engine import highlight
 from agent_brain_lab.engine.highlight import highlight_ranges, query_terms
-
-FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def marked(text: str, query: str) -> list[str]:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
+from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain, render
 from agent_brain_lab.engine import labels
 from agent_brain_lab.engine.retrieval.intent import LABELS, RELATION_CUES, analyse
 from agent_brain_lab.engine.types import MODES
 
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 # each mode's questions: prose, a relation question the graph answers, names only
 QUERIES = ("apply discount to the cart total", "what calls apply_discount", "Cart.total")
 
@@ -20,9 +17,7 @@ QUERIES = ("apply discount to the cart total", "what calls apply_discount", "Car
 @pytest.fixture(scope="module")
 def brain(tmp_path_factory) -> Brain:
     root = tmp_path_factory.mktemp("labels")
-    for rel in ("shop", "docs"):
-        shutil.copytree(FIXTURE / rel, root / rel)
-    shutil.copy(FIXTURE / "analysis.ipynb", root / "analysis.ipynb")
+    copy_workspace(root, ["shop", "docs", "analysis.ipynb"])
     brain = Brain(root)
     brain.index()
     return brain

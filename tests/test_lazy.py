@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -17,12 +16,12 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine import tokenizer
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 HEAVY = ("numpy", "networkx", "onnxruntime", "fastembed", "usearch", "scipy", "bm25s", "tree_sitter", "watchfiles")
 
 
@@ -46,8 +45,7 @@ def loaded_heavy(code: str, cwd: Path | None = None) -> list[str]:
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lazy") / "shop-demo"
-    shutil.copytree(FIXTURE / "shop", root / "shop")
-    shutil.copy(FIXTURE / "README.md", root / "README.md")
+    copy_workspace(root, ["shop", "README.md"])
     Brain(root).index()
     return root
 

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from IPython.testing.globalipapp import get_ipython
 from IPython.utils.capture import capture_output
+from workspace_fixture import copy_workspace
 
 from agent_brain_lab.engine.types import IndexReport, QueryResponse
 from agent_brain_lab.kernel.magics import BrainMagicError, GraphView, StatusView
-
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 
 
 @pytest.fixture(scope="module")
@@ -27,12 +25,7 @@ def ip():
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("magics") / "shop-demo"
-    root.mkdir()
-    shutil.copytree(FIXTURE / "shop", root / "shop")
-    (root / "docs").mkdir()
-    for name in ("README.md", "docs/architecture.md"):
-        shutil.copy(FIXTURE / name, root / name)
-    return root
+    return copy_workspace(root, ["shop", "README.md", "docs/architecture.md"])
 
 
 def run(ip, source: str):

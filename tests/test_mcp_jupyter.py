@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -14,6 +13,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from test_server_support import call_api, on_server_loop
+from workspace_fixture import copy_workspace
 
 from agent_brain_lab.mcp.tools import SPECS
 
@@ -21,7 +21,6 @@ pytest_plugins = ["pytest_jupyter.jupyter_server"]
 tomllib = pytest.importorskip("tomllib")  # Python 3.11+
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 GROUP = "jupyter_server_mcp.tools"
 TOOLS = {"search_workspace", "workspace_status", "explore_entity", "index_workspace"}
 
@@ -37,11 +36,7 @@ def jp_server_config():
 @pytest.fixture
 def jp_root_dir(tmp_path):
     root = tmp_path / "root_dir"
-    shutil.copytree(FIXTURE / "shop", root / "shop")
-    (root / "docs").mkdir()
-    shutil.copy(FIXTURE / "README.md", root / "docs" / "README.md")
-    shutil.copy(FIXTURE / "analysis.ipynb", root / "analysis.ipynb")
-    return root
+    return copy_workspace(root, ["shop", "analysis.ipynb"], {"README.md": "docs/README.md"})
 
 
 @pytest.fixture

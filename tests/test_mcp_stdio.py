@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from typing import Any
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain
 from agent_brain_lab.cli import main
@@ -26,7 +26,6 @@ from agent_brain_lab.engine.types import MODES
 from agent_brain_lab.mcp.tools import SPECS, to_json
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 LOCATION = re.compile(r"^(?P<path>[^:]+):(?P<start>\d+)(?:-(?P<end>\d+))?(?: \[cell (?P<cell>\d+)\])?$")
 TOOLS = {"search_workspace", "workspace_status", "explore_entity", "index_workspace"}
 
@@ -35,11 +34,7 @@ TOOLS = {"search_workspace", "workspace_status", "explore_entity", "index_worksp
 def workspace(tmp_path) -> Path:
     """Code (shop/), a doc and a notebook: seven files, a few dozen chunks."""
     root = tmp_path / "ws"
-    shutil.copytree(FIXTURE / "shop", root / "shop")
-    (root / "docs").mkdir()
-    shutil.copy(FIXTURE / "README.md", root / "docs" / "README.md")
-    shutil.copy(FIXTURE / "analysis.ipynb", root / "analysis.ipynb")
-    return root
+    return copy_workspace(root, ["shop", "analysis.ipynb"], {"README.md": "docs/README.md"})
 
 
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}

@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import numpy as np
-import pytest
+from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.store.datafiles import release_pages
 from agent_brain_lab.engine.store.keywords import KeywordIndex
 
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 QUERY = "apply discount to the amount"
-
-
-@pytest.fixture(scope="module")
-def brain(tmp_path_factory) -> Brain:
-    root = tmp_path_factory.mktemp("ws") / "workspace"
-    shutil.copytree(FIXTURE, root)
-    brain = Brain(root)
-    brain.index()
-    return brain
 
 
 def test_hybrid_at_alpha_one_scores_no_keywords(brain):
@@ -38,7 +25,7 @@ def test_hybrid_at_alpha_one_scores_no_keywords(brain):
 
 def test_warm_prepares_the_keyword_impacts(tmp_path):
     root = tmp_path / "workspace"
-    shutil.copytree(FIXTURE, root)
+    copy_workspace(root)
     Brain(root).index()
     served = Brain(root)  # a fresh process's view: nothing loaded yet
     served.warm()

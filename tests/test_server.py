@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 from test_server_support import call_api, index_all, on_server_loop, wait_for_job
+from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.store.generations import IndexDir
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
 
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 PROBE = '''"""Probe module written by the server tests."""
 
 
@@ -49,7 +49,7 @@ def jp_server_config():
 def jp_root_dir(tmp_path):
     """The fixture workspace plus a probe module whose content the assertions rely on."""
     root = tmp_path / "root_dir"
-    shutil.copytree(FIXTURE, root) if FIXTURE.is_dir() else root.mkdir()
+    copy_workspace(root)
     (root / "probe").mkdir()
     (root / "probe" / "lighthouse.py").write_text(PROBE)
     (root / "probe" / "notes.md").write_text("# Lighthouse notes\n\nThe keeper trims the wick at dusk.\n")

@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from workspace_fixture import FIXTURES
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.highlight import highlight_ranges, query_terms
@@ -25,7 +26,7 @@ from agent_brain_lab.render import response_html
 # One engine answer that every front door draws: the panel's jest test reads this file, the
 # browser test below draws it in the widget, and the HTML repr test renders it. Each checks that
 # the words marked are PRESENTATION["marks"]; the first test keeps the file equal to the engine's.
-PRESENTATION_FILE = Path(__file__).parent / "fixtures" / "presentation.json"
+PRESENTATION_FILE = FIXTURES / "presentation.json"
 PRESENTATION_TEXT = "# 🙂 parses <b>Headers</b>\ndef parseHTTPHeader(raw):\n" + "    pass\n" * 12
 
 WORKSPACE = {

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import builtins
 import os
-import shutil
 import socket
 from pathlib import Path
 
 import pytest
 from tree_sitter_language_pack import get_parser
+from workspace_fixture import copy_workspace
 
 from agent_brain_lab.engine import workspace as ws
 from agent_brain_lab.engine.types import InvalidRequest, SkippedFile
@@ -22,8 +22,6 @@ from agent_brain_lab.engine.workspace import (
     resolve_inside,
     scan,
 )
-
-FIXTURE = Path(__file__).parent / "fixtures" / "workspace"
 
 FIXTURE_FILES = [
     "README.md",
@@ -71,9 +69,7 @@ FIXTURE_FILES = [
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     """A private copy of the fixture workspace."""
-    dest = tmp_path / "ws"
-    shutil.copytree(FIXTURE, dest, symlinks=True)
-    return dest
+    return copy_workspace(tmp_path / "ws")
 
 
 def write(root: Path, rel: str, content: str | bytes = "x = 1\n") -> Path:

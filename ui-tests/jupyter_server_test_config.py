@@ -8,17 +8,18 @@ from an unindexed workspace and never writes into the repository.
 """
 
 import os
-import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 from jupyterlab.galata import configure_jupyter_server
 
+sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
+from workspace_fixture import copy_workspace  # tests/ is not a package: appended above
+
 configure_jupyter_server(c)  # noqa: F821 (c is provided by the config loader)
 
-FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "workspace"
-ROOT = Path(tempfile.mkdtemp(prefix="agent-brain-ui-")) / "workspace"
-shutil.copytree(FIXTURE, ROOT, symlinks=True)
+ROOT = copy_workspace(Path(tempfile.mkdtemp(prefix="agent-brain-ui-")) / "workspace")
 
 c.ServerApp.root_dir = str(ROOT)  # noqa: F821
 c.ServerApp.port = int(os.environ.get("AGENT_BRAIN_UI_PORT", "8891"))  # noqa: F821
