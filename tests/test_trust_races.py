@@ -119,3 +119,39 @@ def test_a_catalog_locked_by_another_connection_is_busy_not_a_traceback(tmp_path
         reader.close()
         holder.execute("ROLLBACK")
         holder.close()
+
+
+@pytest.mark.parametrize("mode", ["vector", "multi", "graph"])
+def test_a_part_loaded_late_from_an_index_replaced_meanwhile_is_read_again(tmp_path, monkeypatch, mode):
+    """Vectors and the graph load on a generation's first query that needs them: another process may
+    have reset and re-indexed between opening the generation and that load, putting another index's
+    generation of the same number in its place. The reader opens the new index and answers from it,
+    never from a mix of the two (whose row keys disagree: an IndexError, or another index's rows)."""
+    from agent_brain_lab.engine.store.graph import CodeGraph
+    from agent_brain_lab.engine.store.vectors import VectorIndex
+
+    _workspace(tmp_path)
+    brain, other = Brain(tmp_path), Brain(tmp_path)
+    brain.index()
+    assert brain.query("zebra stripes", mode="bm25").results  # the generation is open; its vectors and graph are not
+    (tmp_path / "pkg" / "more.py").write_text(
+        "".join(f"def zebra_{i}(cart):\n    return Cart().total([{i}])\n\n\n" for i in range(40))
+    )
+    swapped: list[int] = []
+
+    def replace_then(load):
+        def load_late(*args, **kwargs):
+            if not swapped:  # the race: a reset and a new index between the open and the late load
+                other.reset()
+                swapped.append(other.index().generation)
+            return load(*args, **kwargs)
+
+        return load_late
+
+    monkeypatch.setattr(VectorIndex, "open", replace_then(VectorIndex.open))
+    monkeypatch.setattr(CodeGraph, "open", replace_then(CodeGraph.open))
+    response = brain.query("zebra cart total", mode=mode, top_k=50)
+    assert swapped == [1]
+    fresh = Brain(tmp_path).query("zebra cart total", mode=mode, top_k=50)
+    assert [r.chunk_id for r in response.results] == [r.chunk_id for r in fresh.results]
+    assert any(r.source == "pkg/more.py" for r in response.results)  # the new index answered

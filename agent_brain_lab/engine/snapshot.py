@@ -18,6 +18,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from .store.graph import FOLDER as GRAPH_FOLDER
 from .store.graph import CodeGraph
 from .store.keywords import KeywordIndex
 from .store.storage import storage_problem
-from .store.vectors import VectorIndex
+from .store.vectors import VectorIndex, is_vector_file
 from .types import IndexCorrupt
 
 MANIFEST = "manifest.json"
@@ -72,7 +73,7 @@ class Snapshot:
         if not self._vectors_loaded:
             with self._graph_lock:
                 if not self._vectors_loaded:
-                    self._vectors = self._load("vectors", lambda: VectorIndex.open(self.dir))
+                    self._vectors = self._load_late("vectors", lambda: VectorIndex.open(self.dir), is_vector_file)
                     self._vectors_loaded = True
         return self._vectors
 
@@ -82,7 +83,9 @@ class Snapshot:
         if self._graph is None:
             with self._graph_lock:
                 if self._graph is None:
-                    self._graph = self._load("graph", lambda: CodeGraph.open(self.dir))
+                    self._graph = self._load_late(
+                        "graph", lambda: CodeGraph.open(self.dir), lambda name: name.startswith(f"{GRAPH_FOLDER}/")
+                    )
         return self._graph
 
     def __len__(self) -> int:
@@ -113,6 +116,15 @@ class Snapshot:
             and self.inodes[name] is not None
             and previous.inodes.get(name) == self.inodes[name]
         }
+
+    def _load_late(self, what: str, load: Any, belongs: Callable[[str], bool]) -> Any:
+        """A part loaded on first use, after the generation was opened: its files must still be the
+        ones this snapshot saw then. A reset and re-index by another process may have put another
+        index's generation of the same number in their place; the reader then looks again."""
+        part = self._load(what, load)
+        if any(inode_of(self.dir / name) != inode for name, inode in self.inodes.items() if belongs(name)):
+            raise _damaged(self.dir, what, "was replaced while it was being loaded")
+        return part
 
     def _load(self, what: str, load: Any) -> Any:
         """A derived index read from disk; any failure of its loader means the file is damaged."""
