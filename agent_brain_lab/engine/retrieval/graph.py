@@ -29,7 +29,7 @@ from ..tokenizer import identifiers
 from .context import Hit, QueryContext
 from .fusion import minmax
 from .intent import CODE_LIKE, DOTTED, Intent
-from .vector import similarities
+from .vector import scaled_meaning
 
 DECAY = 0.5
 RELEVANCE = 0.9  # how much relevance to the query's words and meaning orders chunks of equal proximity
@@ -221,7 +221,7 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     allowed = ctx.allowed_keys(keys)
     base = np.array([node_score[n] for _, n in pairs])
     keywords = minmax(ctx.bm25_scores[ctx.snapshot.columns.positions(keys)])
-    meaning = similarities(ctx, keys, keywords)[1]  # not embedded yet: the keyword score stands in
+    meaning = scaled_meaning(ctx, keys, keywords)  # not embedded yet: the keyword score stands in
     weight = STRUCTURAL_RELEVANCE if asked else RELEVANCE  # "what calls X": the structure is the answer
     scores = base * (1 - weight + weight * (keywords + meaning) / 2)
     hits = []

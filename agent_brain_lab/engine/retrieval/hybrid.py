@@ -66,7 +66,7 @@ def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
         if not len(keys):
             return []
         bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)] if keywords_heard else np.zeros(len(keys))
-        sims, _, embedded = similarities(ctx, keys, bm25)
+        sims, embedded = similarities(ctx, keys)
         if scales is None:  # the first POOL of each leg: the same in every request
             scales = Scale.of(bm25), Scale.of(sims[embedded])
         keywords = scales[0](bm25)

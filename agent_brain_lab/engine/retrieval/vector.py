@@ -34,17 +34,20 @@ def run(ctx: QueryContext) -> list[Hit]:
     return hits
 
 
-def similarities(
-    ctx: QueryContext, keys: np.ndarray, fallback: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(cosine similarity of each key to the query, the same min-max scaled, whether the key has a
-    vector). A key without a vector (a generation still being embedded) gets 0 and, scaled, its
-    ``fallback`` value (the other leg's)."""
+def similarities(ctx: QueryContext, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(cosine similarity of each key to the query, whether the key has a vector). A key without a
+    vector (a generation still being embedded) gets 0."""
     vectors = ctx.snapshot.vectors
     if not vectors:
-        return np.zeros(len(keys)), np.array(fallback, dtype=float), np.zeros(len(keys), dtype=bool)
+        return np.zeros(len(keys)), np.zeros(len(keys), dtype=bool)
     sims = vectors.similarities(ctx.query_vector, keys.tolist())
-    embedded = np.asarray(vectors.contains(keys.tolist()), dtype=bool)
+    return sims, np.asarray(vectors.contains(keys.tolist()), dtype=bool)
+
+
+def scaled_meaning(ctx: QueryContext, keys: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """The keys' similarities min-max scaled among the embedded ones; a key without a vector gets its
+    ``fallback`` value (the other leg's)."""
+    sims, embedded = similarities(ctx, keys)
     scaled = np.array(fallback, dtype=float)
     scaled[embedded] = minmax(sims[embedded])
-    return sims, scaled, embedded
+    return scaled
