@@ -252,13 +252,8 @@ def rst_units(text: str, check: Callable[[], None] = no_check) -> list[Unit]:
             check()
         title, under = units[i], units[i + 1]
         over = units[i - 1] if i else None
-        ok = (
-            title.text.strip()
-            and not title.text[0].isspace()
-            and not RST_ADORNMENT.match(title.text)
-            and RST_ADORNMENT.match(under.text)
-            and len(under.text.rstrip()) >= len(title.text.rstrip())
-            and (over is None or not over.text.strip() or _same_adornment(over, under))
+        ok = is_rst_title(title.text, under.text) and (
+            over is None or not over.text.strip() or _same_adornment(over, under)
         )
         if ok:
             overlined = over is not None and _same_adornment(over, under)
@@ -274,6 +269,18 @@ def rst_units(text: str, check: Callable[[], None] = no_check) -> list[Unit]:
         else:
             i += 1
     return units
+
+
+def is_rst_title(line: str, under: str) -> bool:
+    """Whether ``line`` is a reStructuredText title underlined by ``under`` (one repeated punctuation
+    character, at least as long as the title, which starts at the margin)."""
+    return bool(
+        line.strip()
+        and not line[0].isspace()
+        and not RST_ADORNMENT.match(line)
+        and RST_ADORNMENT.match(under)
+        and len(under.rstrip()) >= len(line.rstrip())
+    )
 
 
 def _same_adornment(a: Unit | None, b: Unit) -> bool:

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..chunking.text import RST_ADORNMENT, atx_heading
+from ..chunking.text import atx_heading, is_rst_title
 from ..tokenizer import WORD, tokenize
 from ..types import SOURCE_TYPES, Chunk
 from .bm25 import top_rows
@@ -143,13 +143,7 @@ def title_match(tokens: set[str], row: Chunk) -> float:
         heading = atx_heading(line)
         if heading and heading[1]:
             titles.append(heading[1])
-        elif (
-            i + 1 < len(lines)
-            and line.strip()
-            and RST_ADORNMENT.match(lines[i + 1])
-            and not RST_ADORNMENT.match(line)
-            and len(lines[i + 1].rstrip()) >= len(line.strip())
-        ):
+        elif i + 1 < len(lines) and is_rst_title(line, lines[i + 1]):
             titles.append(line)
     best = 0.0
     for title in titles:
