@@ -60,8 +60,9 @@ def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
     keywords_heard = alpha < 1 or partly_embedded
     depth, scales = POOL, None
     while True:
-        vec_hits = vector_leg(ctx, depth)
+        # keywords first: they are scored while the query's embedding, started before, is computed
         kw_hits = bm25_leg(ctx, depth) if keywords_heard else []
+        vec_hits = vector_leg(ctx, depth)
         keys = np.array(list(dict.fromkeys([h.key for h in vec_hits] + [h.key for h in kw_hits])), dtype=np.int64)
         if not len(keys):
             return []
