@@ -396,10 +396,13 @@ class Brain:
 
     def _adopt(self, gen: int, graph: CodeGraph) -> None:
         """Serve the generation this process just wrote with the graph still in memory, its name
-        index built here: the first graph or multi query after a re-index does not wait for either."""
+        index and keyword impacts computed here: the first query after a re-index waits for none of
+        them (the impacts are ~0.1 s of CPU at 100k chunks)."""
         try:
-            self._reader.view(written=(gen, graph))
+            keywords = self._reader.view(written=(gen, graph)).snapshot.keywords
             name_index(graph)
+            if keywords is not None:
+                keywords.prepare()
         except (IndexProblem, NotIndexed, WorkspaceBusy):
             pass  # replaced or broken since: the next read reports it
 
