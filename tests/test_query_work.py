@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 from workspace_fixture import copy_workspace
 
@@ -24,6 +26,7 @@ def test_hybrid_at_alpha_one_scores_no_keywords(brain):
 
 
 def test_warm_prepares_the_keyword_impacts(tmp_path):
+    gc.unfreeze()
     root = tmp_path / "workspace"
     copy_workspace(root)
     Brain(root).index()
@@ -31,6 +34,7 @@ def test_warm_prepares_the_keyword_impacts(tmp_path):
     served.warm()
     keywords = served._reader.view().snapshot.keywords
     assert keywords is not None and keywords._impacts is not None  # the first query does not compute them
+    assert gc.get_freeze_count() > 0  # what it loaded is out of the collector's full passes
     assert served.query("discount", mode="bm25").results
 
 
