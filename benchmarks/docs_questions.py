@@ -44,7 +44,10 @@ def main(argv: list[str] | None = None) -> int:
         label="docs",
         directory=QUESTIONS_DIR,
     )
-    text = "\n".join(natural.markdown(result)).replace("## Natural questions", "## Natural questions about docs") + "\n"
+    text = "\n".join(natural.markdown(result)) + "\n"
+    text = text.replace("## Natural questions", "## Natural questions about docs").replace(
+        "questions/natural", "questions/docs"
+    )
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(result, indent=1) + "\n")

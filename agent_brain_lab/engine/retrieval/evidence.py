@@ -12,6 +12,8 @@
 - **Headings** (:func:`title_match`): a doc section whose own title the query's words make (nearly all
   of them, nearly nothing else) comes next: a heading typed as a query finds its section, though a
   merged chunk names only its first section in its header and the blend weighs a title as one line.
+  A title several sections share ("Usage", "Configuration") counts with its parent's title before
+  it, so "Pylint Configuration" finds that one.
 - **Library code above tests**: a prose question that does not ask about tests ("where is the
   timeout applied") puts a test chunk ``TEST_PENALTY`` lower on the blend's [0, 1] scale: tests say
   the words of the behaviour they check as often as the code that does it.
@@ -135,22 +137,37 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
 
 
 def title_match(tokens: set[str], row: Chunk) -> float:
-    """How closely the query's tokens are a title of this chunk (its own section's, or a heading in
-    its text): the best Jaccard overlap of the two token sets."""
-    titles = [row.section_path.rsplit(" > ", 1)[-1]] if row.section_path else []
-    lines = row.text.splitlines()
-    for i, line in enumerate(lines):
-        heading = atx_heading(line)
-        if heading and heading[1]:
-            titles.append(heading[1])
-        elif i + 1 < len(lines) and is_rst_title(line, lines[i + 1]):
-            titles.append(line)
+    """How closely the query's tokens are a title of this chunk: the best Jaccard overlap of the two
+    token sets over its titles (:func:`titles_of`)."""
     best = 0.0
-    for title in titles:
+    for title in titles_of(row):
         own = set(tokenize(title))
         if own:
             best = max(best, len(tokens & own) / len(tokens | own))
     return best
+
+
+def titles_of(row: Chunk) -> list[str]:
+    """The titles a query may give this chunk: its own section's, each heading in its text, and each of
+    these after its parent's title when the section path names the parent ("Vim With ALE", "Pylint
+    Configuration"): a title used by several sections is told apart by its parent."""
+    path = row.section_path.split(" > ") if row.section_path else []
+    place = {frozenset(tokenize(t)): n for n, t in enumerate(path)}
+    lines = row.text.splitlines()
+    own = [path[-1]] if path else []
+    for i, line in enumerate(lines):
+        heading = atx_heading(line)
+        if heading and heading[1]:
+            own.append(heading[1])
+        elif i + 1 < len(lines) and is_rst_title(line, lines[i + 1]):
+            own.append(line)
+    titles = []
+    for title in own:
+        titles.append(title)
+        n = place.get(frozenset(tokenize(title)), 0)
+        if n:
+            titles.append(f"{path[n - 1]} {title}")
+    return titles
 
 
 def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
