@@ -237,4 +237,12 @@ def test_a_title_several_sections_share_counts_after_its_parents_title():
     # a heading in the chunk's text whose parent the section path names
     why = by_path["Pylint > Configuration > Why those options above?"]
     assert title_match(set(tokenize("Configuration Why those options above?")), why) == 1.0
-    assert "Pylint Configuration" in titles_of(pylint)
+    assert ("Configuration", "Pylint") in titles_of(pylint)
+    # a query of the parent's title alone is the parent's, not a child whose title adds a word
+    assert title_match(set(tokenize("Pylint")), pylint) < TITLE_MATCH
+    assert title_match(set(tokenize("Pylint Why")), why) < TITLE_MATCH
+    views = "Class-based views\n=================\n\nIntro.\n\nLifetime\n--------\n\nOne instance per request.\n"
+    child = chunk_document("docs/views.rst", views, "rst", "doc", 1500, 100)[-1]
+    assert child.section_path == "Class-based views > Lifetime"
+    assert title_match(set(tokenize("class-based views")), child) < TITLE_MATCH
+    assert title_match(set(tokenize("class-based views lifetime")), child) == 1.0

@@ -138,19 +138,26 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
 
 def title_match(tokens: set[str], row: Chunk) -> float:
     """How closely the query's tokens are a title of this chunk: the best Jaccard overlap of the two
-    token sets over its titles (:func:`titles_of`)."""
+    token sets over its titles (:func:`titles_of`). A title after its parent's counts only when the
+    query holds every word of the title itself: "class-based views" is the parent's title, not
+    "Class-based Views > View Lifetime and self"."""
     best = 0.0
-    for title in titles_of(row):
+    for title, parent in titles_of(row):
         own = set(tokenize(title))
+        if parent:
+            if not own or own - tokens:
+                continue
+            own |= set(tokenize(parent))
         if own:
             best = max(best, len(tokens & own) / len(tokens | own))
     return best
 
 
-def titles_of(row: Chunk) -> list[str]:
-    """The titles a query may give this chunk: its own section's, each heading in its text, and each of
-    these after its parent's title when the section path names the parent ("Vim With ALE", "Pylint
-    Configuration"): a title used by several sections is told apart by its parent."""
+def titles_of(row: Chunk) -> list[tuple[str, str]]:
+    """The titles a query may give this chunk, each with the parent title it may come after ("" for
+    none): its own section's, and each heading in its text, alone and after its parent's title when
+    the section path names the parent ("Vim With ALE", "Pylint Configuration"): a title several
+    sections share is told apart by its parent."""
     path = row.section_path.split(" > ") if row.section_path else []
     place = {frozenset(tokenize(t)): n for n, t in enumerate(path)}
     lines = row.text.splitlines()
@@ -163,10 +170,10 @@ def titles_of(row: Chunk) -> list[str]:
             own.append(line)
     titles = []
     for title in own:
-        titles.append(title)
+        titles.append((title, ""))
         n = place.get(frozenset(tokenize(title)), 0)
         if n:
-            titles.append(f"{path[n - 1]} {title}")
+            titles.append((title, path[n - 1]))
     return titles
 
 
