@@ -143,11 +143,11 @@ def title_match(tokens: set[str], row: Chunk) -> float:
     "Class-based Views > View Lifetime and self"."""
     best = 0.0
     for title, parent in titles_of(row):
-        own = set(tokenize(title))
+        own = title_tokens(title)
         if parent:
             if not own or own - tokens:
                 continue
-            own |= set(tokenize(parent))
+            own |= title_tokens(parent)
         if own:
             best = max(best, len(tokens & own) / len(tokens | own))
     return best
@@ -159,7 +159,7 @@ def titles_of(row: Chunk) -> list[tuple[str, str]]:
     the section path names the parent ("Vim With ALE", "Pylint Configuration"): a title several
     sections share is told apart by its parent."""
     path = row.section_path.split(" > ") if row.section_path else []
-    place = {frozenset(tokenize(t)): n for n, t in enumerate(path)}
+    place = {title_tokens(t): n for n, t in enumerate(path)}
     lines = row.text.splitlines()
     own = [path[-1]] if path else []
     for i, line in enumerate(lines):
@@ -171,10 +171,16 @@ def titles_of(row: Chunk) -> list[tuple[str, str]]:
     titles = []
     for title in own:
         titles.append((title, ""))
-        n = place.get(frozenset(tokenize(title)), 0)
+        n = place.get(title_tokens(title), 0)
         if n:
             titles.append((title, path[n - 1]))
     return titles
+
+
+@lru_cache(maxsize=8192)
+def title_tokens(title: str) -> frozenset[str]:
+    """A title's tokens (titles repeat across a file's chunks and across queries: read once)."""
+    return frozenset(tokenize(title))
 
 
 def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
