@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tarfile
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .metrics import found_ranks, query_scores, summarize
@@ -45,12 +45,16 @@ class Section:
     path: str
     start: int
     end: int
+    parent: str = field(default="", compare=False)  # the enclosing section's title ("" at the top)
 
 
 def sections_of(path: str, text: str) -> list[Section]:
-    """Every heading of one file with its own lines (up to the next heading of any level)."""
+    """Every heading of one file with its own lines (up to the next heading of any level) and the title
+    of the heading it is nested in (Markdown: fewer #s; reStructuredText: an adornment style first
+    seen earlier, as docutils ranks them)."""
     lines = text.splitlines()
-    heads: list[tuple[int, str]] = []  # (0-based line of the heading's first line, title)
+    heads: list[tuple[int, str, int]] = []  # (0-based line of the heading's first line, title, level)
+    styles: list[tuple[str, bool]] = []
     fence = None
     markdown = path.endswith(".md")
     i = 0
@@ -61,16 +65,23 @@ def sections_of(path: str, text: str) -> list[Section]:
             if opened and (fence is None or opened.group(1)[0] == fence):
                 fence = None if fence else opened.group(1)[0]
             elif fence is None and (m := _ATX.match(line)):
-                heads.append((i, m.group(2)))
+                heads.append((i, m.group(2), len(m.group(1))))
         elif _rst_title(lines, i):
             over = i > 0 and _ADORN.match(lines[i - 1]) is not None
-            heads.append((i - 1 if over else i, line.strip()))
+            style = (lines[i + 1][0], over)
+            if style not in styles:
+                styles.append(style)
+            heads.append((i - 1 if over else i, line.strip(), styles.index(style) + 1))
             i += 1
         i += 1
     out = []
-    for n, (at, title) in enumerate(heads):
+    stack: list[tuple[int, str]] = []
+    for n, (at, title, level) in enumerate(heads):
+        while stack and stack[-1][0] >= level:
+            stack.pop()
         end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
-        out.append(Section(clean(title), path, at + 1, max(at + 1, end)))
+        out.append(Section(clean(title), path, at + 1, max(at + 1, end), stack[-1][1] if stack else ""))
+        stack.append((level, clean(title)))
     return out
 
 
@@ -107,6 +118,26 @@ def questions(root: Path) -> list[Section]:
         for s in found
         if counts[s.query.lower()] == 1 and len(s.query.split()) >= 2 and not CHANGELOGS.search(Path(s.path).name)
     ]
+
+
+def parent_questions(root: Path) -> list[Section]:
+    """The headings used more than once in the package's docs ("Usage", "Formats", "With ALE"), each
+    asked with its parent's title first ("Vim With ALE"): how a person names one of several sections
+    of the same title. Left out when that pair is still not unique."""
+    found = [
+        s
+        for f in sorted(root.rglob("*"))
+        if f.suffix in DOCS and f.is_file() and not CHANGELOGS.search(f.name)
+        for s in sections_of(f.relative_to(root).as_posix(), f.read_text(encoding="utf-8", errors="replace"))
+    ]
+    counts = Counter(s.query.lower() for s in found)
+    asked = [
+        Section(f"{s.parent} {s.query}", s.path, s.start, s.end, s.parent)
+        for s in found
+        if counts[s.query.lower()] > 1 and s.parent and s.query
+    ]
+    pairs = Counter(s.query.lower() for s in asked)
+    return [s for s in asked if pairs[s.query.lower()] == 1]
 
 
 def workspace(package: str, cache: Path) -> Path:
@@ -154,37 +185,59 @@ def evaluate(package: str, cache: Path, log=print) -> dict:
 
     root = workspace(package, cache)
     qs = questions(root)
+    asked = parent_questions(root)
     brain = Brain(root)
     report = brain.index()
-    log(f"[headings] {package}: {len(qs)} headings, {report.chunks_total} chunks")
-    out: dict = {"queries": len(qs), "chunks": report.chunks_total, "modes": {}, "intents": {}}
-    per_query: list[dict] = [{"query": s.query, "path": s.path, "lines": [s.start, s.end]} for s in qs]
-    for mode in MODES:
-        lenient, strict = [], []
-        for s, detail in zip(qs, per_query):
-            response = brain.query(s.query, mode=mode, top_k=K)
-            found = [(r.source, r.start_line, r.end_line) for r in response.results]
-            lenient.append(score(found, s, False))
-            strict.append(score(found, s, True))
-            detail[mode] = lenient[-1]["ndcg"]
-            if mode == "multi":
-                out["intents"][response.intent] = out["intents"].get(response.intent, 0) + 1
-        out["modes"][mode] = {"ndcg": summarize(lenient)["ndcg"], "strict": summarize(strict)["ndcg"]}
+    log(
+        f"[headings] {package}: {len(qs)} headings, {len(asked)} repeated ones with their parent, {report.chunks_total} chunks"
+    )
     files = [f for f in sorted(root.rglob("*")) if f.suffix in DOCS and f.is_file()]
     wins = [w for f in files for w in windows(f.relative_to(root).as_posix(), f.read_text(errors="replace"))]
     bm25s = Bm25sShipped([w[3] for w in wins])
-    lenient, strict = [], []
-    for s, detail in zip(qs, per_query):
-        found = [wins[i][:3] for i in bm25s.search(s.query, K)]
-        lenient.append(score(found, s, False))
-        strict.append(score(found, s, True))
-        detail["bm25s windows"] = lenient[-1]["ndcg"]
-    out["modes"]["bm25s, 40-line windows"] = {"ndcg": summarize(lenient)["ndcg"], "strict": summarize(strict)["ndcg"]}
-    (cache / "headings" / f"details-{package}.json").write_text(json.dumps(per_query, indent=1))
-    for mode, m in out["modes"].items():
-        log(f"[headings]   {mode:24s} nDCG@10 {m['ndcg']:.3f}  strict {m['strict']:.3f}")
-    log(f"[headings]   multi intents: {out['intents']}")
+
+    def baseline(query: str) -> list[tuple[str, int, int]]:
+        return [wins[i][:3] for i in bm25s.search(query, K)]
+
+    intents: dict[str, int] = {}
+    modes, per_query = measure(brain, qs, baseline, intents)
+    out: dict = {"queries": len(qs), "chunks": report.chunks_total, "modes": modes, "intents": intents}
+    parent_modes, parent_details = measure(brain, asked, baseline, {})
+    out["with_parent"] = {"queries": len(asked), "modes": parent_modes}
+    (cache / "headings" / f"details-{package}.json").write_text(json.dumps(per_query + parent_details, indent=1))
+    for label, found, n in (
+        ("headings", modes, len(qs)),
+        ("repeated headings with their parent", parent_modes, len(asked)),
+    ):
+        if not n:
+            continue
+        log(f"[headings]   {label} ({n}):")
+        for mode, m in found.items():
+            log(f"[headings]   {mode:24s} nDCG@10 {m['ndcg']:.3f}  strict {m['strict']:.3f}")
+    log(f"[headings]   multi intents: {intents}")
     return out
+
+
+def measure(brain, qs: list[Section], baseline, intents: dict[str, int]) -> tuple[dict, list[dict]]:
+    """nDCG@10 (lenient and strict) of every mode and the baseline on ``qs``; multi's intents counted
+    into ``intents``."""
+    modes: dict = {}
+    per_query: list[dict] = [{"query": s.query, "path": s.path, "lines": [s.start, s.end]} for s in qs]
+    searches = {mode: None for mode in MODES} | {"bm25s, 40-line windows": baseline}
+    for name, search in searches.items():
+        lenient, strict = [], []
+        for s, detail in zip(qs, per_query):
+            if search is None:
+                response = brain.query(s.query, mode=name, top_k=K)
+                found = [(r.source, r.start_line, r.end_line) for r in response.results]
+                if name == "multi":
+                    intents[response.intent] = intents.get(response.intent, 0) + 1
+            else:
+                found = search(s.query)
+            lenient.append(score(found, s, False))
+            strict.append(score(found, s, True))
+            detail[name] = lenient[-1]["ndcg"]
+        modes[name] = {"ndcg": summarize(lenient)["ndcg"], "strict": summarize(strict)["ndcg"]}
+    return modes, per_query
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmarks.headings import Section, clean, hit, sections_of
+from benchmarks.headings import Section, clean, hit, parent_questions, sections_of
 
 MARKDOWN = """# Guide
 
@@ -50,3 +50,18 @@ def test_roles_and_links_are_cleaned_and_a_result_must_overlap_the_section():
     assert hit(("a.rst", 1, 8), section, strict=False)
     assert not hit(("a.rst", 1, 6), section, strict=False)
     assert not hit(("b.rst", 7, 10), section, strict=False)
+
+
+def test_each_heading_knows_its_parent_and_repeated_headings_are_asked_with_it(tmp_path):
+    md = "# Tools\n\n## Vim\n\n### With ALE\n\nx\n\n## Neovim\n\n### With ALE\n\ny\n\n## Usage\n"
+    assert [s.parent for s in sections_of("a.md", md)] == ["", "Tools", "Vim", "Tools", "Neovim", "Tools"]
+    rst = "=====\nTitle\n=====\n\nPart\n----\n\nSub\n~~~\n\nOther\n-----\n"
+    assert [(s.query, s.parent) for s in sections_of("a.rst", rst)] == [
+        ("Title", ""),
+        ("Part", "Title"),
+        ("Sub", "Part"),
+        ("Other", "Title"),
+    ]
+    (tmp_path / "a.md").write_text(md)
+    asked = parent_questions(tmp_path)
+    assert [(s.query, s.start) for s in asked] == [("Vim With ALE", 5), ("Neovim With ALE", 11)]

@@ -177,3 +177,15 @@ def test_a_whole_run_on_a_tiny_package(tmp_path):
     (packages / "tiny-1.0.tar.gz").write_bytes(b"changed")  # a tampered archive is refused
     with pytest.raises(RuntimeError, match="not the pinned"):
         natural.fetch(natural.parse_repository(doc).package, cache)
+
+
+def test_the_docs_question_files_ask_about_docs_only_with_a_report_split():
+    from benchmarks import docs_questions
+
+    repos = natural.load_repositories(docs_questions.QUESTIONS_DIR)
+    questions = [q for r in repos for q in r.questions]
+    assert len(questions) >= 40 and len({q.query for q in questions}) == len(questions)
+    assert {r.split for r in repos} == set(natural.SPLITS)
+    assert {q.place for q in questions} == {"docs"}
+    for r in repos:  # every answer lies in a member the workspace unpacks
+        assert all(a.path.startswith(tuple(r.include)) for q in r.questions for a in q.answers), r.name

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.retrieval.evidence import message_match, message_of
-from agent_brain_lab.engine.tokenizer import WORD
+from agent_brain_lab.engine.chunking.text import chunk_document
+from agent_brain_lab.engine.retrieval.evidence import TITLE_MATCH, message_match, message_of, title_match, titles_of
+from agent_brain_lab.engine.tokenizer import WORD, tokenize
 
 EXCEPTIONS = '''
 class RequestException(IOError):
@@ -195,3 +196,53 @@ def test_a_message_written_as_several_literals_is_one_template():
         0.0,
         False,
     )
+
+
+TOOLS = """# Using the formatter with other tools
+
+Linters read the same files as the formatter; each needs a few settings to agree with it.
+
+## Flake8
+
+Flake8 checks style on top of the formatter.
+
+### Configuration
+
+Set max-line-length to 88 and extend-ignore E203 in the flake8 section.
+
+## Pylint
+
+Pylint finds bugs and style issues.
+
+### Configuration
+
+In the rc file, under the format section, set max-line-length to 88.
+
+#### Why those options above?
+
+Pylint would flag the lines the formatter keeps at 88 characters.
+"""
+
+
+def test_a_title_several_sections_share_counts_after_its_parents_title():
+    chunks = chunk_document("docs/tools.md", TOOLS, "markdown", "doc", 1500, 100)
+    by_path = {c.section_path.split(" > ", 1)[1]: c for c in chunks if " > " in (c.section_path or "")}
+    pylint, flake8 = by_path["Pylint > Configuration"], by_path["Flake8 > Configuration"]
+    query = set(tokenize("Pylint Configuration"))
+    assert title_match(query, pylint) == 1.0 >= TITLE_MATCH
+    assert title_match(query, flake8) < TITLE_MATCH
+    assert title_match(set(tokenize("Flake8 Configuration")), flake8) == 1.0
+    # the title alone still counts as it did: the heading typed as it is written
+    assert title_match(set(tokenize("Configuration")), pylint) == 1.0
+    # a heading in the chunk's text whose parent the section path names
+    why = by_path["Pylint > Configuration > Why those options above?"]
+    assert title_match(set(tokenize("Configuration Why those options above?")), why) == 1.0
+    assert ("Configuration", "Pylint") in titles_of(pylint)
+    # a query of the parent's title alone is the parent's, not a child whose title adds a word
+    assert title_match(set(tokenize("Pylint")), pylint) < TITLE_MATCH
+    assert title_match(set(tokenize("Pylint Why")), why) < TITLE_MATCH
+    views = "Class-based views\n=================\n\nIntro.\n\nLifetime\n--------\n\nOne instance per request.\n"
+    child = chunk_document("docs/views.rst", views, "rst", "doc", 1500, 100)[-1]
+    assert child.section_path == "Class-based views > Lifetime"
+    assert title_match(set(tokenize("class-based views")), child) < TITLE_MATCH
+    assert title_match(set(tokenize("class-based views lifetime")), child) == 1.0

@@ -12,6 +12,8 @@
 - **Headings** (:func:`title_match`): a doc section whose own title the query's words make (nearly all
   of them, nearly nothing else) comes next: a heading typed as a query finds its section, though a
   merged chunk names only its first section in its header and the blend weighs a title as one line.
+  A title several sections share ("Usage", "Configuration") counts with its parent's title before
+  it, so "Pylint Configuration" finds that one.
 - **Library code above tests**: a prose question that does not ask about tests ("where is the
   timeout applied") puts a test chunk ``TEST_PENALTY`` lower on the blend's [0, 1] scale: tests say
   the words of the behaviour they check as often as the code that does it.
@@ -135,22 +137,50 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
 
 
 def title_match(tokens: set[str], row: Chunk) -> float:
-    """How closely the query's tokens are a title of this chunk (its own section's, or a heading in
-    its text): the best Jaccard overlap of the two token sets."""
-    titles = [row.section_path.rsplit(" > ", 1)[-1]] if row.section_path else []
-    lines = row.text.splitlines()
-    for i, line in enumerate(lines):
-        heading = atx_heading(line)
-        if heading and heading[1]:
-            titles.append(heading[1])
-        elif i + 1 < len(lines) and is_rst_title(line, lines[i + 1]):
-            titles.append(line)
+    """How closely the query's tokens are a title of this chunk: the best Jaccard overlap of the two
+    token sets over its titles (:func:`titles_of`). A title after its parent's counts only when the
+    query holds every word of the title itself: "class-based views" is the parent's title, not
+    "Class-based Views > View Lifetime and self"."""
     best = 0.0
-    for title in titles:
-        own = set(tokenize(title))
+    for title, parent in titles_of(row):
+        own = title_tokens(title)
+        if parent:
+            if not own or own - tokens:
+                continue
+            own |= title_tokens(parent)
         if own:
             best = max(best, len(tokens & own) / len(tokens | own))
     return best
+
+
+def titles_of(row: Chunk) -> list[tuple[str, str]]:
+    """The titles a query may give this chunk, each with the parent title it may come after ("" for
+    none): its own section's, and each heading in its text, alone and after its parent's title when
+    the section path names the parent ("Vim With ALE", "Pylint Configuration"): a title several
+    sections share is told apart by its parent."""
+    path = row.section_path.split(" > ") if row.section_path else []
+    place = {title_tokens(t): n for n, t in enumerate(path)}
+    lines = row.text.splitlines()
+    own = [path[-1]] if path else []
+    for i, line in enumerate(lines):
+        heading = atx_heading(line)
+        if heading and heading[1]:
+            own.append(heading[1])
+        elif i + 1 < len(lines) and is_rst_title(line, lines[i + 1]):
+            own.append(line)
+    titles = []
+    for title in own:
+        titles.append((title, ""))
+        n = place.get(title_tokens(title), 0)
+        if n:
+            titles.append((title, path[n - 1]))
+    return titles
+
+
+@lru_cache(maxsize=8192)
+def title_tokens(title: str) -> frozenset[str]:
+    """A title's tokens (titles repeat across a file's chunks and across queries: read once)."""
+    return frozenset(tokenize(title))
 
 
 def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
