@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .context import Hit, QueryContext
-from .evidence import exact_names_first, tests_below, text_evidence_first
+from .evidence import asides_below, exact_names_first, text_evidence_first
 from .fusion import rrf
 from .graph import entity_names, graph_leg
 from .hybrid import blend
@@ -73,7 +73,7 @@ def run(ctx: QueryContext) -> Fused:
     led_by_graph = relation and bool(graph_hits)
     fused_by_rank = led_by_graph or intent.label == "lookup"
     if not fused_by_rank:
-        hits = tests_below(ctx, name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"])))
+        hits = asides_below(ctx, name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"])))
     else:
         hits = rrf(legs, ctx.request.rrf_k, weights)
     if not led_by_graph:  # a pasted message: where it is raised or logged first; a heading: its section

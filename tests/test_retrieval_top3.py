@@ -1,0 +1,235 @@
+"""Multi mode on a real index: the classes of natural question whose answer ranked below the top 3 —
+messages concatenated from literals and values, f-string holes that are empty, changelog entries that
+say a behaviour's words as well as the code doing it."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.retrieval.evidence import about_changes, is_changelog, message_match, message_of
+from agent_brain_lab.engine.tokenizer import WORD
+
+APPLICATION = """'use strict';
+
+var View = require('./view');
+
+var app = exports = module.exports = {};
+
+/**
+ * Render `name` with `options` and invoke the callback `fn(err, str)`.
+ */
+
+app.render = function render(name, options, callback) {
+  var cache = this.cache;
+  var done = callback;
+  var view;
+
+  if (options.cache) {
+    view = cache[name];
+  }
+
+  if (!view) {
+    var View = this.get('view');
+
+    view = new View(name, {
+      defaultEngine: this.get('view engine'),
+      root: this.get('views'),
+      engines: this.engines
+    });
+
+    if (!view.path) {
+      var dirs = Array.isArray(view.root) && view.root.length > 1
+        ? 'directories "' + view.root.slice(0, -1).join('", "') + '" or "' + view.root[view.root.length - 1] + '"'
+        : 'directory "' + view.root + '"'
+      var err = new Error('Failed to lookup view "' + name + '" in views ' + dirs);
+      err.view = view;
+      return done(err);
+    }
+
+    if (options.cache) {
+      cache[name] = view;
+    }
+  }
+
+  tryRender(view, options, done);
+};
+"""
+
+VIEW = """'use strict';
+
+module.exports = View;
+
+/**
+ * Initialize a new `View` with the given `name`: looks the view file up in the views directory.
+ */
+
+function View(name, options) {
+  var opts = options || {};
+  this.defaultEngine = opts.defaultEngine;
+  this.name = name;
+  this.root = opts.root;
+  var fileName = name;
+  this.path = this.lookup(fileName);
+}
+
+/**
+ * Lookup view by the given `name`: the view "index" is looked up in the views directory
+ * ("/srv/app/views") or in each of the views directories; a failed lookup gives undefined.
+ */
+
+View.prototype.lookup = function lookup(name) {
+  var roots = [].concat(this.root);
+  for (var i = 0; i < roots.length && !path; i++) {
+    var root = roots[i];
+    var loc = resolve(root, name);
+    var dir = dirname(loc);
+    var file = basename(loc);
+    path = this.resolve(dir, file);
+  }
+  return path;
+};
+"""
+
+REQUEST = """'use strict';
+
+var proxyaddr = require('proxy-addr');
+
+var req = Object.create(http.IncomingMessage.prototype);
+
+/**
+ * Return the remote address from the trusted proxy.
+ *
+ * The is the remote address on the socket unless
+ * "trust proxy" is set.
+ */
+
+defineGetter(req, 'ip', function ip(){
+  var trust = this.app.get('trust proxy fn');
+  return proxyaddr(this, trust);
+});
+
+/**
+ * When "trust proxy" is set, trusted proxy addresses + client.
+ */
+
+defineGetter(req, 'ips', function ips() {
+  var trust = this.app.get('trust proxy fn');
+  var addrs = proxyaddr.all(this, trust);
+  addrs.reverse().pop();
+  return addrs;
+});
+"""
+
+HISTORY = """4.3.0 / 2014-05-21
+==================
+
+  * Add `req.ip` computed from the `trust proxy` setting
+  * Fix `req.ips` when `trust proxy` is set and the proxy address is computed
+
+3.20.1 / 2015-02-28
+===================
+
+  * Fix `req.ip` computed wrongly when `trust proxy` is set to a number of hops
+
+3.0.0 / 2012-05-30
+==================
+
+  * Added `req.ip` and `req.ips`, computed when `trust proxy` is set
+  * Removed the `view options` setting
+"""
+
+BLUEPRINTS = '''
+class Blueprint:
+    def register(self, app, options):
+        """Called by ``Flask.register_blueprint`` to register all views and callbacks."""
+        name_prefix = options.get("name_prefix", "")
+        self_name = options.get("name", self.name)
+        name = f"{name_prefix}.{self_name}".lstrip(".")
+
+        if name in app.blueprints:
+            bp_desc = "this" if app.blueprints[name] is self else "a different"
+            existing_at = f" '{name}'" if self_name != name else ""
+
+            raise ValueError(
+                f"The name '{self_name}' is already registered for"
+                f" {bp_desc} blueprint{existing_at}. Use 'name=' to"
+                f" provide a unique name."
+            )
+
+        app.blueprints[name] = self
+'''
+
+TEST_BLUEPRINTS = """
+import pytest
+
+
+def test_unique_blueprint_names(app):
+    bp = Blueprint("bp", __name__)
+    app.register_blueprint(bp)
+    with pytest.raises(ValueError):
+        app.register_blueprint(bp, name="bp")  # the name 'bp' is already registered for a different blueprint
+"""
+
+
+@pytest.fixture(scope="module")
+def brain(tmp_path_factory) -> Brain:
+    root = tmp_path_factory.mktemp("top3")
+    (root / "lib").mkdir()
+    (root / "lib" / "application.js").write_text(APPLICATION)
+    (root / "lib" / "view.js").write_text(VIEW)
+    (root / "lib" / "request.js").write_text(REQUEST)
+    (root / "History.md").write_text(HISTORY)
+    (root / "flask").mkdir()
+    (root / "flask" / "blueprints.py").write_text(BLUEPRINTS)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_blueprints.py").write_text(TEST_BLUEPRINTS)
+    brain = Brain(root)
+    brain.index()
+    return brain
+
+
+def _results(brain: Brain, query: str, mode: str = "multi"):
+    return brain.query(query, mode=mode, top_k=10).results
+
+
+def test_a_message_concatenated_from_literals_and_values_finds_where_it_is_thrown(brain):
+    query = 'Error: Failed to lookup view "index" in views directory "/srv/app/views"'
+    first = _results(brain, query)[0]
+    assert (first.source, first.symbol_name) != ("lib/view.js", "View")
+    assert first.source == "lib/application.js"
+    lines = (brain.root / first.source).read_text().splitlines()[first.start_line - 1 : first.end_line]
+    assert any("Failed to lookup view" in line for line in lines)
+    # the words alone point at the view module (it says "view", "lookup", "views directory" most)
+    assert _results(brain, query, "hybrid")[0].source == "lib/view.js"
+
+
+def test_a_template_hole_may_stand_for_an_empty_value(brain):
+    query = (
+        "ValueError: The name 'auth' is already registered for a different blueprint. "
+        "Use 'name=' to provide a unique name."
+    )
+    first = _results(brain, query)[0]
+    assert (first.source, first.symbol_name) == ("flask/blueprints.py", "register")
+    message = message_of(query)
+    text = (brain.root / "flask" / "blueprints.py").read_text()
+    assert message_match(message, len(WORD.findall(message)), text) > (0.8, True)
+
+
+def test_code_ranks_above_changelog_entries_unless_the_question_is_about_changes(brain):
+    first = _results(brain, "how is req.ip computed when trust proxy is set")[0]
+    assert first.source == "lib/request.js"
+    # without the evidence the changelog says it best
+    assert _results(brain, "how is req.ip computed when trust proxy is set", "hybrid")[0].source == "History.md"
+    for query in ["what changed about req.ip and trust proxy in 4.3.0", "when was the view options setting removed"]:
+        assert _results(brain, query)[0].source == "History.md", query
+
+
+def test_changelogs_and_change_questions_are_recognised():
+    for path in ["CHANGES.rst", "History.md", "docs/changelog.md", "NEWS", "CHANGELOG", "doc/release-notes.rst"]:
+        assert is_changelog(path), path
+    for path in ["src/history.py", "lib/changes/index.js", "docs/news_feed.md", "HISTORY_OF_X.md"]:
+        assert not is_changelog(path), path
+    assert about_changes("what changed about verify=False in 2.32.0")
+    assert about_changes("when was app.router deprecated")
+    assert not about_changes("how is the ETag generated for a response body")
