@@ -1,13 +1,19 @@
 """Multi mode on a real index: the classes of natural question whose answer ranked below the top 3 —
-messages concatenated from literals and values, f-string holes that are empty, changelog entries that
-say a behaviour's words as well as the code doing it."""
+messages concatenated from literals and values, f-string holes that are empty, changelog entries,
+tests and docs that say a behaviour's words as well as the code doing it."""
 
 from __future__ import annotations
 
 import pytest
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.retrieval.evidence import about_changes, is_changelog, message_match, message_of
+from agent_brain_lab.engine.retrieval.evidence import (
+    about_behaviour,
+    about_changes,
+    is_changelog,
+    message_match,
+    message_of,
+)
 from agent_brain_lab.engine.tokenizer import WORD
 
 APPLICATION = """'use strict';
@@ -171,6 +177,81 @@ def test_unique_blueprint_names(app):
         app.register_blueprint(bp, name="bp")  # the name 'bp' is already registered for a different blueprint
 """
 
+SESSIONS = '''
+from datetime import timedelta
+
+
+class SessionInterface:
+    def get_expiration_time(self, app, session):
+        """A datetime when the session expires; None for a browser session."""
+        if session.permanent:
+            return datetime.now(timezone.utc) + app.config["PERMANENT_SESSION_LIFETIME"]
+        return None
+'''
+
+TEST_CONFIG = """
+from datetime import timedelta
+
+
+def test_session_lifetime(app):
+    app.config["PERMANENT_SESSION_LIFETIME"] = 42
+    assert app.config["PERMANENT_SESSION_LIFETIME"] == 42
+    assert app.permanent_session_lifetime.seconds == 42
+
+
+def test_session_lifetime_timedelta(app):
+    app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=1)
+    assert app.config["PERMANENT_SESSION_LIFETIME"].days == 1
+"""
+
+APP = '''
+class Flask:
+    def handle_exception(self, e):
+        """Handle an unhandled exception: one that did not have an error handler associated with it,
+        or that was raised from an error handler. This always causes a 500 ``InternalServerError``."""
+        exc_info = sys.exc_info()
+        got_request_exception.send(self, _async_wrapper=self.ensure_sync, exception=e)
+        propagate = self.config["PROPAGATE_EXCEPTIONS"]
+        if propagate:
+            raise e
+        self.log_exception(exc_info)
+        server_error = InternalServerError(original_exception=e)
+        handler = self._find_error_handler(server_error, request.blueprints)
+        if handler is not None:
+            server_error = self.ensure_sync(handler)(server_error)
+        return self.finalize_request(server_error, from_error_handler=True)
+
+    def register_blueprint(self, blueprint, **options):
+        """Register a blueprint on the application under its name. The name must be unique: use
+        ``name=`` to register the same blueprint again under a different name. A blueprint name that
+        is already registered for a different blueprint is an error."""
+        blueprint.register(self, options)
+
+    def register_error_handler(self, code_or_exception, f):
+        """Alternative error attach function to the errorhandler decorator."""
+        self.error_handler_spec[None][code_or_exception] = f
+'''
+
+ERRORS_DOC = """Handling Application Errors
+===========================
+
+Unhandled Exceptions
+--------------------
+
+When there is no error handler registered for an exception, a 500 Internal Server Error will be
+returned instead.
+
+Registering an Error Handler
+----------------------------
+
+Register an error handler with the ``errorhandler`` decorator, or call ``register_error_handler``
+to register one later. To register a custom error page for 404, register an error handler for 404::
+
+    @app.errorhandler(404)
+    def page_not_found(e):
+        return render_template("404.html"), 404
+"""
+
 
 @pytest.fixture(scope="module")
 def brain(tmp_path_factory) -> Brain:
@@ -184,6 +265,11 @@ def brain(tmp_path_factory) -> Brain:
     (root / "flask" / "blueprints.py").write_text(BLUEPRINTS)
     (root / "tests").mkdir()
     (root / "tests" / "test_blueprints.py").write_text(TEST_BLUEPRINTS)
+    (root / "flask" / "sessions.py").write_text(SESSIONS)
+    (root / "tests" / "test_config.py").write_text(TEST_CONFIG)
+    (root / "flask" / "app.py").write_text(APP)
+    (root / "docs").mkdir()
+    (root / "docs" / "errorhandling.rst").write_text(ERRORS_DOC)
     brain = Brain(root)
     brain.index()
     return brain
@@ -211,6 +297,8 @@ def test_a_template_hole_may_stand_for_an_empty_value(brain):
     )
     first = _results(brain, query)[0]
     assert (first.source, first.symbol_name) == ("flask/blueprints.py", "register")
+    # the words alone point at the method documenting the rule
+    assert _results(brain, query, "hybrid")[0].symbol_name == "register_blueprint"
     message = message_of(query)
     text = (brain.root / "flask" / "blueprints.py").read_text()
     assert message_match(message, len(WORD.findall(message)), text) > (0.8, True)
@@ -223,6 +311,35 @@ def test_code_ranks_above_changelog_entries_unless_the_question_is_about_changes
     assert _results(brain, "how is req.ip computed when trust proxy is set", "hybrid")[0].source == "History.md"
     for query in ["what changed about req.ip and trust proxy in 4.3.0", "when was the view options setting removed"]:
         assert _results(brain, query)[0].source == "History.md", query
+
+
+def test_a_looked_up_setting_finds_the_library_code_reading_it_above_tests(brain):
+    first = _results(brain, "PERMANENT_SESSION_LIFETIME")[0]
+    assert (first.source, first.symbol_name) == ("flask/sessions.py", "get_expiration_time")
+    assert _results(brain, "PERMANENT_SESSION_LIFETIME", "hybrid")[0].source == "tests/test_config.py"
+
+
+def test_a_question_about_what_the_code_does_finds_the_code_above_its_docs(brain):
+    query = "how is an unhandled exception turned into a 500 error"
+    first = _results(brain, query)[0]
+    assert (first.source, first.symbol_name) == ("flask/app.py", "handle_exception")
+    assert _results(brain, query, "hybrid")[0].source == "docs/errorhandling.rst"
+    # how to use it: the docs answer
+    assert _results(brain, "how do I register a custom error page for 404")[0].source == "docs/errorhandling.rst"
+
+
+def test_questions_about_what_the_code_does_are_recognised():
+    for query in [
+        "how does the router walk the middleware stack",
+        "where is the timeout applied",
+        "when does express answer 304 Not Modified",
+        "What happens when the request context is popped",
+        "how are redirects handled",
+        "why does jsonify sort keys",
+    ]:
+        assert about_behaviour(query), query
+    for query in ["how do I upload files", "how to send a file", "How can I stream a response", "the g object"]:
+        assert not about_behaviour(query), query
 
 
 def test_changelogs_and_change_questions_are_recognised():

@@ -41,6 +41,7 @@ TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + n
 TEST_WORDS = frozenset(
     ["test", "tests", "testing", "tested", "pytest", "unittest", "fixture", "fixtures", "mock", "mocks", "spec"]
 )
+DOCS_PENALTY = 0.2  # a question about what the code does: its docs describe it, the code does it
 CHANGELOG_PENALTY = 0.3  # a changelog entry names the behaviour it changed as well as the code does it
 # words of a question about what changed ("what changed about verify=False in 2.32.0", "when was X deprecated")
 CHANGE_WORDS = frozenset(
@@ -80,6 +81,14 @@ _CHANGELOG = re.compile(
     re.IGNORECASE,
 )
 _PROSE_TYPES = frozenset({"doc", "notebook"})
+_PROSE_IDX = frozenset(SOURCE_TYPES.index(t) for t in _PROSE_TYPES)
+# a question about what the code does: "how does/is/are X ...", "where is", "when does", "why does",
+# "what happens when"; not "how do I", "how can we", "how to"
+_BEHAVIOUR = re.compile(
+    r"\s*(?:(?:how|where|when|why)\s+(?:does|do|is|are|was|were|did|can|could|will|would)"
+    r"(?!\s+(?:i|we|you|one|me)\b)\s+\S|what\s+happens\s+(?:when|if|after|before))",
+    re.IGNORECASE,
+)
 _TEST = SOURCE_TYPES.index("test")
 _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type", "module"})
 
@@ -119,15 +128,24 @@ def is_changelog(path: str) -> bool:
     return bool(_CHANGELOG.search(path))
 
 
-def asides_below(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
-    """``ranked`` (blend scale) with every test chunk ``TEST_PENALTY`` lower unless the query is about
-    tests, and every changelog chunk ``CHANGELOG_PENALTY`` lower unless it asks what changed: both say
-    the words of a behaviour as often as the code that does it."""
+def about_behaviour(query: str) -> bool:
+    """Whether the query asks how the code itself does something ("how does the router match a path",
+    "where is the timeout applied", "what happens when the context is popped"), not how to use it
+    ("how do I ...", "how to ..."): the code doing it answers, the prose describing it less so."""
+    return bool(_BEHAVIOUR.match(query))
+
+
+def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = None) -> list[Hit]:
+    """``ranked`` with every test chunk ``TEST_PENALTY`` lower unless the query is about tests, and every
+    changelog chunk ``CHANGELOG_PENALTY`` lower unless it asks what changed: both say the words of a
+    behaviour as often as the code that does it. The penalties are on the blend's [0, 1] scale; a list
+    scored otherwise (an RRF) gives its ``scale``: the score that stands for 1 (its first's)."""
     if not ranked:
         return ranked
+    scale = 1.0 if scale is None else scale
     query = ctx.request.query
-    tests, changes = not about_tests(query), not about_changes(query)
-    if not (tests or changes):
+    tests, changes, behaviour = not about_tests(query), not about_changes(query), about_behaviour(query)
+    if not (tests or changes or behaviour):
         return ranked
     columns = ctx.snapshot.columns
     at = columns.positions(_keys(ranked))
@@ -135,9 +153,11 @@ def asides_below(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     changelog = {i: is_changelog(columns.files[i]) for i in set(files.tolist())} if changes else {}
     for hit, kind, file in zip(ranked, types, files):
         if tests and kind == _TEST:
-            hit.score -= TEST_PENALTY
+            hit.score -= TEST_PENALTY * scale
         elif changelog.get(int(file)):
-            hit.score -= CHANGELOG_PENALTY
+            hit.score -= CHANGELOG_PENALTY * scale
+        elif behaviour and kind in _PROSE_IDX:
+            hit.score -= DOCS_PENALTY * scale
     return sorted(ranked, key=lambda h: -h.score)
 
 
