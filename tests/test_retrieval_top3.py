@@ -14,6 +14,7 @@ from agent_brain_lab.engine.retrieval.evidence import (
     message_match,
     message_of,
 )
+from agent_brain_lab.engine.retrieval.intent import analyse
 from agent_brain_lab.engine.tokenizer import WORD
 
 APPLICATION = """'use strict';
@@ -252,6 +253,61 @@ to register one later. To register a custom error page for 404, register an erro
         return render_template("404.html"), 404
 """
 
+SCAFFOLD = '''
+class Scaffold:
+    """Common behaviour shared between the application and its blueprints: view functions, error
+    handlers, request callbacks. Scaffold is built to be extended."""
+
+    def route(self, rule, **options):
+        """Decorate a view function to register it with the given URL rule and options."""
+        return self.add_url_rule(rule, **options)
+'''
+
+SANSIO_APP = '''
+from .scaffold import Scaffold
+
+
+class App(Scaffold):
+    """The flask object implements a WSGI application and acts as the central object."""
+
+    def add_url_rule(self, rule, **options):
+        self.url_map.add(rule)
+'''
+
+SANSIO_BLUEPRINTS = '''
+from .scaffold import Scaffold
+
+
+class Blueprint(Scaffold):
+    """Represents a blueprint, a collection of routes that can be registered on an application."""
+
+    def add_url_rule(self, rule, **options):
+        self.deferred.append(rule)
+'''
+
+MERGE = '''
+def merge_internals(source, subscriber, project, concurrent):
+    """The machinery of the merge operators: subscribe to each projected inner source."""
+    buffer = []
+    active = 0
+    return buffer, active
+
+
+def merge_map(project, concurrent=None):
+    """Project each source value to an inner source, merged into the output."""
+    return lambda source, subscriber: merge_internals(source, subscriber, project, concurrent)
+
+
+def concat_map(project):
+    """Project each source value to an inner source, one after the other."""
+    return merge_map(project, 1)
+
+
+def scan(accumulator, seed):
+    """Apply an accumulator over the source; built on nothing but a loop."""
+    return [accumulator(seed, value) for value in seed]
+'''
+
 
 @pytest.fixture(scope="module")
 def brain(tmp_path_factory) -> Brain:
@@ -268,6 +324,11 @@ def brain(tmp_path_factory) -> Brain:
     (root / "flask" / "sessions.py").write_text(SESSIONS)
     (root / "tests" / "test_config.py").write_text(TEST_CONFIG)
     (root / "flask" / "app.py").write_text(APP)
+    (root / "flask" / "scaffold.py").write_text(SCAFFOLD)
+    (root / "flask" / "sansio_app.py").write_text(SANSIO_APP)
+    (root / "flask" / "sansio_blueprints.py").write_text(SANSIO_BLUEPRINTS)
+    (root / "rx").mkdir()
+    (root / "rx" / "merge.py").write_text(MERGE)
     (root / "docs").mkdir()
     (root / "docs" / "errorhandling.rst").write_text(ERRORS_DOC)
     brain = Brain(root)
@@ -340,6 +401,33 @@ def test_questions_about_what_the_code_does_are_recognised():
         assert about_behaviour(query), query
     for query in ["how do I upload files", "how to send a file", "How can I stream a response", "the g object"]:
         assert not about_behaviour(query), query
+
+
+def test_a_relation_said_in_a_phrase_is_answered_by_the_graph(brain):
+    response = brain.query("which classes build on Scaffold", mode="multi", top_k=10)
+    assert response.intent == "subclasses"
+    assert {r.symbol_name for r in response.results[:2]} == {"App", "Blueprint"}
+    # on a function "built on" means its callers
+    response = brain.query("which operators are built on merge_internals", mode="multi", top_k=10)
+    assert response.results[0].symbol_name == "merge_map"
+    graph = brain.query("which classes build on Scaffold", mode="graph", top_k=10)
+    assert {r.symbol_name for r in graph.results[:2]} == {"App", "Blueprint"}
+
+
+def test_relations_said_in_a_phrase_are_recognised():
+    for query, direction in [
+        ("which classes build on BaseAdapter", "in"),
+        ("what is built on top of Scaffold", "in"),
+        ("which operators are built on mergeInternals", "in"),
+        ("what classes are based on View", "in"),
+        ("Scaffold is built on what", "out"),
+    ]:
+        intent = analyse(query)
+        assert intent.asked == {"extends", "calls"}, query
+        assert intent.direction_of(intent.code_names[0] if intent.code_names else intent.names[0]) == direction
+    # a title or a topic, not a question about one name
+    for query in ["Built on Flask", "Extensions built on Flask", "Building on the pyparsing grammar", "build the docs"]:
+        assert analyse(query).relation is None, query
 
 
 def test_changelogs_and_change_questions_are_recognised():
