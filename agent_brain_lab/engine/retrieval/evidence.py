@@ -5,7 +5,8 @@
   above the function ``session()``.
 - **Pasted messages** (:func:`message_match`): a chunk holding a string literal the query's text was
   made from — a template's holes (``f"Exceeded {n} redirects."``, ``"%s not found"``,
-  ``"{name}"``, ``${x}``) standing for any text — comes first, the ones that raise, throw or log it
+  ``"{name}"``, ``${x}``, a value concatenated in: ``'view "' + name + '" in '``) standing for any
+  text, empty included — comes first, the ones that raise, throw or log it
   before the rest, code before tests and docs. Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
   on BM25 than the long function that raises it, but does not hold the message.
@@ -14,9 +15,11 @@
   merged chunk names only its first section in its header and the blend weighs a title as one line.
   A title several sections share ("Usage", "Configuration") counts with its parent's title before
   it, so "Pylint Configuration" finds that one.
-- **Library code above tests**: a prose question that does not ask about tests ("where is the
-  timeout applied") puts a test chunk ``TEST_PENALTY`` lower on the blend's [0, 1] scale: tests say
-  the words of the behaviour they check as often as the code that does it.
+- **Library code above tests and changelogs** (:func:`asides_below`): a prose question that does not
+  ask about tests ("where is the timeout applied") puts a test chunk ``TEST_PENALTY`` lower on the
+  blend's [0, 1] scale, and one that does not ask what changed (no version, no "changed",
+  "deprecated", ...) a changelog entry ``CHANGELOG_PENALTY`` lower: tests and release notes say the
+  words of a behaviour as often as the code that does it ("Fix req.ip when trust proxy is set").
 
 Every step re-orders a list that does not depend on ``top_k`` (the fused pool and bm25's first
 ``MESSAGE_DEPTH`` rows), so a page of 10 stays the prefix of a page of 50.
@@ -40,13 +43,54 @@ TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + n
 TEST_WORDS = frozenset(
     ["test", "tests", "testing", "tested", "pytest", "unittest", "fixture", "fixtures", "mock", "mocks", "spec"]
 )
+DOCS_PENALTY = 0.2  # a question about what the code does: its docs describe it, the code does it
+CHANGELOG_PENALTY = 0.3  # a changelog entry names the behaviour it changed as well as the code does it
+# words of a question about what changed ("what changed about verify=False in 2.32.0", "when was X deprecated")
+CHANGE_WORDS = frozenset(
+    [
+        "change",
+        "changed",
+        "changes",
+        "changelog",
+        "history",
+        "version",
+        "versions",
+        "release",
+        "released",
+        "releases",
+        "deprecated",
+        "deprecation",
+        "deprecations",
+        "removed",
+        "upgrade",
+        "upgrading",
+        "migrate",
+        "migrating",
+        "migration",
+        "breaking",
+    ]
+)
 MESSAGE_DEPTH = 30  # bm25's best rows read for a message's literal or a heading (the raise site: bm25 #8-#25)
 RANKED_DEPTH = 20  # and the fused list's best
 MIN_FIXED_LETTERS = 8  # a template's own text, holes aside: "%s: %s" or "{}" alone matches anything
 MIN_COVER = 0.5  # the share of the message's words a literal must spell with its own text
 HOLE_CHARS = 60  # a template's hole holds a value (a number, a name, a URL), not a sentence
 TITLE_MATCH = 0.75  # the token overlap (Jaccard) of query and heading that makes the query that heading
+_VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
+_CHANGELOG = re.compile(
+    r"(?:^|/)(?:change[s_-]?log|changes|history|news|release[s_-]?notes?|releases|whats[_-]?new)"
+    r"(?:\.(?:md|markdown|rst|txt|adoc|asciidoc|org))?$",
+    re.IGNORECASE,
+)
 _PROSE_TYPES = frozenset({"doc", "notebook"})
+_PROSE_IDX = frozenset(SOURCE_TYPES.index(t) for t in _PROSE_TYPES)
+# a question about what the code does: "how does/is/are X ...", "where is", "when does", "why does",
+# "what happens when"; not "how do I", "how can we", "how to"
+_BEHAVIOUR = re.compile(
+    r"\s*(?:(?:how|where|when|why)\s+(?:does|do|is|are|was|were|did|can|could|will|would)"
+    r"(?!\s+(?:i|we|you|one|me)\b)\s+\S|what\s+happens\s+(?:when|if|after|before))",
+    re.IGNORECASE,
+)
 _TEST = SOURCE_TYPES.index("test")
 _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type", "module"})
 
@@ -58,6 +102,11 @@ _HOLE = re.compile(
     r"\$\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
 )
 _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
+# a value concatenated into a message ('Failed to lookup view "' + name + '" in ' + dirs): a name, member
+# or call with no string inside, standing for a hole
+_VALUE = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^()'\"`\n]*\)|\[[^\]'\"`\n]*\])*"
+_JOINED_BY_VALUE = re.compile(rf"\s*\+\s*{_VALUE}\s*\+\s*[rRfFbBuU]{{0,2}}")
+_ENDS_WITH_VALUE = re.compile(rf"[ \t]*\+[ \t]*{_VALUE}")
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
 _RAISES = re.compile(
@@ -71,15 +120,46 @@ def about_tests(query: str) -> bool:
     return any(w.lower() in TEST_WORDS for w in WORD.findall(query))
 
 
-def tests_below(ctx: QueryContext, ranked: list[Hit], penalty: float = TEST_PENALTY) -> list[Hit]:
-    """``ranked`` (blend scale) with every test chunk ``penalty`` lower, unless the query is about tests."""
-    if not ranked or about_tests(ctx.request.query):
+def about_changes(query: str) -> bool:
+    """Whether the query asks what changed (a version, a deprecation, a release): a changelog answers it."""
+    return bool(_VERSION.search(query)) or any(w.lower() in CHANGE_WORDS for w in WORD.findall(query))
+
+
+def is_changelog(path: str) -> bool:
+    """A file of release notes (``CHANGES.rst``, ``History.md``, ``docs/changelog.md``, ``NEWS``)."""
+    return bool(_CHANGELOG.search(path))
+
+
+def about_behaviour(query: str) -> bool:
+    """Whether the query asks how the code itself does something ("how does the router match a path",
+    "where is the timeout applied", "what happens when the context is popped"), not how to use it
+    ("how do I ...", "how to ..."): the code doing it answers, the prose describing it less so."""
+    return bool(_BEHAVIOUR.match(query))
+
+
+def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = None) -> list[Hit]:
+    """``ranked`` with every test chunk ``TEST_PENALTY`` lower unless the query is about tests, and every
+    changelog chunk ``CHANGELOG_PENALTY`` lower unless it asks what changed: both say the words of a
+    behaviour as often as the code that does it. The penalties are on the blend's [0, 1] scale; a list
+    scored otherwise (an RRF) gives its ``scale``: the score that stands for 1 (its first's)."""
+    if not ranked:
+        return ranked
+    scale = 1.0 if scale is None else scale
+    query = ctx.request.query
+    tests, changes, behaviour = not about_tests(query), not about_changes(query), about_behaviour(query)
+    if not (tests or changes or behaviour):
         return ranked
     columns = ctx.snapshot.columns
-    types = columns.type_idx[columns.positions(_keys(ranked))]
-    for hit, kind in zip(ranked, types):
-        if kind == _TEST:
-            hit.score -= penalty
+    at = columns.positions(_keys(ranked))
+    types, files = columns.type_idx[at], columns.file_idx[at]
+    changelog = {i: is_changelog(columns.files[i]) for i in set(files.tolist())} if changes else {}
+    for hit, kind, file in zip(ranked, types, files):
+        if tests and kind == _TEST:
+            hit.score -= TEST_PENALTY * scale
+        elif changelog.get(int(file)):
+            hit.score -= CHANGELOG_PENALTY * scale
+        elif behaviour and kind in _PROSE_IDX:
+            hit.score -= DOCS_PENALTY * scale
     return sorted(ranked, key=lambda h: -h.score)
 
 
@@ -213,20 +293,32 @@ def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
 def _literals(text: str) -> list[tuple[re.Match[str], str]]:
     """The one-line string literals of ``text`` (docstrings left out), each with its text; literals
     written one after another ("... supplied. " then f"Perhaps ..." on the next line, or joined by
-    ``+``) are one message, given with the first one's match."""
+    ``+``) are one message, given with the first one's match; a value concatenated between or after
+    them (``'view "' + name + '" in ' + dirs``) is a hole of that message."""
     out: list[tuple[re.Match[str], str]] = []
-    end = -1
+    end = -1  # where the last literal ended (-1: after a docstring, nothing joins)
     for match in _LITERAL.finditer(text):
         body = next((g for g in match.groups() if g is not None), None)
         if body is None:
+            _close(out, text, end)
             end = -1
             continue
         if out and end >= 0 and _JOINED.fullmatch(text, end, match.start()):
             out[-1] = (out[-1][0], out[-1][1] + body)
+        elif out and end >= 0 and _JOINED_BY_VALUE.fullmatch(text, end, match.start()):
+            out[-1] = (out[-1][0], out[-1][1] + "{}" + body)  # the value between them is a hole
         else:
+            _close(out, text, end)
             out.append((match, body))
         end = match.end()
+    _close(out, text, end)
     return out
+
+
+def _close(out: list[tuple[re.Match[str], str]], text: str, end: int) -> None:
+    """The last message ends with a hole when a value is concatenated after it (``... + dirs``)."""
+    if out and end >= 0 and _ENDS_WITH_VALUE.match(text, end):
+        out[-1] = (out[-1][0], out[-1][1] + "{}")
 
 
 def message_of(query: str) -> str:
@@ -244,7 +336,7 @@ def template(body: str) -> tuple[re.Pattern[str], int] | None:
     own = _OWN_WORD.findall(" ".join(parts))
     if sum(len(w) for w in own) < MIN_FIXED_LETTERS or len(own) < 2:
         return None
-    hole = rf"[^\n]{{1,{HOLE_CHARS}}}?"
+    hole = rf"[^\n]{{0,{HOLE_CHARS}}}?"  # a value can be empty: f"blueprint{existing_at}."
     pieces = [r"\s+".join(re.escape(w) for w in p.split()) for p in parts]
     elements = [x for k, piece in enumerate(pieces) for x in (piece, hole if k < len(pieces) - 1 else "") if x]
     pattern = r"\s*".join(elements)

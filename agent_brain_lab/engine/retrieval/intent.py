@@ -4,7 +4,9 @@ A query is a question about a relation when it holds a relation cue ("calls", "s
 "importing", ...) and little else besides the names it asks about and question scaffolding
 ("which functions", "find the code that"): "where is parse_header called", "X's subclasses",
 "modules importing tornado.web". A docstring-like sentence that happens to say "used" or "called"
-keeps more words of its own and stays prose. The direction says which end of the relation the named
+keeps more words of its own and stays prose. A relation said in a phrase ("which classes build on
+BaseAdapter", "which operators are built on mergeInternals") asks for its subclasses or its callers,
+whichever the graph holds. The direction says which end of the relation the named
 entity is: "in" when the answers point at it (what calls X, subclasses of X, who imports X), "out"
 when it points at the answers (what does X call, base classes of X, modules imported by X).
 """
@@ -59,6 +61,10 @@ _SCAFFOLD = _words(
     "module modules of on or other package packages part parts place places please s show site sites some "
     "something that the there thing things this to types what where which who whom whose with"
 )
+# a relation said in a phrase rather than a cue word: "which classes build on BaseAdapter" (its
+# subclasses), "which operators are built on mergeInternals" (its callers): either relation answers
+PHRASED = re.compile(r"\b(?:build|builds|built|building|based)\s+(?:up)?on(?:\s+top\s+of)?\b", re.IGNORECASE)
+PHRASED_RELATIONS = ("extends", "calls")
 MAX_PROSE = 1  # other words a relation question may hold ("what calls X directly", "callers of X in tests")
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+")
 CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
@@ -84,10 +90,11 @@ class Intent:
     code_names: tuple[str, ...] = field(default=())  # the names written as code (IOLoop, parse_header, a.b)
     terse: bool = False  # little more than names: every name is meant
     lookup: bool = False  # names only: one word, or up to three with one written as code
+    also: tuple[str, ...] = ()  # relations asked besides ``relation`` ("built on X": subclasses or callers)
 
     @property
     def asked(self) -> set[str]:
-        return {self.relation} if self.relation else set()
+        return {self.relation, *self.also} if self.relation else set()
 
     @property
     def label(self) -> str:
@@ -119,12 +126,21 @@ class Intent:
             if word in _TARGET_WORDS:
                 return "in"  # where is X used, callers of X, X's subclasses
             return "out" if at < match.start() else "in"  # "X calls" / "what does X call" vs "what calls X"
+        phrased = PHRASED.search(lowered)
+        if phrased:  # "what is built on X" (X the base: "in"), "X is built on" (its bases: "out")
+            return "out" if at < phrased.start() else "in"
         return None
 
 
 def analyse(query: str) -> Intent:
     """The intent of a query; a relation is asked only when the query is made of a cue, names and scaffolding."""
     words = WORD.findall(query)
+    phrased = PHRASED.search(query)
+    if phrased and not query[: phrased.start()].strip():
+        phrased = None  # "Built on Flask": a title, not a question
+    if phrased:  # the phrase's words are the cue, not names: "build", "on", "top"
+        query_words = words
+        words = WORD.findall(query[: phrased.start()] + " " + query[phrased.end() :])
     dotted = DOTTED.findall(query)
     inside_dotted = {part for name in dotted for part in re.split(r"\.|::", name)}
     lowered = [w.lower() for w in words]
@@ -134,20 +150,28 @@ def analyse(query: str) -> Intent:
     ]
     names = list(dict.fromkeys(names))
     code_names = tuple(n for n in names if CODE_LIKE.search(n))
-    relation = None
+    relation: str | None = None
+    also: tuple[str, ...] = ()
     titled = _titled(words, lowered, names, code_names)
-    if cues and names and not titled:
-        first = cues[0]
-        relation = next(rel for rel, cue_words in RELATION_CUES.items() if first in cue_words)
+    if (cues or phrased) and names and not titled:
+        if cues:
+            first = cues[0]
+            relation = next(rel for rel, cue_words in RELATION_CUES.items() if first in cue_words)
+        else:
+            relation, *more = PHRASED_RELATIONS
+            also = tuple(more)
         plain = [n for n in names if n not in code_names]
-        # a relation question names one thing (or two: "Class method"), the rest is scaffolding
-        if len(plain) - (0 if code_names else 1) > MAX_PROSE:
-            relation = None
+        # a relation question names one thing (or two: "Class method"), the rest is scaffolding; said in
+        # a phrase, one plain name alone ("which classes build on Scaffold"), not a topic ("... the grammar")
+        if len(plain) - (0 if code_names else 1) > (MAX_PROSE if code_names or not also else 0):
+            relation, also = None, ()
+    if phrased:
+        words = query_words
     terse = len(words) <= 3
     # a look-up: one word, or a few with one written as code ("parse_header docs"); a short phrase of
     # plain words ("Our Pledge", "Basic usage") or a title is a heading or a topic
     lookup = terse and not titled and (len(words) == 1 or bool(code_names))
-    return Intent(query, relation, tuple(names), code_names, terse=terse, lookup=lookup)
+    return Intent(query, relation, tuple(names), code_names, terse=terse, lookup=lookup, also=also)
 
 
 _DETERMINERS = _words("the a an this that these those your our my its their some")

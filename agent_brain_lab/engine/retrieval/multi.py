@@ -13,10 +13,13 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   leg as an RRF vote was worse too (a rank-1 vote outweighs the blend's spread), as a bounded boost
   it helps. Then the best candidates gain up to ``symbols.NAME_COVER_BOOST`` by how much of their
   own name the query's words cover, fully or not (:mod:`.symbols`): new evidence, not a re-weighting;
-  tests go below library code unless the question is about tests (:mod:`.evidence`).
+  tests go below library code unless the question is about tests, changelog entries unless it asks
+  what changed, and docs a little when it asks how the code does something ("how does ...", "where
+  is ...") rather than how to use it (:func:`.evidence.asides_below`).
 - A pasted message puts the code that raises or logs it first (its string literal, template holes
   standing for any text); a query of names only puts the definitions named exactly so first.
-- A query of names only ("IOLoop.start") hears all three legs alike.
+- A query of names only ("IOLoop.start", "SECRET_KEY") hears all three legs alike; tests and
+  changelogs go below the library code there too.
 
 The response reports the intent's label and these weights.
 """
@@ -26,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .context import Hit, QueryContext
-from .evidence import exact_names_first, tests_below, text_evidence_first
+from .evidence import asides_below, exact_names_first, text_evidence_first
 from .fusion import rrf
 from .graph import entity_names, graph_leg
 from .hybrid import blend
@@ -73,9 +76,11 @@ def run(ctx: QueryContext) -> Fused:
     led_by_graph = relation and bool(graph_hits)
     fused_by_rank = led_by_graph or intent.label == "lookup"
     if not fused_by_rank:
-        hits = tests_below(ctx, name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"])))
+        hits = asides_below(ctx, name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"])))
     else:
         hits = rrf(legs, ctx.request.rrf_k, weights)
+        if not led_by_graph:  # a look-up: "SECRET_KEY" is where the library reads it, not a test's
+            hits = asides_below(ctx, hits, scale=hits[0].score if hits else 1.0)
     if not led_by_graph:  # a pasted message: where it is raised or logged first; a heading: its section
         hits = text_evidence_first(ctx, hits)
     if intent.label == "lookup":  # "Session": the class Session, then the function session()
