@@ -484,3 +484,17 @@ def test_identical_symbol_chunks_keep_symbols_pointing_at_their_own_chunk():
     assert len(fs) == 2 and fs[0].chunk_id != fs[1].chunk_id
     assert [chunks[s.chunk_id].start_line for s in fs] == [s.start_line for s in fs]
     assert all(r.chunk_id in chunks for r in analysis.relations)
+
+
+def test_a_doc_comment_above_a_blank_line_is_its_symbols():
+    """express writes `/** … */`, a blank line, then the function: the function's chunk holds its
+    documentation; a file's own doc comment and a plain comment stay where they are."""
+    text = (
+        "/**\n * @fileoverview The request.\n */\n\nfunction first() {}\n\n"
+        "/**\n * Check the content type.\n */\n\nreq.is = function is(types) {\n  return types;\n};\n\n"
+        "// a plain comment\n\nfunction plain() {}\n"
+    )
+    analysis = analyze_code("req.js", text, "javascript", "code", 1500)
+    spans = {c.symbol_name: (c.start_line, c.end_line) for c in analysis.chunks if c.symbol_name}
+    assert spans == {"first": (5, 5), "is": (7, 13), "plain": (17, 17)}
+    assert {s.qualname for s in analysis.symbols} == {"first", "req.is", "plain"}

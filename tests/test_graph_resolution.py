@@ -181,6 +181,36 @@ class Bag {
     fun fill(cart: Cart) { cart.add() }
 }
 """,
+    "js/response.js": """'use strict';
+var res = Object.create(http.ServerResponse.prototype);
+
+/**
+ * Set the status code.
+ */
+res.status = function status(code) {
+  this.statusCode = code;
+  return this;
+};
+
+res.send = function send(body) {
+  this.status(200);
+  return this.end(body);
+};
+
+function Router() {
+  this.stack = [];
+  this.reset = function () {
+    this.stack = [];
+  };
+}
+
+Router.prototype.handle = function handle(req, res) {
+  res.send(req.url);
+};
+
+exports.json = (obj) => res.send(JSON.stringify(obj));
+a[0] = function () {};
+""",
     "swift/Cart.swift": """class Cart { func add() {} }
 class Bag {
     func add() {}
@@ -270,6 +300,35 @@ def test_nested_and_factory_made_functions_are_entities(graph, entity, kind, cal
     assert entity in calls(graph, caller)
     if own_call:  # the calls inside it are its own, not its encloser's
         assert own_call in calls(graph, entity)
+
+
+@pytest.mark.parametrize(
+    "entity, kind, lines",
+    [
+        ("js/response.js::res.status", "method", (4, 10)),  # its doc comment with it
+        ("js/response.js::res.send", "method", (12, 15)),
+        ("js/response.js::Router.handle", "method", (24, 26)),  # the prototype left out
+        # `this.reset = ...` in a constructor function: nested in it, found in its chunk
+        ("js/response.js::Router.reset", "function", (17, 22)),
+        ("js/response.js::json", "function", (28, 28)),  # `exports.json`: the module's own
+    ],
+)
+def test_functions_assigned_to_members_are_methods_of_their_object(brain, graph, entity, kind, lines):
+    data = graph.attrs(entity)
+    assert data["kind"] == kind and data["chunk_id"]
+    view = brain._reader.view()
+    keys = view.catalog.keys_of_chunk_ids(view.snapshot.gen, [data["chunk_id"]])
+    chunk = view.catalog.chunks_by_key(list(keys.values()))
+    assert [(c.start_line, c.end_line) for c in chunk.values()] == [lines]
+
+
+def test_what_calls_a_member_assigned_function(brain, graph):
+    assert "js/response.js::res.send" in calls(graph, "js/response.js::Router.handle")
+    assert "js/response.js::res.status" in calls(graph, "js/response.js::res.send")
+    response = brain.query("what calls res.send", mode="graph", top_k=5)
+    assert response.fallback is None
+    assert {r.qualified_symbol for r in response.results[:2]} == {"Router.handle", "json"}
+    assert not graph.lookup("a")  # `a[0] = function () {}` names nothing
 
 
 def test_an_object_made_with_new_is_not_a_function(graph):

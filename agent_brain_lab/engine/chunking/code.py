@@ -180,6 +180,7 @@ def _alone(node: Node) -> bool:
     return [c.type for c in siblings].count(node.type) == 1
 
 
+_FILE_DOC = re.compile(r"@(?:file|fileoverview|overview|module|license|copyright|preserve)\b")  # a file's doc
 _QUALIFIED = re.compile(r"^(.+?)\s*(?:\.|::|:|->)\s*([^.:>\s]+)$")
 
 
@@ -268,6 +269,7 @@ class _Analysis:
     # module-level names assigned a factory's result (`var camelCase = createCompounder(...)`)
     inner: list[_Sym] = field(default_factory=list)
     attached_rows: set[int] = field(default_factory=set)
+    doc_blocks: dict[int, int] = field(default_factory=dict)  # last row -> first row of a `/** … */` comment
     # owner, relation, target, row, receiver as written
     facts: list[tuple[_Sym | None, str, str, int, str]] = field(default_factory=list)
 
@@ -343,7 +345,10 @@ class _Analysis:
         row, column = node.start_point
         line = self.lines[row]
         if len(line) - len(line.lstrip()) == column:  # starts its line: not a trailing comment
-            self.attached_rows.update(range(row, _end_row(node) + 1))
+            end = _end_row(node)
+            self.attached_rows.update(range(row, end + 1))
+            if line.lstrip().startswith("/**") and not _FILE_DOC.search(text_of(node)):
+                self.doc_blocks[end] = row
 
     def _call(self, node: Node, owner: _Sym | None) -> None:
         parent = node.parent
@@ -419,12 +424,19 @@ class _Analysis:
     # ---------------------------------------------------------------- chunks
 
     def _attach_leading_lines(self, children: dict[_Sym | None, list[_Sym]]) -> None:
-        """Comment/attribute lines right above a symbol (no blank line between) become part of it."""
+        """Comment/attribute lines right above a symbol (no blank line between) become part of it, and
+        so does a doc comment (``/** … */``, not a file's own) with only blank lines below it, as
+        express and other JavaScript write them: the function's chunk holds its documentation."""
         for container, group in children.items():
             floor = container.node.start_point[0] if container is not None else -1
             for sym in group:
                 while sym.start - 1 > floor and sym.start - 1 in self.attached_rows:
                     sym.start -= 1
+                above = sym.start - 1
+                while above > floor and not self.lines[above].strip():
+                    above -= 1
+                if above < sym.start - 1 and above > floor and above in self.doc_blocks:
+                    sym.start = self.doc_blocks[above]
                 floor = max(floor, sym.end)
 
     def _starts(self, nodes: Iterable[Node], nested: list[_Sym]) -> set[int]:

@@ -100,14 +100,38 @@ def _c_declarator(node: Node) -> str | None:
 
 
 def _assigned_name(node: Node) -> str | None:
-    """`const f = () => {}` (JS/TS) or `f <- function(x) {}` (R): the name is on the parent."""
+    """`const f = () => {}` (JS/TS) or `f <- function(x) {}` (R): the name is on the parent. Assigned
+    to a member (JS/TS), a function is a method of the object: `res.send = function send() {}` is
+    `res.send`, `Router.prototype.handle = ...` is `Router.handle`, `this.f = ...` is `f` of the
+    enclosing symbol, and `exports.f` / `module.exports.f` are the module's own `f`."""
     parent = node.parent
     if parent is None:
         return None
+    if parent.type == "assignment_expression":
+        return _member_name(parent.child_by_field_name("left"))
     target = parent.child_by_field_name("name") or parent.child_by_field_name("lhs")
     if target is None or target.type not in ("identifier", "property_identifier"):
         return None
     return text_of(target)
+
+
+_MODULE_OBJECTS = frozenset({"exports", "module.exports", "this"})  # their members are no object's methods
+
+
+def _member_name(target: Node | None) -> str | None:
+    """The name an assignment gives: ``f``, ``obj.f`` (prototype left out), or None for a target no
+    code names (``a[i]``, ``make().f``)."""
+    if target is None or target.type == "identifier":
+        return text_of(target) or None
+    prop, obj = target.child_by_field_name("property"), target.child_by_field_name("object")
+    if target.type != "member_expression" or prop is None or prop.type != "property_identifier" or obj is None:
+        return None
+    owner = text_of(obj).removesuffix(".prototype")
+    if owner in _MODULE_OBJECTS:
+        return text_of(prop)
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*", owner):
+        return None
+    return f"{owner}.{text_of(prop)}"
 
 
 def _go_method(node: Node) -> str | None:
@@ -186,7 +210,16 @@ _JS_NAMERS: dict[str, Namer] = {
 }
 _JS: dict[str, Any] = dict(
     namers=_JS_NAMERS,
-    wrappers=frozenset({"export_statement", "variable_declarator", "lexical_declaration", "variable_declaration"}),
+    wrappers=frozenset(
+        {
+            "export_statement",
+            "variable_declarator",
+            "lexical_declaration",
+            "variable_declaration",
+            "assignment_expression",
+            "expression_statement",
+        }
+    ),
     attached=frozenset({"comment", "decorator"}),
     calls={"call_expression": None, "new_expression": "constructor"},
     import_calls=frozenset({"require"}),
