@@ -158,7 +158,15 @@ def build(corpus: Corpus, cache: Path, typescript: Path, log=print) -> tuple[Pat
     return home / "workspace", [Target(**t) for t in data["targets"]], data["files"]
 
 
-def evaluate(corpus: Corpus, cache: Path, typescript: Path, limit: int | None, fresh: bool, log=print) -> dict:
+def evaluate(
+    corpus: Corpus,
+    cache: Path,
+    typescript: Path,
+    limit: int | None,
+    fresh: bool,
+    log=print,
+    modes: tuple[str, ...] | None = None,
+) -> dict:
     from agent_brain_lab import Brain
     from agent_brain_lab.engine.types import MODES
 
@@ -184,7 +192,7 @@ def evaluate(corpus: Corpus, cache: Path, typescript: Path, limit: int | None, f
     }
     log(f"[tsjs] {corpus.name}: {files} files, {len(targets)} usable summaries, {report.chunks_total} chunks")
     details = [{"query": t.query, "source": t.source, "qualname": t.qualname, "ranks": {}} for t in asked]
-    for mode in MODES:
+    for mode in modes or MODES:
         judged = []
         for t, d in zip(asked, details):
             found = [r.to_dict() for r in brain.query(t.query, mode=mode, top_k=K).results]
@@ -246,12 +254,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--typescript", type=Path, default=TYPESCRIPT, help="the npm typescript package")
     parser.add_argument("--name", default="tsjs-docstrings", help="results/<name>.json and .md")
     parser.add_argument("--fresh", action="store_true", help="re-index from scratch")
+    parser.add_argument("--modes", help="engine modes, comma-separated (default: all)")
     args = parser.parse_args(argv)
     wanted = set(args.corpora.split(",")) if args.corpora else None
     chosen = [c for c in CORPORA if (wanted is None or c.name in wanted) and (args.split in (None, c.split))]
+    modes = tuple(args.modes.split(",")) if args.modes else None
     result = {"k": K, "limit": args.limit or None, "load_start": load_average(), "corpora": {}}
     for corpus in chosen:
-        result["corpora"][corpus.name] = evaluate(corpus, args.cache, args.typescript, args.limit or None, args.fresh)
+        result["corpora"][corpus.name] = evaluate(
+            corpus, args.cache, args.typescript, args.limit or None, args.fresh, modes=modes
+        )
     result["load_end"] = load_average()
     out = HERE / "results"
     (out / f"{args.name}.json").write_text(json.dumps(result, indent=1) + "\n")
