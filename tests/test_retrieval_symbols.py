@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent_brain_lab import Brain
+from agent_brain_lab.engine.chunking.code import analyze_code
 from agent_brain_lab.engine.retrieval.multi import PROSE_WEIGHTS
 from agent_brain_lab.engine.retrieval.names import name_parts
 from agent_brain_lab.engine.retrieval.symbols import NAME_COVER_BOOST
@@ -97,3 +98,11 @@ def test_a_factory_made_function_is_named_by_its_variable_and_a_module_helper_is
     assert multi.results[0].source == "lower.js"
     # `_lowerCase2 = _interopRequireDefault(_lowerCase)` is an import: no name, no gain
     assert all(gain == pytest.approx(0.0, abs=1e-6) for (source, _), gain in gained.items() if source == "shout.js")
+
+
+def test_a_transpiler_module_helper_assigns_an_import_not_a_factory_made_function():
+    analysis = analyze_code("shout.js", BABEL_JS, "javascript", "code", 1500)
+    assert {s.qualname for s in analysis.symbols} == {"_interopRequireDefault"}  # `_lowerCase2` is no entity
+    assert not [r for r in analysis.relations if r.relation == "calls" and r.target == "_interopRequireDefault"]
+    made = analyze_code("lower.js", FACTORY_JS, "javascript", "code", 1500)
+    assert "toLowerCase" in {s.qualname for s in made.symbols}  # a factory's function still is one
