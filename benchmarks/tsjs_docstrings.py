@@ -231,7 +231,7 @@ def markdown(result: dict) -> str:
     lines = [
         f"# TypeScript/JavaScript docstring questions (nDCG@10, up to {result['limit']} per package)",
         "",
-        f"load average (1 min) at start {result['load_start']}, at end {result['load_end']}",
+        f"load average (1 min) at start {_load(result['load_start'])}, at end {_load(result['load_end'])}",
         "",
         "| package | language | split | queries | " + " | ".join(modes) + " |",
         "|---|---|---|---|" + "---|" * len(modes),
@@ -243,6 +243,10 @@ def markdown(result: dict) -> str:
             f"| {name} ({c['package']}) | {c['language']} | {c['split']} | {c['queries']} | " + " | ".join(cells) + " |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _load(value: float | None) -> str:
+    return "unknown" if value is None else f"{value:.2f}"
 
 
 def main(argv: list[str] | None = None) -> None:
