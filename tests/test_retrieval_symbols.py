@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent_brain_lab import Brain
+from agent_brain_lab.engine.chunking.code import analyze_code
 from agent_brain_lab.engine.retrieval.multi import PROSE_WEIGHTS
 from agent_brain_lab.engine.retrieval.names import name_parts
 from agent_brain_lab.engine.retrieval.symbols import NAME_COVER_BOOST
@@ -60,3 +61,48 @@ def test_prose_candidates_gain_the_share_of_their_name_the_query_covers(brain):
     assert 0 < gained["close_socket"] < NAME_COVER_BOOST
     assert multi.results[0].symbol_name == "flush_writes"
     assert gained["notes.md"] == pytest.approx(0.0, abs=1e-6)  # a markdown note is no symbol: no name to cover
+
+
+# JavaScript: a function made by a factory lives in a chunk of module code, named by its variable;
+# a transpiler's module helper (`_interopRequireDefault`) assigns a module, not a function
+FACTORY_JS = (
+    "var invoker = require('./invoker');\n\nvar toLowerCase = invoker(0, 'toLowerCase');\n\n"
+    "module.exports = toLowerCase;\n"
+)
+BABEL_JS = (
+    "'use strict';\n\nvar _lowerCase = require('./lower.js');\n\n"
+    "var _lowerCase2 = _interopRequireDefault(_lowerCase);\n\n"
+    "function _interopRequireDefault(obj) { return obj && obj.__esModule ? obj : { default: obj }; }\n"
+)
+
+
+@pytest.fixture(scope="module")
+def js_brain(tmp_path_factory) -> Brain:
+    root = tmp_path_factory.mktemp("factories")
+    (root / "lower.js").write_text(FACTORY_JS)
+    (root / "shout.js").write_text(BABEL_JS)
+    brain = Brain(root)
+    brain.index()
+    return brain
+
+
+def test_a_factory_made_function_is_named_by_its_variable_and_a_module_helper_is_no_function(js_brain):
+    query = "convert a string to lower case letters"
+    multi = js_brain.query(query, mode="multi", top_k=10)
+    assert multi.intent == "prose"
+    blend = {r.chunk_id: r.score for r in js_brain.query(query, mode="hybrid", top_k=20).results}
+    gained = {(r.source, r.start_line): r.score - blend[r.chunk_id] for r in multi.results}
+    factory = next(key for key in gained if key[0] == "lower.js" and key[1] <= 3)
+    # `toLowerCase` (lower, case): covered by the query, as a `def` would be, plus the names leg's full match
+    assert gained[factory] == pytest.approx(NAME_COVER_BOOST + PROSE_WEIGHTS["names"], abs=1e-6)
+    assert multi.results[0].source == "lower.js"
+    # `_lowerCase2 = _interopRequireDefault(_lowerCase)` is an import: no name, no gain
+    assert all(gain == pytest.approx(0.0, abs=1e-6) for (source, _), gain in gained.items() if source == "shout.js")
+
+
+def test_a_transpiler_module_helper_assigns_an_import_not_a_factory_made_function():
+    analysis = analyze_code("shout.js", BABEL_JS, "javascript", "code", 1500)
+    assert {s.qualname for s in analysis.symbols} == {"_interopRequireDefault"}  # `_lowerCase2` is no entity
+    assert not [r for r in analysis.relations if r.relation == "calls" and r.target == "_interopRequireDefault"]
+    made = analyze_code("lower.js", FACTORY_JS, "javascript", "code", 1500)
+    assert "toLowerCase" in {s.qualname for s in made.symbols}  # a factory's function still is one

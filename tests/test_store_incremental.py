@@ -235,6 +235,8 @@ def test_patched_graph_equals_a_fresh_build(tmp_path_factory, case, merge_min, m
             matched = names.match(tokens)
             assert list(matched.items()) == list(_names_matched(patched_graph, tokens).items())  # same order too
             assert matched == fresh_names.match(tokens)
+        for chunk_id in sorted({str(d["chunk_id"]) for _, d in fresh_graph.nodes() if d.get("chunk_id")}):
+            assert sorted(names.defined_in(chunk_id)) == sorted(fresh_names.defined_in(chunk_id)), chunk_id
 
 
 NAME_QUERIES = ["load the config", "save config and load config", "config loader model", "load model", "run"]

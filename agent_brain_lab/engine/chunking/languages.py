@@ -222,7 +222,10 @@ _JS: dict[str, Any] = dict(
     ),
     attached=frozenset({"comment", "decorator"}),
     calls={"call_expression": None, "new_expression": "constructor"},
-    import_calls=frozenset({"require"}),
+    # a transpiler's module helpers (Babel, tsc): `var _map2 = _interopRequireDefault(_map)` is an import
+    import_calls=frozenset(
+        {"require", "_interopRequireDefault", "_interopRequireWildcard", "__importDefault", "__importStar"}
+    ),
     factories=frozenset({"variable_declarator"}),
     imports={"import_statement": "path", "export_statement": "path"},
 )

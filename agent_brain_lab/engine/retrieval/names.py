@@ -53,6 +53,7 @@ class _Table:
         self.parts: dict[str, frozenset[str]] = {}  # node id -> its name's parts
         self.same: Counter[frozenset[str]] = Counter()  # parts -> how many nodes have exactly them
         self.by_source: dict[str, list[str]] = defaultdict(list)  # file -> its node ids
+        self.by_chunk: dict[str, list[str]] = defaultdict(list)  # chunk id -> the node ids it defines
         for node, data in nodes:
             parts = _name_parts(data)
             if parts is None:
@@ -60,6 +61,7 @@ class _Table:
             self.parts[node] = parts
             self.same[parts] += 1
             self.by_source[data.get("source") or ""].append(node)
+            self.by_chunk[str(data["chunk_id"])].append(node)
             for part in parts:
                 self.postings[part].append(node)
 
@@ -94,6 +96,11 @@ class NameIndex:
     def symbols(self) -> int:
         """How many live symbols the index holds."""
         return len(self.base.parts) - len(self.removed) + len(self.delta.parts)
+
+    def defined_in(self, chunk_id: str) -> list[str]:
+        """Live symbols (functions, methods, classes) whose definition starts in the chunk ``chunk_id``."""
+        base = [n for n in self.base.by_chunk.get(chunk_id, ()) if n not in self.removed]
+        return self.delta.by_chunk.get(chunk_id, []) + base
 
     def _parts(self, node: str) -> frozenset[str]:
         return self.delta.parts.get(node) or self.base.parts[node]

@@ -49,10 +49,22 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     rows = ctx.chunks_of_keys([h.key for h in top])
     for hit in top:
         row = rows.get(hit.key)
-        name = _defined_in(graph, row) if row is not None and row.symbol_name else None
-        if name:
-            hit.score += boost * cover(name_parts(name), query, names)
+        defined = _names_defined(graph, names, row) if row is not None else []
+        if defined:
+            hit.score += boost * max(cover(name_parts(name), query, names) for name in defined)
     return sorted(top, key=lambda h: -h.score) + ranked[DEPTH:]
+
+
+def _names_defined(graph: CodeGraph, names: NameIndex, row: Chunk) -> list[str]:
+    """The name of the function, method or class this chunk defines: its own symbol's, or for a chunk
+    of module code, the one function the graph found defined in it (``var toLower = invoker(0,
+    'toLowerCase')``: made by a factory, named by the variable). A chunk assigning several names
+    (``var _map2 = _interopRequireDefault(_map);`` and the like, one after another) names none of them."""
+    if row.symbol_name:
+        name = _defined_in(graph, row)
+        return [name] if name else []
+    made = {str(graph.attrs(node).get("name", "")) for node in names.defined_in(row.chunk_id)} - {""}
+    return sorted(made) if len(made) == 1 else []
 
 
 def _defined_in(graph: CodeGraph, row: Chunk) -> str | None:
