@@ -2,35 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
-import pytest
-
 from benchmarks.ts_relations import compiler_facts, questions
 
-TYPESCRIPT = Path(__file__).parents[1] / "node_modules/typescript"  # jlpm install puts it there
 
-
-def need_compiler() -> Path:
-    """The TypeScript package; without it (or node) the test skips on a laptop and fails under CI,
-    whose node-modules step installs it."""
-    if not TYPESCRIPT.is_dir() or shutil.which("node") is None:
-        message = "needs node and the repository's node_modules (jlpm install)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return TYPESCRIPT
-
-
-def test_the_compiler_resolves_what_the_names_alone_cannot(tmp_path):
+def test_the_compiler_resolves_what_the_names_alone_cannot(tmp_path, typescript):
     (tmp_path / "a.ts").write_text("export class A {\n  next() {}\n}\nexport class B {\n  next() {}\n}\n")
     (tmp_path / "use.ts").write_text(
         "import { A, B } from './a';\n"
         "export function drive(a: A) {\n  const inner = () => a.next();\n  inner();\n  return new B();\n}\n"
     )
-    facts = compiler_facts(tmp_path, need_compiler())
+    facts = compiler_facts(tmp_path, typescript)
     by_id = {d["id"]: d["qualname"] for d in facts["defs"]}
     calls = {(by_id[u], by_id[v]) for u, v in facts["calls"]}
     assert calls == {("drive", "drive.inner"), ("drive", "B"), ("drive.inner", "A.next")}

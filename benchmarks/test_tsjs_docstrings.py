@@ -3,14 +3,8 @@ the documented declarations with their summaries (the TypeScript compiler parses
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
-import pytest
-
 from benchmarks.codesearch import is_hit
-from benchmarks.tsjs_docstrings import TYPESCRIPT, strip_tree, summary, targets_of
+from benchmarks.tsjs_docstrings import strip_tree, summary, targets_of
 
 TS = """import { Thing } from './thing';
 
@@ -61,18 +55,7 @@ module.exports = curryN;
 """
 
 
-def need_node() -> Path:
-    """The compiler's path; without node or typescript the test skips here and fails under CI."""
-    if shutil.which("node") is None or not TYPESCRIPT.is_dir():
-        message = "needs node and the typescript package (jlpm install)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return TYPESCRIPT
-
-
-def test_doc_comments_blanked_lines_kept(tmp_path):
-    typescript = need_node()
+def test_doc_comments_blanked_lines_kept(tmp_path, typescript):
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "parse.ts").write_text(TS)
     (tmp_path / "src" / "curry.js").write_text(JS)

@@ -35,10 +35,7 @@ from .quality import _judge
 from .report import load_average
 
 HERE = Path(__file__).parent
-TYPESCRIPT = next(
-    (p for p in (HERE.parent / "node_modules/typescript", Path("/work/main/node_modules/typescript")) if p.is_dir()),
-    HERE.parent / "node_modules/typescript",
-)
+TYPESCRIPT = HERE.parent / "node_modules/typescript"  # jlpm install puts it there
 K = 10
 LIMIT = 200
 BASELINE = "bm25s, 40-line windows"
