@@ -152,12 +152,12 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
     columns = ctx.snapshot.columns
     at = columns.positions(_keys(ranked))
     types, files = columns.type_idx[at], columns.file_idx[at]
-    changelog = {i: is_changelog(columns.files[i]) for i in set(files.tolist())} if changes else {}
+    changelog = {i: is_changelog(columns.files[i]) for i in set(files.tolist())}
     for hit, kind, file in zip(ranked, types, files):
         if tests and kind == _TEST:
             hit.score -= TEST_PENALTY * scale
-        elif changelog.get(int(file)):
-            hit.score -= CHANGELOG_PENALTY * scale
+        elif changelog[int(file)]:  # never docs: the answer when the question asks what changed
+            hit.score -= CHANGELOG_PENALTY * scale if changes else 0.0
         elif behaviour and kind in _PROSE_IDX:
             hit.score -= DOCS_PENALTY * scale
     return sorted(ranked, key=lambda h: -h.score)
