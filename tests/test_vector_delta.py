@@ -94,6 +94,31 @@ def test_random_add_remove_merge_steps_answer_like_one_index(tmp_path, monkeypat
     assert 1 <= merges < 24  # the sequence crossed merges, and patched generations in between
 
 
+def test_tombstones_among_the_best_still_give_a_full_page_of_the_best_live(tmp_path, monkeypatch):
+    """A search over-fetches the base by about the tombstones' expected share of a page, not by all of
+    them; a page they leave short is searched again, so the answer is still the best live vectors."""
+    monkeypatch.setattr(vec, "DEAD_MIN", 10_000)  # keep every tombstone (no merge)
+    rng = np.random.default_rng(7)
+    vectors = _unit(rng, 600)
+    index = VectorIndex.empty(DIM)
+    index.update([], list(range(600)), vectors)
+    folder = tmp_path / "gen-0"
+    folder.mkdir()
+    index.save(folder)
+    index = VectorIndex.open(folder)
+    query = vectors[0]
+    nearest = np.argsort(-(vectors @ query), kind="stable")
+    dead = nearest[:40].tolist()  # the 40 nearest: more than any small over-fetch holds
+    index.update(dead, [], np.zeros((0, DIM), dtype=np.float32))
+    live = {k: vectors[k] for k in range(600) if k not in set(dead)}
+    for count in (1, 10, 25):
+        keys, sims = index.search(query, count)
+        want = _reference(live).search(query, count, exact=True)
+        assert len(keys) == count and not set(keys.tolist()) & set(dead)
+        np.testing.assert_allclose(sims, 1.0 - want.distances, atol=2e-3)
+    _assert_same(index, live, rng)
+
+
 def test_a_patched_generation_links_its_base_and_writes_a_small_delta(tmp_path):
     rng = np.random.default_rng(7)
     index = VectorIndex.empty(384)

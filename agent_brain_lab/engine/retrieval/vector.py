@@ -18,11 +18,12 @@ def vector_leg(ctx: QueryContext, count: int) -> list[Hit]:
     # differ in its first 10, and the first results must not depend on how many were asked for
     wanted = max(count, MAX_TOP_K)
     fetch = wanted if ctx.mask is None else wanted * 4
+    threshold = ctx.request.similarity_threshold
     while True:  # over-fetch until enough rows pass the filters (or everything was seen)
         keys, sims = vectors.search(ctx.query_vector, fetch)
-        keep = ctx.allowed_keys(keys) & (sims >= ctx.request.similarity_threshold)
-        if keep.sum() >= wanted or fetch >= total:
-            break
+        keep = ctx.allowed_keys(keys) & (sims >= threshold)
+        if keep.sum() >= wanted or fetch >= total or (len(sims) and sims[-1] < threshold):
+            break  # enough, everything, or the rest lies below the threshold (best first)
         fetch = min(total, fetch * 8)
     return [Hit(int(k), float(s), vector_score=float(s)) for k, s in zip(keys[keep][:count], sims[keep][:count])]
 
