@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 HUB_DEGREE = 60
 MAX_PATHS = 4  # paths kept per node reached at the same hop
+LOOKUPS_KEPT = 16_384  # names whose meaning an overlay graph keeps
 T = TypeVar("T")
 
 
@@ -127,8 +128,20 @@ class CodeGraph:
         key, g = name.lower(), self._g
         if not isinstance(g, OverlayGraph):
             return list(_names_of(g).get(key, ()))
-        found = [n for n in _names_of(g.base).get(key, ()) if g.in_base(n) and not g.in_delta(n)]
-        return sorted(found + _names_of(g.delta).get(key, []))
+        found = self._looked_up.get(key)
+        if found is None:  # the base's nodes of that name, less those gone or replaced: once per name
+            live = [n for n in _names_of(g.base).get(key, ()) if g.in_base(n) and not g.in_delta(n)]
+            found = tuple(sorted(live + _names_of(g.delta).get(key, [])))
+            if len(self._looked_up) >= LOOKUPS_KEPT:
+                self._looked_up.clear()
+            self._looked_up[key] = found
+        return list(found)
+
+    @cached_property
+    def _looked_up(self) -> dict[str, tuple[str, ...]]:
+        """Names looked up in an overlay, with what they mean in it (a common name such as ``get``
+        means thousands of base nodes, each checked against the files the generation hides)."""
+        return {}
 
     # ---------------------------------------------------------------- edges
 
