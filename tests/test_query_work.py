@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import gc
+import threading
 
 import numpy as np
 from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.store.datafiles import release_pages
+from agent_brain_lab.engine.store.graph import CodeGraph
 from agent_brain_lab.engine.store.keywords import KeywordIndex
 
 QUERY = "apply discount to the amount"
@@ -65,3 +67,48 @@ def test_release_pages_keeps_what_a_private_mapping_wrote(tmp_path):
     release_pages(written, read_only, np.arange(3))
     assert written[5] == -1
     assert int(read_only[5]) == 5 and int(read_only[-1]) == 99_999
+
+
+def test_graph_mode_embeds_the_query_beside_its_walk(brain):
+    """Graph mode orders its neighbourhood by meaning (or falls back to vector): the query's embedding
+    starts with the query, in the embedding thread, while the graph is walked; once per query."""
+    threads: list[str] = []
+    embed = brain._query_vectors._embed
+
+    def recorded(text: str) -> np.ndarray:
+        threads.append(threading.current_thread().name)
+        return embed(text)
+
+    brain._query_vectors._embed = recorded
+    try:
+        walked = brain.query("what calls apply_discount in the cart", mode="graph", top_k=5)
+        fallback = brain.query("zebra crossings at dawn", mode="graph", top_k=5)
+    finally:
+        brain._query_vectors._embed = embed
+    assert walked.fallback is None and walked.results and fallback.fallback
+    assert len(threads) == 2 and all(t.startswith("agent-brain-query-embedding") for t in threads), threads
+
+
+def test_multi_labels_only_the_results_it_shows(brain, monkeypatch):
+    """The graph leg's neighbours and path are read for the results shown, not for its whole pool,
+    and are the ones graph mode gives the same chunk."""
+    question = "who calls compute_total?"
+    graph = {r.chunk_id: r for r in brain.query(question, mode="graph", top_k=50).results}
+    assert len(graph) > 2  # the leg's pool holds more than the page asked for
+    asked: list[str] = []
+    neighbours = CodeGraph.neighbours
+    monkeypatch.setattr(CodeGraph, "neighbours", lambda self, node: asked.append(node) or neighbours(self, node))
+    response = brain.query(question, mode="multi", top_k=2)
+    assert response.intent == "callers" and len(response.results) == 2
+    assert len(asked) == sum("graph" in r.ranks for r in response.results) == 2
+    for result in response.results:
+        assert result.related_entities == graph[result.chunk_id].related_entities
+        assert result.relationship_path == graph[result.chunk_id].relationship_path
+
+
+def test_a_looked_up_name_is_kept_but_never_shared(brain):
+    graph = brain._reader.view().snapshot.graph
+    first = graph.lookup("Compute_Total")
+    assert first and first == CodeGraph(graph.files).lookup("compute_total")  # a fresh read of the same files
+    first.append("not a node")
+    assert graph.lookup("compute_total") == first[:-1]

@@ -3,11 +3,24 @@ them (templates included), library code above tests for a where/how question."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.chunking.text import chunk_document
-from agent_brain_lab.engine.retrieval.evidence import TITLE_MATCH, message_match, message_of, title_match, titles_of
+from agent_brain_lab.engine.retrieval import evidence
+from agent_brain_lab.engine.retrieval.evidence import (
+    _HOLE,
+    TITLE_MATCH,
+    _may_make,
+    _own_words,
+    message_match,
+    message_of,
+    template,
+    title_match,
+    titles_of,
+)
 from agent_brain_lab.engine.tokenizer import WORD, tokenize
 
 EXCEPTIONS = '''
@@ -246,3 +259,33 @@ def test_a_title_several_sections_share_counts_after_its_parents_title():
     assert child.section_path == "Class-based views > Lifetime"
     assert title_match(set(tokenize("class-based views")), child) < TITLE_MATCH
     assert title_match(set(tokenize("class-based views lifetime")), child) == 1.0
+
+
+def _real_literals() -> list[str]:
+    """The one-line string literals of this project's own engine source, holes and all."""
+    root = Path(evidence.__file__).resolve().parents[1]
+    return sorted({body for path in root.rglob("*.py") for _, body in evidence._literals(path.read_text())})
+
+
+def test_the_pre_check_never_drops_a_literal_whose_template_matches():
+    """``_may_make`` skips compiling a template that cannot match; over the engine's own literals, each
+    made into messages (holes filled, case changed, full stop dropped, text around it) and tried
+    against every other literal's message, a template that matches is never skipped."""
+    bodies = [b for b in _real_literals() if _own_words(b) is not None]
+    assert len(bodies) > 100
+    messages = []
+    for body in bodies:
+        made = _HOLE.sub("Value 42", body)
+        messages += [made, made.upper(), made.rstrip(".") + " (see the log)", "Error: " + made.lower()]
+    messages += ["ſession expired for Kelvin", "SESSION EXPIRED"]  # Unicode case folding: ſ matches s
+    bodies += ["session expired"]
+    matched = skipped = 0
+    for body in bodies:
+        pattern = template(body)
+        for message in messages[::7] + messages[bodies.index(body) * 4 : bodies.index(body) * 4 + 4]:
+            may = _may_make(body, message, message.lower())
+            if pattern.search(message):
+                matched += 1
+                assert may, (body, message)
+            skipped += not may
+    assert matched > len(bodies) * 3 and skipped > matched  # both sides of the check were exercised

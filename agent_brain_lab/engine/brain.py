@@ -307,9 +307,10 @@ class Brain:
 
     def _query(self, view: View, request: QueryRequest, started: float) -> QueryResponse:
         snapshot, catalog = view.snapshot, view.catalog
-        # Modes that always rank by meaning start the query's embedding now, beside their other work;
-        # bm25 never loads the model, graph only when it has chunks to order (or falls back to vector).
-        always = request.mode in ("vector", "hybrid", "multi")
+        # Modes that rank by meaning start the query's embedding now, beside their other work. bm25
+        # never loads the model; graph orders its neighbourhood by meaning or falls back to vector, so it
+        # embeds whenever the index has vectors (and walks the graph while the model runs).
+        always = request.mode in ("vector", "hybrid", "multi") or (request.mode == "graph" and bool(snapshot.vectors))
         vectors = self._query_vectors.soon(request.query) if always else self._query_vectors.get
         ctx = retrieval.QueryContext(
             snapshot, request, vectors, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids), catalog.chunks_by_key

@@ -69,7 +69,7 @@ class Snapshot:
 
     @property
     def vectors(self) -> VectorIndex | None:
-        """Loaded on first use: keyword and graph queries never load usearch."""
+        """Loaded on first use: bm25 queries and the graph explorer never load usearch."""
         if not self._vectors_loaded:
             with self._graph_lock:
                 if not self._vectors_loaded:

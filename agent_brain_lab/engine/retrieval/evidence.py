@@ -272,11 +272,10 @@ def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
     for match, body in _literals(text):
         if len(body) < MIN_FIXED_LETTERS or not _shares_a_word(body, lowered):
             continue
-        made = template(body)
-        if made is None:
+        own_words = _own_words(body)
+        if own_words is None:
             continue
-        pattern, own_words = made
-        if pattern.search(message):
+        if _may_make(body, message, lowered) and template(body).search(message):
             cover = min(1.0, own_words / words)  # a hole holds a value, not the message: it does not count
         elif words >= 3 and _fixed_text(body).find(" ".join(lowered.split()).strip(" .:!")) >= 0:
             cover = 1.0  # the message is part of the literal's own text
@@ -328,14 +327,35 @@ def message_of(query: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def template(body: str) -> tuple[re.Pattern[str], int] | None:
+def _own_words(body: str) -> int | None:
+    """How many words of its own (not in a hole) a literal has; None when it has fewer than two or too
+    few letters to mean anything ("%s: %s", "_{name}_COMPLETE")."""
+    own = _OWN_WORD.findall(" ".join(_HOLE.split(body)))
+    return None if sum(len(w) for w in own) < MIN_FIXED_LETTERS or len(own) < 2 else len(own)
+
+
+def _may_make(body: str, message: str, lowered: str) -> bool:
+    """False when the literal's template cannot match ``message`` (``lowered``: the same, lowercased):
+    a word of its own text that the message does not hold. Compiling the template costs far more than
+    this test, and most literals sharing a word with a message do not make it. Only for ASCII text,
+    where matching without case is lowercasing (in Unicode ``s`` also matches ``ſ``)."""
+    if not (body.isascii() and message.isascii()):
+        return True
+    return all(word in lowered for word in _fixed_words(body))
+
+
+@lru_cache(maxsize=4096)
+def _fixed_words(body: str) -> tuple[str, ...]:
+    """The lowercased words of the literal's own text, as its template matches them literally (without
+    the trailing punctuation the template does not require)."""
+    return tuple(w.lower().rstrip(".:!;,") for part in _HOLE.split(body) for w in part.split())
+
+
+@lru_cache(maxsize=4096)
+def template(body: str) -> re.Pattern[str]:
     """A regular expression for the text a literal makes, each hole a short value (at most
-    ``HOLE_CHARS``), and how many words of its own it has; None when it has fewer than two or too few
-    letters to mean anything ("%s: %s", "_{name}_COMPLETE")."""
+    ``HOLE_CHARS``); for a literal with words of its own (:func:`_own_words`)."""
     parts = _HOLE.split(body)
-    own = _OWN_WORD.findall(" ".join(parts))
-    if sum(len(w) for w in own) < MIN_FIXED_LETTERS or len(own) < 2:
-        return None
     hole = rf"[^\n]{{0,{HOLE_CHARS}}}?"  # a value can be empty: f"blueprint{existing_at}."
     pieces = [r"\s+".join(re.escape(w) for w in p.split()) for p in parts]
     elements = [x for k, piece in enumerate(pieces) for x in (piece, hole if k < len(pieces) - 1 else "") if x]
@@ -343,7 +363,7 @@ def template(body: str) -> tuple[re.Pattern[str], int] | None:
     if not pieces[-1]:
         pattern = pattern.removesuffix("?")  # a hole at the end takes the rest of its line
     pattern = re.sub(r"(\\[.:!;,])+$", "", pattern)  # "Exceeded 30 redirects" pasted without its full stop
-    return re.compile(pattern, re.IGNORECASE), len(own)
+    return re.compile(pattern, re.IGNORECASE)
 
 
 def _fixed_text(body: str) -> str:

@@ -188,11 +188,31 @@ def entity_names(ctx: QueryContext, strong_only: bool = False) -> list[str]:
     return [e.written for e in _entities(ctx, graph, strong_only)] if graph is not None else []
 
 
-def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple[list[Hit], list[str]]:
+class GraphLeg(NamedTuple):
+    """The graph leg's hits, best first, without their labels (:meth:`describe` adds them to the hits
+    shown), and the entities found."""
+
+    hits: list[Hit]
+    entities: list[str]
+    reached: dict[int, tuple[str, GraphPath]]  # hit key -> the node it is the chunk of, and the path there
+    graph: CodeGraph | None = None
+
+    def describe(self, hits: list[Hit]) -> None:
+        """Give the ``hits`` that are this leg's (a fused list's keep the graph leg's rank) their node's
+        neighbours and the path from the named entity: only the hits shown pay for reading them."""
+        graph = self.graph
+        for hit in hits:
+            if graph is not None and "graph" in hit.ranks and hit.key in self.reached:
+                node, path = self.reached[hit.key]
+                hit.related_entities = _neighbours(graph, node)
+                hit.relationship_path = _path_labels(graph, path)
+
+
+def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> GraphLeg:
     """Graph hits, best first, and the entities found; ``strong_only`` keeps identifier-like names."""
     graph = ctx.snapshot.graph
     if graph is None:
-        return [], []
+        return GraphLeg([], [], {})
     intent = ctx.intent
     entities = _entities(ctx, graph, strong_only)
     asked = intent.asked
@@ -216,7 +236,7 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     key_of = ctx.keys_of_chunk_ids(list(chunk_nodes))
     pairs = [(key_of[c], n) for c, n in chunk_nodes.items() if c in key_of]
     if not pairs:
-        return [], [e.written for e in entities]
+        return GraphLeg([], [e.written for e in entities], {})
     keys = np.array([k for k, _ in pairs], dtype=np.int64)
     allowed = ctx.allowed_keys(keys)
     base = np.array([node_score[n] for _, n in pairs])
@@ -224,24 +244,16 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> tuple
     meaning = scaled_meaning(ctx, keys, keywords)  # not embedded yet: the keyword score stands in
     weight = STRUCTURAL_RELEVANCE if asked else RELEVANCE  # "what calls X": the structure is the answer
     scores = base * (1 - weight + weight * (keywords + meaning) / 2)
-    hits = []
+    hits, reached = [], {}
     for i in np.argsort(-scores, kind="stable"):
         if not allowed[i]:
             continue
         node = pairs[i][1]
-        path = node_path[node][1]
-        hits.append(
-            Hit(
-                int(keys[i]),
-                float(scores[i]),
-                graph_score=float(scores[i]),
-                related_entities=_neighbours(graph, node),
-                relationship_path=_path_labels(graph, path),
-            )
-        )
+        hits.append(Hit(int(keys[i]), float(scores[i]), graph_score=float(scores[i])))
+        reached[hits[-1].key] = (node, node_path[node][1])
         if len(hits) == count:
             break
-    return hits, [e.written for e in entities]
+    return GraphLeg(hits, [e.written for e in entities], reached, graph)
 
 
 def _path_labels(graph: CodeGraph, path: GraphPath) -> list[str]:
@@ -290,7 +302,8 @@ def _neighbours(graph: CodeGraph, node: str, limit: int = 8) -> list[str]:
 
 
 def run(ctx: QueryContext) -> tuple[list[Hit], list[str]]:
-    hits, entities = graph_leg(ctx, ctx.request.top_k)
-    for rank, hit in enumerate(hits, 1):
+    leg = graph_leg(ctx, ctx.request.top_k)
+    for rank, hit in enumerate(leg.hits, 1):
         hit.ranks["graph"] = rank
-    return hits, entities
+    leg.describe(leg.hits)
+    return leg.hits, leg.entities

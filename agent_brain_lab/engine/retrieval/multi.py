@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from .context import Hit, QueryContext
 from .evidence import asides_below, exact_names_first, text_evidence_first
 from .fusion import rrf
-from .graph import entity_names, graph_leg
+from .graph import GraphLeg, entity_names, graph_leg
 from .hybrid import blend
 from .names import names_leg
 from .symbols import name_covered
@@ -64,10 +64,14 @@ def run(ctx: QueryContext) -> Fused:
     pool = ctx.pool
     intent = ctx.intent
     relation = intent.relation is not None
+    # every way through reads the keyword scores (the graph leg that leads, or the evidence of the text):
+    # scored first, while the query's embedding (started by the caller) runs beside
+    ctx.bm25_scores  # noqa: B018
     if relation or intent.label == "lookup":
-        graph_hits, entities = graph_leg(ctx, pool, strong_only=not relation)
+        graph = graph_leg(ctx, pool, strong_only=not relation)
     else:  # prose: the graph's weight is 0 whatever it finds, so it is not walked; it names the entities
-        graph_hits, entities = [], entity_names(ctx, strong_only=True)
+        graph = GraphLeg([], entity_names(ctx, strong_only=True), {})
+    graph_hits, entities = graph.hits, graph.entities
     weights = weights_for(intent.label, relation, bool(graph_hits))
     # a leg whose weight is 0 is not run: its hits would not count (a relation the graph leads
     # does not hear the names leg)
@@ -88,7 +92,9 @@ def run(ctx: QueryContext) -> Fused:
     top_k = ctx.request.top_k
     if len(hits) < top_k:  # past the fused pool: the blend's next best, in its order
         hits += beyond(ctx, hits, top_k, ctx.request.rrf_k, weights["hybrid"] if fused_by_rank else None)
-    return Fused(hits[:top_k], entities, intent.label, weights)
+    hits = hits[:top_k]
+    graph.describe(hits)  # the graph's neighbours and path, read for the results only (not the leg's whole pool)
+    return Fused(hits, entities, intent.label, weights)
 
 
 def beyond(ctx: QueryContext, fused: list[Hit], top_k: int, rrf_k: int, weight: float | None) -> list[Hit]:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 HUB_DEGREE = 60
 MAX_PATHS = 4  # paths kept per node reached at the same hop
+LOOKUPS_KEPT = 16_384  # names whose meaning an overlay graph keeps
 T = TypeVar("T")
 
 
@@ -127,8 +128,20 @@ class CodeGraph:
         key, g = name.lower(), self._g
         if not isinstance(g, OverlayGraph):
             return list(_names_of(g).get(key, ()))
-        found = [n for n in _names_of(g.base).get(key, ()) if g.in_base(n) and not g.in_delta(n)]
-        return sorted(found + _names_of(g.delta).get(key, []))
+        found = self._looked_up.get(key)
+        if found is None:  # the base's nodes of that name, less those gone or replaced: once per name
+            live = [n for n in _names_of(g.base).get(key, ()) if g.in_base(n) and not g.in_delta(n)]
+            found = tuple(sorted(live + _names_of(g.delta).get(key, [])))
+            if len(self._looked_up) >= LOOKUPS_KEPT:
+                self._looked_up.clear()
+            self._looked_up[key] = found
+        return list(found)
+
+    @cached_property
+    def _looked_up(self) -> dict[str, tuple[str, ...]]:
+        """Names looked up in an overlay, with what they mean in it (a common name such as ``get``
+        means thousands of base nodes, each checked against the files the generation hides)."""
+        return {}
 
     # ---------------------------------------------------------------- edges
 
@@ -152,8 +165,16 @@ class CodeGraph:
 
     def neighbours(self, node: str) -> list[str]:
         """The node's successors, then its predecessors, each once."""
-        ends = [e.target for e in self.out_edges(node)] + [e.source for e in self.in_edges(node)]
-        return list(dict.fromkeys(ends))
+        out, into = self._links(node)
+        return list(dict.fromkeys([v for _, v, _ in out] + [u for u, _, _ in into]))
+
+    def _links(self, node: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
+        """The node's out- and in-edges as (source, target, relation), without the chunk ids a walk
+        does not read (``out_edges``/``in_edges`` copy them for every edge)."""
+        g = self._g
+        if not _walkable(g, node):
+            return [], []
+        return list(g.out_edges(node, keys=True)), list(g.in_edges(node, keys=True))
 
     def edges_between(self, nodes: set[str]) -> list[dict[str, Any]]:
         g = self._g
@@ -177,11 +198,12 @@ class CodeGraph:
         for hop in range(1, depth + 1):
             nxt = []
             for node in frontier:
-                if hop > 1 and self.degree(node) > HUB_DEGREE:
+                out, into = self._links(node)
+                if hop > 1 and len(out) + len(into) > HUB_DEGREE:  # its degree
                     continue  # a hub (a big file, a popular import) would make everything two hops apart
                 path = reached[node].paths[0]
-                steps = sorted((PathStep(e.relation, False, e.target) for e in self.out_edges(node)), key=_by_node)
-                steps += sorted((PathStep(e.relation, True, e.source) for e in self.in_edges(node)), key=_by_node)
+                steps = sorted((PathStep(rel, False, v) for _, v, rel in out), key=_by_node)
+                steps += sorted((PathStep(rel, True, u) for u, _, rel in into), key=_by_node)
                 for step in steps:
                     other = step.node
                     if other not in reached:

@@ -96,7 +96,10 @@ class _Nodes:
         return self.graph.attrs(node)
 
     def get(self, node: str, default: Any = None) -> Any:
-        return self.graph.attrs(node) if node in self.graph else default
+        g = self.graph  # attrs(), asking who owns the node once
+        if g.in_delta(node):
+            return g.delta.nodes[node]
+        return g.base.nodes[node] if g.in_base(node) else default
 
     def __iter__(self) -> Iterator[str]:
         return (n for n, _ in self(data=True))
