@@ -74,7 +74,9 @@ def members_before_containers(
     for hit in ranked:
         row = rows.get(hit.key)
         node = _node_of(graph, row) if row is not None else None
-        own = _spelled(graph.attrs(node), query) if node is not None else frozenset()
+        if node is None:
+            continue
+        own = _spelled(graph.attrs(node), query)
         if not own:
             continue
         named = [
