@@ -106,3 +106,117 @@ def test_a_transpiler_module_helper_assigns_an_import_not_a_factory_made_functio
     assert not [r for r in analysis.relations if r.relation == "calls" and r.target == "_interopRequireDefault"]
     made = analyze_code("lower.js", FACTORY_JS, "javascript", "code", 1500)
     assert "toLowerCase" in {s.qualname for s in made.symbols}  # a factory's function still is one
+
+
+REQUEST_CONTEXT = """
+class RequestContext:
+    '''The request context contains per-request information. The Flask app creates and pushes it at
+    the beginning of the request, then pops it at the end of the request. It creates the URL adapter
+    and request object for the WSGI environment provided.
+
+    When the request context is popped, it will evaluate all the functions registered on the
+    application for teardown execution.
+    '''
+
+    def __init__(self, app, environ, request=None):
+        self.app = app
+        self.request = request or app.request_class(environ)
+        self.url_adapter = app.create_url_adapter(self.request)
+        self._cv_tokens = []
+
+    def copy(self):
+        '''A copy of this request context with the same request object.'''
+        return self.__class__(self.app, environ=self.request.environ, request=self.request)
+
+    def match_request(self):
+        '''Can be overridden by a subclass to hook into the matching of the request.'''
+        self.request.url_rule, self.request.view_args = self.url_adapter.match(return_rule=True)
+
+    def push(self):
+        '''Binds the request context to the current context.'''
+        app_ctx = self.app.app_context()
+        app_ctx.push()
+        self._cv_tokens.append((_cv_request.set(self), app_ctx))
+        self.match_request()
+
+    def pop(self, exc=None):
+        '''Pops the request context and unbinds it by doing that. This will also trigger the
+        execution of functions registered by the teardown_request decorator.'''
+        clear_request = len(self._cv_tokens) == 1
+        try:
+            if clear_request:
+                if exc is None:
+                    exc = sys.exc_info()[1]
+                self.app.do_teardown_request(exc)
+                request_close = getattr(self.request, "close", None)
+                if request_close is not None:
+                    request_close()
+        finally:
+            token, app_ctx = self._cv_tokens.pop()
+            _cv_request.reset(token)
+            if clear_request:
+                self.request.environ["werkzeug.request"] = None
+            if app_ctx is not None:
+                app_ctx.pop(exc)
+
+    def __enter__(self):
+        self.push()
+        return self
+
+    def __exit__(self, exc_type, exc_value, tb):
+        self.pop(exc_value)
+"""
+
+VIEWS = """
+class View:
+    '''Subclass this class and override dispatch_request to create a generic class-based view.
+    Call as_view to create a view function that creates an instance of the class with the given
+    arguments and calls its dispatch_request method with any URL variables.'''
+
+    methods = None
+    init_every_request = True
+
+    def dispatch_request(self):
+        '''The actual view function behavior. Subclasses must override this and return a valid response.'''
+        raise NotImplementedError()
+
+    @classmethod
+    def as_view(cls, name, *class_args, **class_kwargs):
+        '''Convert the class into a view function that can be registered for a route.'''
+
+        def view(**kwargs):
+            self = view.view_class(*class_args, **class_kwargs)
+            return self.dispatch_request(**kwargs)
+
+        view.view_class = cls
+        view.__name__ = name
+        view.__doc__ = cls.__doc__
+        view.methods = cls.methods
+        return view
+"""
+
+
+@pytest.fixture(scope="module")
+def classes(tmp_path_factory) -> Brain:
+    root = tmp_path_factory.mktemp("members")
+    (root / "ctx.py").write_text(REQUEST_CONTEXT)
+    (root / "views.py").write_text(VIEWS)
+    brain = Brain(root)
+    brain.index()
+    return brain
+
+
+def _first(brain: Brain, query: str, count: int = 2) -> list[str | None]:
+    return [r.symbol_name for r in brain.query(query, mode="multi", top_k=10).results[:count]]
+
+
+def test_a_method_the_question_names_with_its_class_ranks_above_the_class(classes):
+    # the class's chunk holds its docstring and every method's signature: it wins the blend and its
+    # longer name; the question names the class and one of its methods: the method is the answer
+    assert _first(classes, "what happens when the request context is popped") == ["pop", "RequestContext"]
+
+
+def test_a_question_naming_several_methods_or_only_the_class_words_is_about_the_class(classes):
+    assert _first(classes, "how is the request context pushed and popped", 1) == ["RequestContext"]
+    # ``as_view`` is named by "views" only, the class's own word: not a method named apart from it
+    assert _first(classes, "class-based views") == ["View", "as_view"]

@@ -19,6 +19,8 @@ comes from the graph's name index, which a new generation patches: nothing here 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 from ..store.graph import CodeGraph
 from ..types import Chunk
@@ -52,7 +54,57 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
         defined = _names_defined(graph, names, row) if row is not None else []
         if defined:
             hit.score += boost * max(cover(name_parts(name), query, names) for name in defined)
-    return sorted(top, key=lambda h: -h.score) + ranked[DEPTH:]
+    top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows)
+    return top + ranked[DEPTH:]
+
+
+def members_before_containers(
+    graph: CodeGraph, query: set[str], ranked: list[Hit], rows: dict[int, Chunk]
+) -> list[Hit]:
+    """``ranked`` with a method just above its class when the query names both and no other of the
+    class's methods: "what happens when the request context is popped" names ``RequestContext`` and
+    its ``pop``, and the more specific symbol is the answer. The class's chunk (its header, fields and
+    every method's signature) holds the method's words too and wins on the blend and on its longer
+    name. A query naming several of its methods ("pushed ... and popped") is about the class, and a
+    method named only by the class's own words (``View.as_view`` for "class-based views") is not
+    named apart from it."""
+    key_of = {row.chunk_id: key for key, row in rows.items()}
+    at = {h.key: n for n, h in enumerate(ranked)}
+    lifted: dict[int, float] = {}
+    for hit in ranked:
+        row = rows.get(hit.key)
+        node = _node_of(graph, row) if row is not None else None
+        if node is None:
+            continue
+        own = _spelled(graph.attrs(node), query)
+        if not own:
+            continue
+        named = [
+            e.target
+            for e in graph.out_edges(node)
+            if e.relation == "contains" and _is_member(graph, e.target, query, own)
+        ]
+        if len(named) != 1:
+            continue
+        member = key_of.get(str(graph.attrs(named[0]).get("chunk_id", "")))
+        if member is not None and at[member] > at[hit.key] and member not in lifted:
+            lifted[member] = hit.score + max(abs(hit.score), 1e-3) * 1e-3
+    for hit in ranked:
+        if hit.key in lifted:
+            hit.score = lifted[hit.key]
+    return sorted(ranked, key=lambda h: -h.score) if lifted else ranked
+
+
+def _spelled(data: Mapping[str, Any], query: set[str]) -> frozenset[str]:
+    """The parts of the symbol's name when the query holds every one of them, else none."""
+    parts = name_parts(str(data.get("name", "")))
+    return parts if parts <= query else frozenset()
+
+
+def _is_member(graph: CodeGraph, node: str, query: set[str], container: frozenset[str]) -> bool:
+    """Whether ``node`` is a method the query names by a word its container's name does not hold."""
+    data = graph.get(node)
+    return data is not None and data.get("kind") == "method" and bool(_spelled(data, query) - container)
 
 
 def _names_defined(graph: CodeGraph, names: NameIndex, row: Chunk) -> list[str]:
@@ -70,8 +122,16 @@ def _names_defined(graph: CodeGraph, names: NameIndex, row: Chunk) -> list[str]:
 def _defined_in(graph: CodeGraph, row: Chunk) -> str | None:
     """The name of the function, method or class whose definition this chunk holds (its first chunk:
     the later parts of a long body are not where it is named)."""
+    node = _node_of(graph, row)
+    return str(graph.attrs(node).get("name", "")) if node is not None else None
+
+
+def _node_of(graph: CodeGraph, row: Chunk) -> str | None:
+    """The function, method or class node whose definition starts in this chunk."""
+    if not row.symbol_name:
+        return None
     for node in graph.lookup(str(row.symbol_name)):
         data = graph.attrs(node)
         if data.get("chunk_id") == row.chunk_id and data.get("kind") in _KINDS:
-            return str(data.get("name", ""))
+            return node
     return None
