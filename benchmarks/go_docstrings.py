@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -58,39 +59,57 @@ CORPORA = (
     Corpus(
         "cobra",
         "tune",
-        _deb("golang-github-spf13-cobra-dev", "1.6.1-1", "4f5d20855133319beef3c5b49d3c21a0406f270bf94fb4b6f4d406b691283cb2"),
+        _deb(
+            "golang-github-spf13-cobra-dev",
+            "1.6.1-1",
+            "4f5d20855133319beef3c5b49d3c21a0406f270bf94fb4b6f4d406b691283cb2",
+        ),
     ),
     Corpus(
         "gin",
         "tune",
         _deb(
-            "golang-github-gin-gonic-gin-dev", "1.8.1-1", "66d916769bcd36a6722b0c92a81719b8faca56f69662b17d1ef7ba257c85367a"
+            "golang-github-gin-gonic-gin-dev",
+            "1.8.1-1",
+            "66d916769bcd36a6722b0c92a81719b8faca56f69662b17d1ef7ba257c85367a",
         ),
     ),
     Corpus(
         "echo",
         "report",
         _deb(
-            "golang-github-labstack-echo-dev", "4.2.1-3", "3ec383b8cb239c415d9ab83b3e8871524931f6da13e75e41baf580b74b3599ef"
+            "golang-github-labstack-echo-dev",
+            "4.2.1-3",
+            "3ec383b8cb239c415d9ab83b3e8871524931f6da13e75e41baf580b74b3599ef",
         ),
     ),
     Corpus(
         "chi",
         "report",
-        _deb("golang-github-go-chi-chi-dev", "5.0.7-1", "70beea5ca4f20af122e8083c91b56b6055df895595c7d9dcf286fadd4ad26f9b"),
+        _deb(
+            "golang-github-go-chi-chi-dev",
+            "5.0.7-1",
+            "70beea5ca4f20af122e8083c91b56b6055df895595c7d9dcf286fadd4ad26f9b",
+        ),
     ),
 )
 
-_SENTENCE = re.compile(r"^(.+?[.!?])(?=\s+[^a-z\s]|$)")  # "e.g. a" and "v1.2" do not end a sentence
+
+def first_sentence(text: str) -> str:
+    """go/doc's synopsis rule: the text up to the first period followed by a space, unless the period
+    follows a lone capital letter ("J. Smith")."""
+    for i in range(1, len(text) - 1):
+        initial = text[i - 1].isupper() and (i < 2 or not text[i - 2].isupper())
+        if text[i] == "." and text[i + 1].isspace() and not initial:
+            return text[: i + 1]
+    return text
 
 
 def summary(doc: str, name: str) -> str | None:
-    """The query a Go doc comment gives: its first sentence without the declared name it opens with
-    (``A``/``An``/``The`` before it too), or ``None`` when it says too little (:func:`.docstrip.query_for`)."""
-    text = first_paragraph(doc)
-    match = _SENTENCE.match(text)
-    if match:
-        text = match.group(1)
+    """The query a Go doc comment gives: its first sentence (:func:`first_sentence` of its first
+    paragraph) without the declared name it opens with (``A``/``An``/``The`` before it too), or ``None``
+    when it says too little (:func:`.docstrip.query_for`)."""
+    text = first_sentence(first_paragraph(doc))
     text = re.sub(rf"^(?:(?:A|An|The)\s+)?{re.escape(name)}\b\s*", "", text)
     return query_for(text)
 
@@ -154,6 +173,22 @@ def build(corpus: Corpus, cache: Path, log=print) -> tuple[Path, list[Target], i
     return home / "workspace", [Target(**t) for t in data["targets"]], data["files"]
 
 
+def by_kind(home: Path) -> dict[str, dict]:
+    """nDCG@10 per declaration kind (function, method, type, interface_method) and mode, from the
+    last run's ``details.json`` (one answer per question: 1 / log2(1 + its rank))."""
+    data = json.loads((home / "targets.json").read_text())
+    kinds = {(t["source"], t["qualname"]): k for t, k in zip(data["targets"], data["kinds"])}
+    sums: dict[str, dict[str, list[float]]] = {}
+    for d in json.loads((home / "details.json").read_text()):
+        per_mode = sums.setdefault(kinds[(d["source"], d["qualname"])], {})
+        for mode, ranks in d["ranks"].items():
+            per_mode.setdefault(mode, []).append(1 / math.log2(1 + ranks[0]) if ranks else 0.0)
+    return {
+        kind: {"queries": len(next(iter(modes.values()))), **{m: round(sum(v) / len(v), 3) for m, v in modes.items()}}
+        for kind, modes in sorted(sums.items())
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpora", help="comma-separated names (default: all)")
@@ -179,6 +214,7 @@ def main(argv: list[str] | None = None) -> None:
         result["corpora"][corpus.name] = ask(
             root, targets, meta, args.limit or None, args.fresh, modes=modes, tag="go", label=corpus.name
         )
+        result["corpora"][corpus.name]["by_kind"] = by_kind(root.parent)
     result["load_end"] = load_average()
     out = HERE / "results"
     (out / f"{args.name}.json").write_text(json.dumps(result, indent=1) + "\n")
