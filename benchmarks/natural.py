@@ -71,7 +71,7 @@ class Question:
 
 @dataclass(frozen=True)
 class Package:
-    registry: str  # pypi or npm
+    registry: str  # pypi, npm or debian
     name: str
     version: str
     file: str  # the archive the registry's client writes
@@ -207,7 +207,7 @@ def breakdown(per_question: Sequence[dict], system: str) -> dict[str, dict]:
 
 
 def fetch(package: Package, cache_dir: Path, log: Log = print) -> Path:
-    """The package archive from its registry (pip or npm, the ordinary clients), sha256-checked."""
+    """The package archive from its registry (pip, npm or apt-get download: the ordinary clients), sha256-checked."""
     folder = cache_dir / "natural" / "packages"
     archive = folder / package.file
     if not archive.is_file():
@@ -227,10 +227,12 @@ def fetch(package: Package, cache_dir: Path, log: Log = print) -> Path:
                     tmp,
                     f"{package.name}=={package.version}",
                 ]
+            elif package.registry == "debian":  # needs the package lists: apt-get update
+                cmd = ["apt-get", "download", "-q", f"{package.name}={package.version}"]
             else:
                 cmd = ["npm", "pack", "--silent", "--pack-destination", tmp, f"{package.name}@{package.version}"]
             log(f"[natural] fetching {package.name} {package.version} ({package.registry})")
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp)
             got = Path(tmp) / package.file
             if done.returncode != 0 or not got.is_file():
                 raise RuntimeError(

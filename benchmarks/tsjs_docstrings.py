@@ -164,13 +164,35 @@ def evaluate(
     log=print,
     modes: tuple[str, ...] | None = None,
 ) -> dict:
+    root, targets, files = build(corpus, cache, typescript, log)
+    meta = {
+        "language": corpus.language,
+        "split": corpus.split,
+        "package": f"npm:{corpus.package.name}=={corpus.package.version}",
+        "files": files,
+    }
+    return ask(root, targets, meta, limit, fresh, log, modes, tag="tsjs", label=corpus.name)
+
+
+def ask(
+    root: Path,
+    targets: list[Target],
+    meta: dict,
+    limit: int | None,
+    fresh: bool,
+    log=print,
+    modes: tuple[str, ...] | None = None,
+    tag: str = "tsjs",
+    label: str = "",
+) -> dict:
+    """Index ``root`` (again when the chunking changed) and ask a sample of ``targets`` in every mode
+    and of the baseline; the per-question ranks go to ``details.json`` beside the workspace."""
     from agent_brain_lab import Brain
     from agent_brain_lab.engine.types import MODES
 
     from .engine_view import chunking_fingerprint
     from .peers import Bm25sShipped, windows
 
-    root, targets, files = build(corpus, cache, typescript, log)
     asked = sample(targets, limit)
     key_file = root.parent / "index-key"
     stale = not key_file.is_file() or key_file.read_text() != chunking_fingerprint()
@@ -178,16 +200,13 @@ def evaluate(
     key_file.write_text(chunking_fingerprint())
     brain = Brain(root)
     out: dict = {
-        "language": corpus.language,
-        "split": corpus.split,
-        "package": f"npm:{corpus.package.name}=={corpus.package.version}",
-        "files": files,
+        **meta,
         "documented": len(targets),
         "queries": len(asked),
         "chunks": report.chunks_total,
         "modes": {},
     }
-    log(f"[tsjs] {corpus.name}: {files} files, {len(targets)} usable summaries, {report.chunks_total} chunks")
+    log(f"[{tag}] {label}: {meta['files']} files, {len(targets)} usable summaries, {report.chunks_total} chunks")
     details = [{"query": t.query, "source": t.source, "qualname": t.qualname, "ranks": {}} for t in asked]
     for mode in modes or MODES:
         judged = []
@@ -209,7 +228,7 @@ def evaluate(
         judged.append((lenient, strict))
     out["modes"][BASELINE] = _tally(judged)
     for mode, m in out["modes"].items():
-        log(f"[tsjs]   {mode:24} nDCG@10 {m['ndcg']:.3f}  MRR@10 {m['mrr']:.3f}  strict {m['strict']:.3f}")
+        log(f"[{tag}]   {mode:24} nDCG@10 {m['ndcg']:.3f}  MRR@10 {m['mrr']:.3f}  strict {m['strict']:.3f}")
     (root.parent / "details.json").write_text(json.dumps(details, indent=1))
     return out
 
@@ -223,10 +242,10 @@ def _tally(judged: list[tuple[dict, dict]]) -> dict:
     }
 
 
-def markdown(result: dict) -> str:
+def markdown(result: dict, title: str = "TypeScript/JavaScript docstring questions") -> str:
     modes = list(next(iter(result["corpora"].values()))["modes"]) if result["corpora"] else []
     lines = [
-        f"# TypeScript/JavaScript docstring questions (nDCG@10, up to {result['limit']} per package)",
+        f"# {title} (nDCG@10, up to {result['limit']} per package)",
         "",
         f"load average (1 min) at start {_load(result['load_start'])}, at end {_load(result['load_end'])}",
         "",
