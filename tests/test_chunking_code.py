@@ -498,3 +498,67 @@ def test_a_doc_comment_above_a_blank_line_is_its_symbols():
     spans = {c.symbol_name: (c.start_line, c.end_line) for c in analysis.chunks if c.symbol_name}
     assert spans == {"first": (5, 5), "is": (7, 13), "plain": (17, 17)}
     assert {s.qualname for s in analysis.symbols} == {"first", "req.is", "plain"}
+
+
+OVERLOADED_TS = """import { from } from './from';
+
+/** Turn anything into an observable. */
+export function of<T>(value: T): Observable<T>;
+// the scheduler form is deprecated
+export function of<T>(value: T, scheduler: Scheduler): Observable<T>;
+export function of<T>(...args: any[]): Observable<T> {
+  return from(args);
+}
+
+export function other(a: string): void;
+export const limit = 3;
+
+export interface Source {
+  read(n: number): string;
+  read(): string;
+}
+
+export class Subject {
+  /** Push a value. */
+  next(value: number): void;
+  next(value: string): void;
+  next(value: any) {
+    this.push(value);
+  }
+}
+"""
+
+
+def test_overload_signatures_belong_to_their_implementation():
+    """TypeScript's body-less overloads right above an implementation of the same name (comments
+    between them included) are that symbol's lines: its chunk and span start at the first overload
+    (with the doc comment above it). A signature of another name, or in an interface, stays put."""
+    analysis = analyze_code("of.ts", OVERLOADED_TS, "typescript", "code", 1500)
+    lines = OVERLOADED_TS.split("\n")
+    assert_lines_faithful(analysis.chunks, lines)
+    spans = {s.qualname: (s.start_line, s.end_line) for s in analysis.symbols}
+    assert spans["of"] == (3, 9) and spans["Subject.next"] == (20, 25)
+    chunks = {c.chunk_id: c for c in analysis.chunks}
+    of = chunks[next(s.chunk_id for s in analysis.symbols if s.qualname == "of")]
+    assert (of.start_line, of.end_line) == (3, 9) and "scheduler: Scheduler" in of.text
+    module = [c for c in analysis.chunks if c.symbol_name is None]
+    assert not any("function of" in c.text for c in module)
+    assert any("export function other(a: string): void;" in c.text for c in module)
+    source = next(c for c in analysis.chunks if c.symbol_name == "Source")
+    assert "  read(n: number): string;\n  read(): string;" in source.text and "Source.read" not in spans
+    subject = next(c for c in analysis.chunks if c.symbol_name == "Subject")  # signatures, not the body
+    assert "  next(value: string): void;" in subject.text and "this.push" not in subject.text
+    assert covered_lines(analysis.chunks, lines) == {i + 1 for i, line in enumerate(lines) if line.strip()}
+
+
+def test_an_oversized_overloaded_function_splits_with_its_overloads_first():
+    overloads = "".join(f"export function pick(a{i}: number, b: string): string;\n" for i in range(12))
+    body = "".join(f"  const v{i} = compute(a, {i});\n" for i in range(12))
+    text = f"{overloads}export function pick(...a: any[]): string {{\n{body}  return v0;\n}}\n"
+    analysis = analyze_code("pick.ts", text, "typescript", "code", 400)
+    parts = [c for c in analysis.chunks if c.symbol_name == "pick"]
+    assert len(parts) > 2 and all(len(c.text) <= 400 for c in parts)
+    assert parts[0].start_line == 1 and parts[-1].end_line == 27
+    assert [s.start_line for s in analysis.symbols] == [1]
+    assert not [c for c in analysis.chunks if c.symbol_name is None]
+    assert_lines_faithful(parts, text.split("\n"))

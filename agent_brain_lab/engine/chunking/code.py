@@ -254,6 +254,8 @@ class _Sym:
     bases: list[str] = field(default_factory=list)  # extends/implements targets, as written
     types: dict[str, str] = field(default_factory=dict)  # name -> type, as its parameters/fields write them
     factory: bool = False  # a module-level name a call assigns (no chunk of its own)
+    # the overload signatures above the implementation and the comments between them, topmost first
+    overloads: list[Node] = field(default_factory=list)
 
 
 @dataclass
@@ -413,6 +415,10 @@ class _Analysis:
             outer = outer.parent
         sym = _Sym(node, outer, name, f"{parent}.{name}" if parent else name, kind, owner, parent)
         sym.start, sym.end = outer.start_point[0], _end_row(outer)
+        if kind in FUNCTION_KINDS and body is not None:
+            sym.overloads = self._overloads(outer, raw)
+            if sym.overloads:
+                sym.start = sym.overloads[0].start_point[0]
         if body is None:
             sym.header_end = sym.end
         elif body.child_count and body.children[0].type == "{":
@@ -420,6 +426,27 @@ class _Analysis:
         else:  # indentation or keyword blocks: the header ends above the first statement
             sym.header_end = max(node.start_point[0], body.start_point[0] - 1)
         return sym
+
+    def _overloads(self, outer: Node, name: str) -> list[Node]:
+        """The body-less signatures of ``name`` right above its implementation (TypeScript's
+        `function f(a: A): R;` lines), with the comments between them: they are the function's."""
+        found: list[Node] = []
+        run: list[Node] = []  # comments not yet known to lie between two signatures
+        sibling = outer.prev_named_sibling
+        while sibling is not None:
+            declared = sibling
+            while declared.type in self.spec.wrappers and declared.named_child_count == 1:
+                declared = declared.named_children[0]
+            if sibling.type in self.spec.attached:
+                run.append(sibling)
+            elif declared.type in self.spec.overloads and _default_name(declared) == name:
+                found.extend(run)
+                found.append(sibling)
+                run = []
+            else:
+                break
+            sibling = sibling.prev_named_sibling
+        return found[::-1]
 
     # ---------------------------------------------------------------- chunks
 
@@ -460,9 +487,13 @@ class _Analysis:
         for child in nested:
             covered.update(range(child.start, child.end + 1))
             signatures.update(range(child.outer.start_point[0], child.header_end + 1))
+            for node in child.overloads:  # a class's overloaded method shows its overloads' signatures too
+                if node.type not in self.spec.attached:
+                    signatures.update(range(node.start_point[0], _end_row(node) + 1))
         rows = [r for r in range(sym.start, sym.end + 1) if r not in covered or r in signatures or r <= sym.header_end]
         body = _body(sym.node)
-        starts = self._starts(_statements(body) if body is not None else (), nested)
+        statements = _statements(body) if body is not None else []
+        starts = self._starts([*sym.overloads, sym.outer, *statements], nested)
         starts.add(sym.header_end + 1)
         chunks = []
         for part in _pack(rows, starts, self.lines, self.chunk_size, contiguous=False):
