@@ -531,16 +531,23 @@ export class Subject {
 
 def test_overload_signatures_belong_to_their_implementation():
     """TypeScript's body-less overloads right above an implementation of the same name (comments
-    between them included) are that symbol's lines: its chunk and span start at the first overload
-    (with the doc comment above it). A signature of another name, or in an interface, stays put."""
+    between them included) are that symbol's lines: its span starts at the first overload (with the
+    doc comment above it), the overloads are a part of its own named as the function, and the
+    implementation's chunk (the symbol's) is what it was. A signature of another name, or in an
+    interface, stays put."""
     analysis = analyze_code("of.ts", OVERLOADED_TS, "typescript", "code", 1500)
     lines = OVERLOADED_TS.split("\n")
     assert_lines_faithful(analysis.chunks, lines)
     spans = {s.qualname: (s.start_line, s.end_line) for s in analysis.symbols}
     assert spans["of"] == (3, 9) and spans["Subject.next"] == (20, 25)
+    parts = {
+        name: [(c.start_line, c.end_line) for c in analysis.chunks if c.symbol_name == name] for name in ("of", "next")
+    }
+    assert parts == {"of": [(3, 6), (7, 9)], "next": [(20, 22), (23, 25)]}  # overloads, then the implementation
     chunks = {c.chunk_id: c for c in analysis.chunks}
-    of = chunks[next(s.chunk_id for s in analysis.symbols if s.qualname == "of")]
-    assert (of.start_line, of.end_line) == (3, 9) and "scheduler: Scheduler" in of.text
+    defining = {s.qualname: chunks[s.chunk_id] for s in analysis.symbols}
+    assert defining["of"].text.startswith("export function of<T>(...args: any[])")
+    assert "scheduler: Scheduler" in next(c.text for c in analysis.chunks if c.symbol_name == "of")
     module = [c for c in analysis.chunks if c.symbol_name is None]
     assert not any("function of" in c.text for c in module)
     assert any("export function other(a: string): void;" in c.text for c in module)
@@ -552,6 +559,8 @@ def test_overload_signatures_belong_to_their_implementation():
 
 
 def test_an_oversized_overloaded_function_splits_with_its_overloads_first():
+    """Overloads that fill parts of their own come first; the symbol's chunk (where name evidence
+    goes) is the part holding the implementation's header."""
     overloads = "".join(f"export function pick(a{i}: number, b: string): string;\n" for i in range(12))
     body = "".join(f"  const v{i} = compute(a, {i});\n" for i in range(12))
     text = f"{overloads}export function pick(...a: any[]): string {{\n{body}  return v0;\n}}\n"
@@ -560,6 +569,8 @@ def test_an_oversized_overloaded_function_splits_with_its_overloads_first():
     assert len(parts) > 2 and all(len(c.text) <= 400 for c in parts)
     assert parts[0].start_line == 1 and parts[-1].end_line == 27
     assert [s.start_line for s in analysis.symbols] == [1]
+    defining = next(c for c in parts if c.chunk_id == analysis.symbols[0].chunk_id)  # where its body starts
+    assert "export function pick(...a: any[]): string {" in defining.text and defining is not parts[0]
     assert not [c for c in analysis.chunks if c.symbol_name is None]
     assert_lines_faithful(parts, text.split("\n"))
 

@@ -48,7 +48,7 @@ class Symbol:
     qualname: str  # "Class.method"
     kind: str  # function | method | class | interface | struct | enum | trait | impl | module | type | ...
     source: str
-    chunk_id: str  # the chunk holding the symbol's first lines
+    chunk_id: str  # the chunk holding its definition: its first lines, an overloaded one's implementation
     start_line: int
     end_line: int
 
@@ -258,6 +258,15 @@ class _Sym:
     overloads: list[Node] = field(default_factory=list)
 
 
+def _defining_part(sym: _Sym) -> str:
+    """The chunk where the symbol is defined: its first, or for a function whose overloads fill parts
+    of their own, the part holding the implementation's header (its name and body start there)."""
+    if sym.overloads:
+        head = sym.outer.start_point[0]
+        return next((chunk.chunk_id for rows, chunk in sym.parts if head in rows), sym.parts[0][1].chunk_id)
+    return sym.parts[0][1].chunk_id
+
+
 @dataclass
 class _Analysis:
     source: str
@@ -292,7 +301,7 @@ class _Analysis:
             if c.symbol_type == "module" and c.symbol_name is None
         ]
         symbols = [
-            Symbol(s.name, s.qualname, s.kind, self.source, s.parts[0][1].chunk_id, s.start + 1, s.end + 1)
+            Symbol(s.name, s.qualname, s.kind, self.source, _defining_part(s), s.start + 1, s.end + 1)
             for s in self.symbols
             if s.parts
         ]
@@ -503,8 +512,11 @@ class _Analysis:
         statements = _statements(body) if body is not None else []
         starts = self._starts([*sym.overloads, sym.outer, *statements], nested)
         starts.add(sym.header_end + 1)
+        # overloads are parts of their own: the implementation's chunk is what it would be without them
+        split = max((_end_row(n) + 1 for n in sym.overloads if n.type not in self.spec.attached), default=sym.start)
+        groups = ([r for r in rows if r < split], [r for r in rows if r >= split])
         chunks = []
-        for part in _pack(rows, starts, self.lines, self.chunk_size, contiguous=False):
+        for part in (p for group in groups for p in _pack(group, starts, self.lines, self.chunk_size, False)):
             chunks.append(self._chunk(part, sym.name, sym.kind, sym.parent))
             sym.parts.append((part, chunks[-1]))
         return chunks
