@@ -222,13 +222,6 @@ var tap = _curry2(function tap(fn, x) {
 });
 module.exports = tap;
 """,
-    # TypeScript overloads: the signatures above the implementation are the function's
-    "ts/overloads.ts": """export function zipAll(n: number): number;
-export function zipAll(s: string): string;
-export function zipAll(x: any): any {
-  return x;
-}
-""",
     "swift/Cart.swift": """class Cart { func add() {} }
 class Bag {
     func add() {}
@@ -338,15 +331,6 @@ def test_functions_assigned_to_members_are_methods_of_their_object(brain, graph,
     keys = view.catalog.keys_of_chunk_ids(view.snapshot.gen, [data["chunk_id"]])
     chunk = view.catalog.chunks_by_key(list(keys.values()))
     assert [(c.start_line, c.end_line) for c in chunk.values()] == [lines]
-
-
-def test_an_overloaded_function_spans_its_signatures(brain, graph):
-    data = graph.attrs("ts/overloads.ts::zipAll")
-    assert (data["kind"], data["start_line"], data["end_line"]) == ("function", 1, 5)
-    view = brain._reader.view()
-    keys = view.catalog.keys_of_chunk_ids(view.snapshot.gen, [data["chunk_id"]])
-    chunk = next(iter(view.catalog.chunks_by_key(list(keys.values())).values()))
-    assert (chunk.start_line, chunk.end_line, chunk.symbol_name) == (3, 5, "zipAll")  # the implementation
 
 
 def test_a_function_a_factory_wraps_is_an_entity_with_its_chunk(brain, graph):

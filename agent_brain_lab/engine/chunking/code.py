@@ -48,7 +48,7 @@ class Symbol:
     qualname: str  # "Class.method"
     kind: str  # function | method | class | interface | struct | enum | trait | impl | module | type | ...
     source: str
-    chunk_id: str  # the chunk holding its definition: its first lines, an overloaded one's implementation
+    chunk_id: str  # the chunk holding the symbol's first lines
     start_line: int
     end_line: int
 
@@ -254,17 +254,6 @@ class _Sym:
     bases: list[str] = field(default_factory=list)  # extends/implements targets, as written
     types: dict[str, str] = field(default_factory=dict)  # name -> type, as its parameters/fields write them
     factory: bool = False  # a module-level name a call assigns (no chunk of its own)
-    # the overload signatures above the implementation and the comments between them, topmost first
-    overloads: list[Node] = field(default_factory=list)
-
-
-def _defining_part(sym: _Sym) -> str:
-    """The chunk where the symbol is defined: its first, or for a function whose overloads fill parts
-    of their own, the part holding the implementation's header (its name and body start there)."""
-    if sym.overloads:
-        head = sym.outer.start_point[0]
-        return next((chunk.chunk_id for rows, chunk in sym.parts if head in rows), sym.parts[0][1].chunk_id)
-    return sym.parts[0][1].chunk_id
 
 
 @dataclass
@@ -301,7 +290,7 @@ class _Analysis:
             if c.symbol_type == "module" and c.symbol_name is None
         ]
         symbols = [
-            Symbol(s.name, s.qualname, s.kind, self.source, _defining_part(s), s.start + 1, s.end + 1)
+            Symbol(s.name, s.qualname, s.kind, self.source, s.parts[0][1].chunk_id, s.start + 1, s.end + 1)
             for s in self.symbols
             if s.parts
         ]
@@ -432,10 +421,6 @@ class _Analysis:
             outer = outer.parent
         sym = _Sym(node, outer, name, f"{parent}.{name}" if parent else name, kind, owner, parent)
         sym.start, sym.end = outer.start_point[0], _end_row(outer)
-        if kind in FUNCTION_KINDS and body is not None:
-            sym.overloads = self._overloads(outer, raw)
-            if sym.overloads:
-                sym.start = sym.overloads[0].start_point[0]
         if body is None:
             sym.header_end = sym.end
         elif body.child_count and body.children[0].type == "{":
@@ -443,27 +428,6 @@ class _Analysis:
         else:  # indentation or keyword blocks: the header ends above the first statement
             sym.header_end = max(node.start_point[0], body.start_point[0] - 1)
         return sym
-
-    def _overloads(self, outer: Node, name: str) -> list[Node]:
-        """The body-less signatures of ``name`` right above its implementation (TypeScript's
-        `function f(a: A): R;` lines), with the comments between them: they are the function's."""
-        found: list[Node] = []
-        run: list[Node] = []  # comments not yet known to lie between two signatures
-        sibling = outer.prev_named_sibling
-        while sibling is not None:
-            declared = sibling
-            while declared.type in self.spec.wrappers and declared.named_child_count == 1:
-                declared = declared.named_children[0]
-            if sibling.type in self.spec.attached:
-                run.append(sibling)
-            elif declared.type in self.spec.overloads and _default_name(declared) == name:
-                found.extend(run)
-                found.append(sibling)
-                run = []
-            else:
-                break
-            sibling = sibling.prev_named_sibling
-        return found[::-1]
 
     # ---------------------------------------------------------------- chunks
 
@@ -504,19 +468,12 @@ class _Analysis:
         for child in nested:
             covered.update(range(child.start, child.end + 1))
             signatures.update(range(child.outer.start_point[0], child.header_end + 1))
-            for node in child.overloads:  # a class's overloaded method shows its overloads' signatures too
-                if node.type not in self.spec.attached:
-                    signatures.update(range(node.start_point[0], _end_row(node) + 1))
         rows = [r for r in range(sym.start, sym.end + 1) if r not in covered or r in signatures or r <= sym.header_end]
         body = _body(sym.node)
-        statements = _statements(body) if body is not None else []
-        starts = self._starts([*sym.overloads, sym.outer, *statements], nested)
+        starts = self._starts(_statements(body) if body is not None else (), nested)
         starts.add(sym.header_end + 1)
-        # overloads are parts of their own: the implementation's chunk is what it would be without them
-        split = max((_end_row(n) + 1 for n in sym.overloads if n.type not in self.spec.attached), default=sym.start)
-        groups = ([r for r in rows if r < split], [r for r in rows if r >= split])
         chunks = []
-        for part in (p for group in groups for p in _pack(group, starts, self.lines, self.chunk_size, False)):
+        for part in _pack(rows, starts, self.lines, self.chunk_size, contiguous=False):
             chunks.append(self._chunk(part, sym.name, sym.kind, sym.parent))
             sym.parts.append((part, chunks[-1]))
         return chunks

@@ -62,9 +62,6 @@ class LanguageSpec:
     bare_import_names: bool = False  # R's `library(stats)` names a package without quotes
     headers: frozenset[str] = frozenset()  # a call-shaped first child of these is a definition, not a call
     factories: frozenset[str] = frozenset()  # module-level `name = call(...)` declarations: the name is an entity
-    # body-less declarations (TypeScript overload signatures) that belong to the implementation of the
-    # same name right below them
-    overloads: frozenset[str] = frozenset()
 
 
 # --------------------------------------------------------------------------- name readers
@@ -261,7 +258,6 @@ _TS_SYMBOLS = {
     "internal_module": "module",
     "module": "module",
 }
-_TS_OVERLOADS = frozenset({"function_signature", "method_signature"})
 _TS_BASES = {"extends_clause": "extends", "implements_clause": "implements", "extends_type_clause": "extends"}
 _C_SYMBOLS = {
     "function_definition": "function",
@@ -287,8 +283,8 @@ SPECS: dict[str, LanguageSpec] = {
         bases={"argument_list": "extends"},
     ),
     "javascript": LanguageSpec("javascript", symbols=_JS_SYMBOLS, bases={"class_heritage": "extends"}, **_JS),
-    "typescript": LanguageSpec("typescript", symbols=_TS_SYMBOLS, bases=_TS_BASES, overloads=_TS_OVERLOADS, **_JS),
-    "tsx": LanguageSpec("tsx", symbols=_TS_SYMBOLS, bases=_TS_BASES, overloads=_TS_OVERLOADS, **_JS),
+    "typescript": LanguageSpec("typescript", symbols=_TS_SYMBOLS, bases=_TS_BASES, **_JS),
+    "tsx": LanguageSpec("tsx", symbols=_TS_SYMBOLS, bases=_TS_BASES, **_JS),
     "java": LanguageSpec(
         "java",
         symbols={
