@@ -498,3 +498,31 @@ def test_a_doc_comment_above_a_blank_line_is_its_symbols():
     spans = {c.symbol_name: (c.start_line, c.end_line) for c in analysis.chunks if c.symbol_name}
     assert spans == {"first": (5, 5), "is": (7, 13), "plain": (17, 17)}
     assert {s.qualname for s in analysis.symbols} == {"first", "req.is", "plain"}
+
+
+def test_a_named_function_a_factory_wraps_is_its_variables_function():
+    """ramda's `var tap = _curry2(function tap(fn, x) {…})` and React's `forwardRef(function Button…)`:
+    the function is the variable's symbol with a chunk of its own; an argument named otherwise, or an
+    anonymous one, is no symbol (its lines stay module code)."""
+    text = (
+        'var _curry2 = require("./internal/_curry2.js");\n'
+        "var tap = _curry2(_dispatchable([], _xtap, function tap(fn, x) {\n  fn(x);\n  return x;\n}));\n"
+        "exports.always = _curry1(function always(val) {\n  return val;\n});\n"
+        "var camelCase = createCompounder(function(result, word) {\n  return result + word;\n});\n"
+        "var other = wrap(function inner(a) {\n  return a;\n});\n"
+        "module.exports = tap;\n"
+    )
+    analysis = analyze_code("tap.js", text, "javascript", "code", 1500)
+    spans = {c.symbol_name: (c.start_line, c.end_line) for c in analysis.chunks if c.symbol_name}
+    assert spans == {"tap": (2, 5), "always": (6, 8)}
+    assert {(s.qualname, s.kind) for s in analysis.symbols} == {
+        ("tap", "function"),
+        ("always", "function"),
+        ("camelCase", "function"),  # made by a factory: an entity in the module's chunk
+        ("other", "function"),
+    }
+    tap = next(s for s in analysis.symbols if s.qualname == "tap")
+    calls = {r.target for r in analysis.relations if r.source_id == "tap.js::tap" and r.relation == "calls"}
+    assert calls == {"_curry2", "_dispatchable", "fn"}
+    assert all(r.chunk_id == tap.chunk_id for r in analysis.relations if r.source_id == "tap.js::tap")
+    assert_lines_faithful(analysis.chunks, text.split("\n"))

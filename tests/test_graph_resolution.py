@@ -211,6 +211,17 @@ Router.prototype.handle = function handle(req, res) {
 exports.json = (obj) => res.send(JSON.stringify(obj));
 a[0] = function () {};
 """,
+    # ramda: a named function a factory wraps is its variable's function
+    "js/tap.js": """function _curry2(fn) {
+  return fn;
+}
+
+var tap = _curry2(function tap(fn, x) {
+  fn(x);
+  return x;
+});
+module.exports = tap;
+""",
     "swift/Cart.swift": """class Cart { func add() {} }
 class Bag {
     func add() {}
@@ -320,6 +331,16 @@ def test_functions_assigned_to_members_are_methods_of_their_object(brain, graph,
     keys = view.catalog.keys_of_chunk_ids(view.snapshot.gen, [data["chunk_id"]])
     chunk = view.catalog.chunks_by_key(list(keys.values()))
     assert [(c.start_line, c.end_line) for c in chunk.values()] == [lines]
+
+
+def test_a_function_a_factory_wraps_is_an_entity_with_its_chunk(brain, graph):
+    data = graph.attrs("js/tap.js::tap")
+    assert (data["kind"], data["start_line"], data["end_line"]) == ("function", 5, 8)
+    view = brain._reader.view()
+    keys = view.catalog.keys_of_chunk_ids(view.snapshot.gen, [data["chunk_id"]])
+    chunk = next(iter(view.catalog.chunks_by_key(list(keys.values())).values()))
+    assert (chunk.start_line, chunk.end_line, chunk.symbol_name) == (5, 8, "tap")
+    assert "js/tap.js::_curry2" in calls(graph, "js/tap.js::tap")  # the factory's call is the function's
 
 
 def test_what_calls_a_member_assigned_function(brain, graph):

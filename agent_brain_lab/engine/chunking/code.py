@@ -317,6 +317,8 @@ class _Analysis:
             if kind in spec.symbols and (chunked is None or chunked.kind not in FUNCTION_KINDS):
                 sym = self._symbol(node, chunked)
                 if sym is not None:
+                    if owner is not None and owner.factory and owner.qualname == sym.qualname:
+                        self._claim(owner, sym)
                     self.symbols.append(sym)
                     owner = sym
                     if sym.kind not in FUNCTION_KINDS:
@@ -340,6 +342,12 @@ class _Analysis:
                 for target in import_targets(node, spec):
                     self.facts.append((owner, "imports", target, node.start_point[0], ""))
             stack.extend((child, owner) for child in reversed(node.named_children))
+
+    def _claim(self, made: _Sym, sym: _Sym) -> None:
+        """`var tap = _curry2(function tap(…) {…})`: the function is the factory-made name's own, with
+        a chunk; the calls seen so far in the declaration (`_curry2(…)`) are its calls."""
+        self.inner.remove(made)
+        self.facts = [(sym if o is made else o, r, t, row, w) for o, r, t, row, w in self.facts]
 
     def _mark_attached(self, node: Node) -> None:
         row, column = node.start_point

@@ -109,10 +109,30 @@ def _assigned_name(node: Node) -> str | None:
         return None
     if parent.type == "assignment_expression":
         return _member_name(parent.child_by_field_name("left"))
+    if parent.type == "arguments":
+        return _wrapped_name(node)
     target = parent.child_by_field_name("name") or parent.child_by_field_name("lhs")
     if target is None or target.type not in ("identifier", "property_identifier"):
         return None
     return text_of(target)
+
+
+def _wrapped_name(node: Node) -> str | None:
+    """A named function passed through calls to make the name it is assigned to is that name's
+    function: ramda's `var tap = _curry2(function tap(fn, x) {…})`, React's `const Button =
+    forwardRef(function Button(props, ref) {…})`. Any other argument names nothing."""
+    own = text_of(node.child_by_field_name("name"))
+    made = node.parent
+    while made is not None and made.type in ("arguments", "call_expression"):
+        made = made.parent
+    if not own or made is None:
+        return None
+    if made.type == "variable_declarator":
+        return own if text_of(made.child_by_field_name("name")) == own else None
+    if made.type == "assignment_expression":
+        name = _member_name(made.child_by_field_name("left"))
+        return name if name is not None and name.rpartition(".")[2] == own else None
+    return None
 
 
 _MODULE_OBJECTS = frozenset({"exports", "module.exports", "this"})  # their members are no object's methods
