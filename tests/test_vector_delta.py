@@ -49,11 +49,14 @@ def _assert_same(index: VectorIndex, live: dict[int, np.ndarray], rng) -> None:
         assert len(keys) == len(want_sims) and len(set(keys.tolist())) == len(keys)
         assert set(keys.tolist()) <= set(live)
         np.testing.assert_allclose(sims, want_sims, atol=2e-3)  # the top similarities, in order
-        exact = index.similarities(query, keys)
+        exact, stored = index.similarities(query, keys)
         np.testing.assert_allclose(exact, sims, atol=2e-3)  # each key reported with its own similarity
+        assert stored.all()
         stored = ref.get(np.array(probe, dtype=np.uint64))
         ref_sims = np.array([0.0 if v is None else float(np.asarray(v, np.float32) @ query) for v in stored])
-        np.testing.assert_allclose(index.similarities(query, probe), ref_sims, atol=2e-3)
+        probe_sims, probe_stored = index.similarities(query, probe)
+        np.testing.assert_allclose(probe_sims, ref_sims, atol=2e-3)
+        assert np.array_equal(probe_stored, expected_in)  # the same answer as contains()
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -41,8 +41,7 @@ def similarities(ctx: QueryContext, keys: np.ndarray) -> tuple[np.ndarray, np.nd
     vectors = ctx.snapshot.vectors
     if not vectors:
         return np.zeros(len(keys)), np.zeros(len(keys), dtype=bool)
-    sims = vectors.similarities(ctx.query_vector, keys.tolist())
-    return sims, np.asarray(vectors.contains(keys.tolist()), dtype=bool)
+    return vectors.similarities(ctx.query_vector, keys.tolist())
 
 
 def scaled_meaning(ctx: QueryContext, keys: np.ndarray, fallback: np.ndarray) -> np.ndarray:
