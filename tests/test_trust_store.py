@@ -343,6 +343,21 @@ def test_a_sqlite_error_on_the_query_path_is_a_brain_error(ws):
         brain.query("zebra stripes", mode="bm25")
 
 
+def test_a_chunk_row_missing_under_an_unchanged_index_is_damage_not_a_shorter_answer(ws):
+    """A generation's chunk whose catalog row is gone: under an index that did not move it is damage
+    (said with the command that rebuilds the rows), never a page quietly short of that result; under
+    one replaced meanwhile the reader reads the new one (tests/test_trust_races.py)."""
+    brain = Brain(ws)
+    found = brain.query("zebra stripes", mode="bm25", top_k=3).results
+    assert found
+    db = sqlite3.connect(ws / ".agent-brain" / "catalog.sqlite")
+    db.execute("DELETE FROM chunks WHERE chunk_id = ?", (found[0].chunk_id,))
+    db.commit()
+    db.close()
+    with pytest.raises(IndexCorrupt, match="agent-brain-lab index --force"):
+        brain.query("zebra stripes", mode="bm25", top_k=3)
+
+
 # ------------------------------------------------------------------ garbage collection
 
 

@@ -31,7 +31,7 @@ from .query_vectors import QueryVectors
 from .reader import IndexReader, View
 from .retrieval.names import name_index
 from .store.catalog import Catalog, catalog_errors
-from .store.generations import CATALOG, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
+from .store.generations import CATALOG, FIX_FORCE, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
 from .store.graph import CodeGraph
 from .store.storage import disk_full_problem, read_only_problem
 from .types import (
@@ -316,9 +316,9 @@ class Brain:
             snapshot, request, vectors, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids), catalog.chunks_by_key
         )
         outcome = retrieval.search(ctx)
-        rows = catalog.chunks_by_key([h.key for h in outcome.hits])
+        rows = _rows_of(catalog, [h.key for h in outcome.hits])
         terms = query_terms(request.query)
-        results = [_result(rows[h.key], h, terms, request.mode) for h in outcome.hits if h.key in rows]
+        results = [_result(rows[h.key], h, terms, request.mode) for h in outcome.hits]
         return QueryResponse(
             query=request.query,
             mode=request.mode,
@@ -415,6 +415,16 @@ class Brain:
             pass  # replaced or broken since: the next read reports it
 
 
+def _rows_of(catalog: Catalog, keys: Sequence[int]) -> dict[int, Chunk]:
+    """The catalog rows of chunk keys the generation being read holds. One missing means a writer
+    collected it after a newer generation replaced this one (the reader sees the index moved and
+    reads again) or, seen again from a fresh open, damage: never an answer short of a result."""
+    rows = catalog.chunks_by_key(keys)
+    if len(rows) < len(set(keys)):
+        raise IndexCorrupt("a chunk of the generation being read is missing from the catalog", FIX_FORCE)
+    return rows
+
+
 def _neighbourhood(view: View, request: GraphRequest) -> GraphNeighbourhood:
     snapshot, catalog = view.snapshot, view.catalog
     graph, name = snapshot.graph, request.name
@@ -426,7 +436,7 @@ def _neighbourhood(view: View, request: GraphRequest) -> GraphNeighbourhood:
     )
     chunk_ids = [n["chunk_id"] for n in found["nodes"] if n.get("chunk_id")]
     keys = catalog.keys_of_chunk_ids(snapshot.gen, chunk_ids)
-    rows = catalog.chunks_by_key(list(keys.values()))
+    rows = _rows_of(catalog, list(keys.values()))
     return GraphNeighbourhood(
         query=name,
         matches=matches,
