@@ -5,11 +5,6 @@ Debian's golang-go)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-
-import pytest
-
 from benchmarks.go_docstrings import strip_tree, summary, targets_of
 
 GO = """// Package box holds boxes.
@@ -65,18 +60,6 @@ const Version = "1"
 /* A block comment that documents a helper function nicely. */
 func helper() string { return fmt.Sprint(Version) }
 """
-
-
-@pytest.fixture
-def go() -> str:
-    """The Go toolchain; without it the test skips on a laptop and fails under CI (.ci/go.sh installs it)."""
-    found = shutil.which("go")
-    if found is None:
-        message = "needs the Go toolchain (Debian: golang-go; .ci/go.sh installs it)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
 
 
 def test_doc_comments_blanked_lines_kept(tmp_path, go):
