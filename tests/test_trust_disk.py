@@ -249,8 +249,9 @@ def test_a_read_only_mount_answers_queries_and_says_read_only(tmp_path):
 
 @pytest.fixture(scope="module")
 def other_user() -> Iterator[str]:
-    """A non-root user, and this Python made reachable for it: the interpreter may live under a folder
-    only root can enter (/root/.pyenv), so its prefix is bind-mounted where every user can."""
+    """A non-root user, and this Python made reachable for it: the interpreter, a virtualenv's packages
+    and this checkout may live under folders only root can enter (/root/.pyenv, a private temporary
+    folder), so each is bind-mounted where every user can."""
     if os.geteuid() != 0:
         pytest.skip("needs root to create and switch to another user")
     if _run("id", OTHER_USER).returncode != 0:
@@ -259,31 +260,34 @@ def other_user() -> Iterator[str]:
             pytest.skip(f"cannot create a user: {made.stderr.strip()}")
     import numpy
 
-    prefix = Path(sys.base_prefix).resolve()
+    base, prefix = Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve()  # differ in a virtualenv
     site = Path(numpy.__file__).resolve().parents[1]
     executable = Path(sys.executable).resolve()
-    if not (site.is_relative_to(prefix) and executable.is_relative_to(prefix)):
+    if not (site.is_relative_to(prefix) and executable.is_relative_to(base)):
         pytest.skip("this Python's packages are not under its prefix")
-    point = Path(tempfile.mkdtemp(prefix="abl-python-"))
-    point.chmod(0o755)
-    bound = _run("mount", "--bind", str(prefix), str(point))
-    if bound.returncode != 0:
-        point.rmdir()
-        pytest.skip(f"cannot bind-mount here: {bound.stderr.strip()}")
+    mounted: dict[Path, Path] = {}
     home = Path(tempfile.mkdtemp(prefix="abl-home-"))
     shutil.chown(home, user=OTHER_USER)
     try:
-        path = f"{REPO}:{point / site.relative_to(prefix)}"
-        python = str(point / executable.relative_to(prefix))
+        for folder in dict.fromkeys([base, prefix, REPO]):
+            point = Path(tempfile.mkdtemp(prefix="abl-python-"))
+            point.chmod(0o755)
+            mounted[folder] = point
+            bound = _run("mount", "--bind", str(folder), str(point))
+            if bound.returncode != 0:
+                pytest.skip(f"cannot bind-mount here: {bound.stderr.strip()}")
+        path = f"{mounted[REPO]}:{mounted[prefix] / site.relative_to(prefix)}"
+        python = str(mounted[base] / executable.relative_to(base))
         env = ["env", f"PYTHONPATH={path}", f"HOME={home}", f"XDG_CACHE_HOME={home}/.cache"]
         _AS_USER[OTHER_USER] = ["runuser", "-u", OTHER_USER, "--", *env, python]
         yield OTHER_USER
     finally:
         _AS_USER.pop(OTHER_USER, None)
         shutil.rmtree(home, ignore_errors=True)
-        if _run("umount", str(point)).returncode != 0:
-            _run("umount", "-l", str(point))
-        point.rmdir()
+        for point in mounted.values():
+            if _run("umount", str(point)).returncode != 0:
+                _run("umount", "-l", str(point))
+            point.rmdir()
 
 
 @pytest.fixture
