@@ -30,6 +30,7 @@ from .native import release_free_memory
 from .query_vectors import QueryVectors
 from .reader import IndexReader, View
 from .retrieval.names import name_index
+from .snapshot import Snapshot
 from .store.catalog import Catalog, catalog_errors
 from .store.generations import CATALOG, FIX_FORCE, FORMAT_VERSION, INDEX_DIR, IndexDir, busy
 from .store.graph import CodeGraph
@@ -274,12 +275,7 @@ class Brain:
         if self.has_index():
             self._embedder.load()
             try:
-                snapshot = self._reader.view().snapshot
-                graph = snapshot.graph
-                if graph is not None:
-                    name_index(graph)  # multi's names leg: built once per graph
-                if snapshot.keywords is not None:
-                    snapshot.keywords.prepare()  # the generation's keyword impacts (~0.1 s at 100k chunks)
+                _prepare_queries(self._reader.view().snapshot)
             except (IndexProblem, NotIndexed):
                 pass  # status says what is wrong; queries raise it
             release_free_memory()  # the temporaries of all that loading
@@ -407,12 +403,18 @@ class Brain:
         index and keyword impacts computed here: the first query after a re-index waits for none of
         them (the impacts are ~0.1 s of CPU at 100k chunks)."""
         try:
-            keywords = self._reader.view(written=(gen, graph)).snapshot.keywords
-            name_index(graph)
-            if keywords is not None:
-                keywords.prepare()
+            _prepare_queries(self._reader.view(written=(gen, graph)).snapshot)
         except (IndexProblem, NotIndexed, WorkspaceBusy):
             pass  # replaced or broken since: the next read reports it
+
+
+def _prepare_queries(snapshot: Snapshot) -> None:
+    """What a generation's first queries would otherwise compute: multi's name index (once per graph)
+    and the keyword impacts (~0.1 s of CPU at 100k chunks)."""
+    if snapshot.graph is not None:
+        name_index(snapshot.graph)
+    if snapshot.keywords is not None:
+        snapshot.keywords.prepare()
 
 
 def _rows_of(catalog: Catalog, keys: Sequence[int]) -> dict[int, Chunk]:

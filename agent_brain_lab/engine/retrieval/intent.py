@@ -138,21 +138,20 @@ def analyse(query: str) -> Intent:
     phrased = PHRASED.search(query)
     if phrased and not query[: phrased.start()].strip():
         phrased = None  # "Built on Flask": a title, not a question
-    if phrased:  # the phrase's words are the cue, not names: "build", "on", "top"
-        query_words = words
-        words = WORD.findall(query[: phrased.start()] + " " + query[phrased.end() :])
+    # the words read for cues and names: a phrase's own ("build", "on", "top") are the cue, not names
+    read = WORD.findall(query[: phrased.start()] + " " + query[phrased.end() :]) if phrased else words
     dotted = DOTTED.findall(query)
     inside_dotted = {part for name in dotted for part in re.split(r"\.|::", name)}
-    lowered = [w.lower() for w in words]
+    lowered = [w.lower() for w in read]
     cues = [w for w in lowered if w in ALL_CUES]
     names = [n for n in dotted] + [
-        w for w in words if w not in inside_dotted and w.lower() not in ALL_CUES and w.lower() not in _SCAFFOLD
+        w for w in read if w not in inside_dotted and w.lower() not in ALL_CUES and w.lower() not in _SCAFFOLD
     ]
     names = list(dict.fromkeys(names))
     code_names = tuple(n for n in names if CODE_LIKE.search(n))
     relation: str | None = None
     also: tuple[str, ...] = ()
-    titled = _titled(words, lowered, names, code_names)
+    titled = _titled(read, lowered, names, code_names)
     if (cues or phrased) and names and not titled:
         if cues:
             first = cues[0]
@@ -165,8 +164,6 @@ def analyse(query: str) -> Intent:
         # a phrase, one plain name alone ("which classes build on Scaffold"), not a topic ("... the grammar")
         if len(plain) - (0 if code_names else 1) > (MAX_PROSE if code_names or not also else 0):
             relation, also = None, ()
-    if phrased:
-        words = query_words
     terse = len(words) <= 3
     # a look-up: one word, or a few with one written as code ("parse_header docs"); a short phrase of
     # plain words ("Our Pledge", "Basic usage") or a title is a heading or a topic

@@ -51,9 +51,9 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     rows = ctx.chunks_of_keys([h.key for h in top])
     for hit in top:
         row = rows.get(hit.key)
-        defined = _names_defined(graph, names, row) if row is not None else []
+        defined = _name_defined(graph, names, row) if row is not None else None
         if defined:
-            hit.score += boost * max(cover(name_parts(name), query, names) for name in defined)
+            hit.score += boost * cover(name_parts(defined), query, names)
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows)
     return top + ranked[DEPTH:]
 
@@ -107,16 +107,15 @@ def _is_member(graph: CodeGraph, node: str, query: set[str], container: frozense
     return data is not None and data.get("kind") == "method" and bool(_spelled(data, query) - container)
 
 
-def _names_defined(graph: CodeGraph, names: NameIndex, row: Chunk) -> list[str]:
+def _name_defined(graph: CodeGraph, names: NameIndex, row: Chunk) -> str | None:
     """The name of the function, method or class this chunk defines: its own symbol's, or for a chunk
     of module code, the one function the graph found defined in it (``var toLower = invoker(0,
     'toLowerCase')``: made by a factory, named by the variable). A chunk assigning several names
     (``var _map2 = _interopRequireDefault(_map);`` and the like, one after another) names none of them."""
     if row.symbol_name:
-        name = _defined_in(graph, row)
-        return [name] if name else []
+        return _defined_in(graph, row) or None
     made = {str(graph.attrs(node).get("name", "")) for node in names.defined_in(row.chunk_id)} - {""}
-    return sorted(made) if len(made) == 1 else []
+    return made.pop() if len(made) == 1 else None
 
 
 def _defined_in(graph: CodeGraph, row: Chunk) -> str | None:
