@@ -4,9 +4,8 @@ receiver types the file writes, imports of every suffix the workspace indexes.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from workspace_fixture import indexed_files
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.store.graph import CodeGraph
@@ -233,13 +232,7 @@ class Bag {
 
 @pytest.fixture(scope="module")
 def brain(tmp_path_factory) -> Brain:
-    root: Path = tmp_path_factory.mktemp("resolution")
-    for path, text in FILES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    brain = Brain(root)
-    brain.index()
-    return brain
+    return indexed_files(tmp_path_factory.mktemp("resolution"), FILES)
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from workspace_fixture import indexed_files
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.chunking.text import chunk_document
@@ -132,18 +133,14 @@ GUIDE = "# Requests guide\n\n" + "\n".join(
 
 @pytest.fixture(scope="module")
 def brain(tmp_path_factory) -> Brain:
-    root = tmp_path_factory.mktemp("evidence")
-    (root / "requests").mkdir()
-    (root / "requests" / "exceptions.py").write_text(EXCEPTIONS)
-    (root / "requests" / "sessions.py").write_text(SESSIONS)
-    (root / "requests" / "adapters.py").write_text(ADAPTERS)
-    (root / "docs").mkdir()
-    (root / "docs" / "guide.md").write_text(GUIDE)
-    (root / "tests").mkdir()
-    (root / "tests" / "test_timeouts.py").write_text(TESTS)
-    brain = Brain(root)
-    brain.index()
-    return brain
+    files = {
+        "requests/exceptions.py": EXCEPTIONS,
+        "requests/sessions.py": SESSIONS,
+        "requests/adapters.py": ADAPTERS,
+        "docs/guide.md": GUIDE,
+        "tests/test_timeouts.py": TESTS,
+    }
+    return indexed_files(tmp_path_factory.mktemp("evidence"), files)
 
 
 def _first(brain: Brain, query: str, mode: str = "multi"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from workspace_fixture import indexed_files
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.chunking.code import analyze_code
@@ -33,12 +34,8 @@ class Connection:
 
 @pytest.fixture(scope="module")
 def brain(tmp_path_factory) -> Brain:
-    root = tmp_path_factory.mktemp("symbols")
-    (root / "conn.py").write_text(SOURCE)
-    (root / "notes.md").write_text("# Notes\n\nWrites are flushed to the socket when the queue is long.\n")
-    brain = Brain(root)
-    brain.index()
-    return brain
+    notes = "# Notes\n\nWrites are flushed to the socket when the queue is long.\n"
+    return indexed_files(tmp_path_factory.mktemp("symbols"), {"conn.py": SOURCE, "notes.md": notes})
 
 
 def test_name_parts_are_stemmed_and_drop_the_whole_identifier():
@@ -78,12 +75,7 @@ BABEL_JS = (
 
 @pytest.fixture(scope="module")
 def js_brain(tmp_path_factory) -> Brain:
-    root = tmp_path_factory.mktemp("factories")
-    (root / "lower.js").write_text(FACTORY_JS)
-    (root / "shout.js").write_text(BABEL_JS)
-    brain = Brain(root)
-    brain.index()
-    return brain
+    return indexed_files(tmp_path_factory.mktemp("factories"), {"lower.js": FACTORY_JS, "shout.js": BABEL_JS})
 
 
 def test_a_factory_made_function_is_named_by_its_variable_and_a_module_helper_is_no_function(js_brain):
@@ -198,12 +190,7 @@ class View:
 
 @pytest.fixture(scope="module")
 def classes(tmp_path_factory) -> Brain:
-    root = tmp_path_factory.mktemp("members")
-    (root / "ctx.py").write_text(REQUEST_CONTEXT)
-    (root / "views.py").write_text(VIEWS)
-    brain = Brain(root)
-    brain.index()
-    return brain
+    return indexed_files(tmp_path_factory.mktemp("members"), {"ctx.py": REQUEST_CONTEXT, "views.py": VIEWS})
 
 
 def _first(brain: Brain, query: str, count: int = 2) -> list[str | None]:

@@ -5,6 +5,7 @@ tests and docs that say a behaviour's words as well as the code doing it."""
 from __future__ import annotations
 
 import pytest
+from workspace_fixture import indexed_files
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.retrieval.evidence import (
@@ -311,29 +312,23 @@ def scan(accumulator, seed):
 
 @pytest.fixture(scope="module")
 def brain(tmp_path_factory) -> Brain:
-    root = tmp_path_factory.mktemp("top3")
-    (root / "lib").mkdir()
-    (root / "lib" / "application.js").write_text(APPLICATION)
-    (root / "lib" / "view.js").write_text(VIEW)
-    (root / "lib" / "request.js").write_text(REQUEST)
-    (root / "History.md").write_text(HISTORY)
-    (root / "flask").mkdir()
-    (root / "flask" / "blueprints.py").write_text(BLUEPRINTS)
-    (root / "tests").mkdir()
-    (root / "tests" / "test_blueprints.py").write_text(TEST_BLUEPRINTS)
-    (root / "flask" / "sessions.py").write_text(SESSIONS)
-    (root / "tests" / "test_config.py").write_text(TEST_CONFIG)
-    (root / "flask" / "app.py").write_text(APP)
-    (root / "flask" / "scaffold.py").write_text(SCAFFOLD)
-    (root / "flask" / "sansio_app.py").write_text(SANSIO_APP)
-    (root / "flask" / "sansio_blueprints.py").write_text(SANSIO_BLUEPRINTS)
-    (root / "rx").mkdir()
-    (root / "rx" / "merge.py").write_text(MERGE)
-    (root / "docs").mkdir()
-    (root / "docs" / "errorhandling.rst").write_text(ERRORS_DOC)
-    brain = Brain(root)
-    brain.index()
-    return brain
+    files = {
+        "lib/application.js": APPLICATION,
+        "lib/view.js": VIEW,
+        "lib/request.js": REQUEST,
+        "History.md": HISTORY,
+        "flask/blueprints.py": BLUEPRINTS,
+        "tests/test_blueprints.py": TEST_BLUEPRINTS,
+        "flask/sessions.py": SESSIONS,
+        "tests/test_config.py": TEST_CONFIG,
+        "flask/app.py": APP,
+        "flask/scaffold.py": SCAFFOLD,
+        "flask/sansio_app.py": SANSIO_APP,
+        "flask/sansio_blueprints.py": SANSIO_BLUEPRINTS,
+        "rx/merge.py": MERGE,
+        "docs/errorhandling.rst": ERRORS_DOC,
+    }
+    return indexed_files(tmp_path_factory.mktemp("top3"), files)
 
 
 def _results(brain: Brain, query: str, mode: str = "multi"):

@@ -1,9 +1,11 @@
-"""Where the test fixtures are, and the one way tests copy the fixture workspace.
+"""Where the test fixtures are, the one way tests copy the fixture workspace, and the one way they
+index a workspace written from their own texts.
 
 ``FIXTURES`` is tests/fixtures; ``FIXTURE`` its sample project, tests/fixtures/workspace.
 
 A test never indexes the fixture in place: ``copy_workspace`` gives it a private copy, the whole
-tree or only some of its members, each at its own relative path or at another one.
+tree or only some of its members, each at its own relative path or at another one. ``indexed_files``
+writes a test's own files and indexes them.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+
+from agent_brain_lab import Brain
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "workspace"
@@ -37,3 +41,13 @@ def copy_workspace(dest: Path, members: Iterable[str] | None = None, renames: Ma
         else:
             shutil.copy(source, to)
     return dest
+
+
+def indexed_files(root: Path, files: Mapping[str, str]) -> Brain:
+    """Write ``files`` (relative path -> text, folders made as needed) under ``root`` and index them."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    brain = Brain(root)
+    brain.index()
+    return brain
