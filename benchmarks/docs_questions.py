@@ -14,7 +14,6 @@ click (Markdown) is the report split, never looked at while tuning.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -39,8 +38,8 @@ def main(argv: list[str] | None = None) -> int:
         args.cache,
         log,
         fresh=args.fresh,
-        repositories=[r for r in (args.repositories or "").split(",") if r] or None,
-        modes=[m for m in (args.modes or "").split(",") if m] or None,
+        repositories=natural.listed(args.repositories),
+        modes=natural.listed(args.modes),
         label="docs",
         directory=QUESTIONS_DIR,
     )
@@ -48,11 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     text = text.replace("## Natural questions", "## Natural questions about docs").replace(
         "questions/natural", "questions/docs"
     )
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=1) + "\n")
-        args.out.with_suffix(".md").write_text(text)
-    print(text)
+    natural.save(result, text, args.out)
     return 0
 
 

@@ -28,7 +28,18 @@ from typing import Any
 import numpy as np
 
 from .metrics import percentile, rrf
-from .natural import K, breakdown, gains, load_repositories, markdown_rows, mean_scores, question_scores, workspace
+from .natural import (
+    K,
+    breakdown,
+    gains,
+    listed,
+    load_repositories,
+    markdown_rows,
+    mean_scores,
+    question_scores,
+    save,
+    workspace,
+)
 
 DEPTH = 50
 
@@ -275,14 +286,10 @@ def main(argv: list[str] | None = None) -> int:
         args.cache,
         candidates,
         lambda m: print(m, file=sys.stderr, flush=True),
-        [r for r in (args.repositories or "").split(",") if r] or None,
+        listed(args.repositories),
         args.sample,
     )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1) + "\n")
-    text = "\n".join(markdown(result)) + "\n"
-    args.out.with_suffix(".md").write_text(text)
-    print(text)
+    save(result, "\n".join(markdown(result)) + "\n", args.out)
     return 0
 
 

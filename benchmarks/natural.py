@@ -546,13 +546,23 @@ def main(argv: list[str] | None = None) -> int:
         print(message, file=sys.stderr, flush=True)
 
     result = merge([json.loads(p.read_text()) for p in args.merge]) if args.merge else _run(args, log)
-    text = "\n".join(markdown(result)) + "\n"
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=1) + "\n")
-        args.out.with_suffix(".md").write_text(text)
-    print(text)
+    save(result, "\n".join(markdown(result)) + "\n", args.out)
     return 0
+
+
+def listed(option: str | None) -> list[str] | None:
+    """A comma-separated option's items; None when it names none (then: every one)."""
+    return [item for item in (option or "").split(",") if item] or None
+
+
+def save(result: dict, text: str, out: Path | None) -> None:
+    """The results as JSON at ``out`` and their tables (``text``) beside it as ``.md``, when ``out`` is
+    given; the tables printed."""
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=1) + "\n")
+        out.with_suffix(".md").write_text(text)
+    print(text)
 
 
 def _run(args, log: Log) -> dict:
@@ -560,8 +570,8 @@ def _run(args, log: Log) -> dict:
         args.cache,
         log,
         fresh=args.fresh,
-        repositories=[r for r in (args.repositories or "").split(",") if r] or None,
-        modes=[m for m in (args.modes or "").split(",") if m] or None,
+        repositories=listed(args.repositories),
+        modes=listed(args.modes),
         baseline=not args.no_baseline,
         model=args.model,
         model_path=args.model_path,
