@@ -49,17 +49,18 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     names, query = name_index(graph), set(ctx.query_tokens)
     top = ranked[:DEPTH]
     rows = ctx.chunks_of_keys([h.key for h in top])
+    nodes = {key: _node_of(graph, row) for key, row in rows.items()}  # each chunk's symbol, looked up once
     for hit in top:
         row = rows.get(hit.key)
-        defined = _name_defined(graph, names, row) if row is not None else None
+        defined = _name_defined(graph, names, row, nodes[hit.key]) if row is not None else None
         if defined:
             hit.score += boost * cover(name_parts(defined), query, names)
-    top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows)
+    top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
     return top + ranked[DEPTH:]
 
 
 def members_before_containers(
-    graph: CodeGraph, query: set[str], ranked: list[Hit], rows: dict[int, Chunk]
+    graph: CodeGraph, query: set[str], ranked: list[Hit], rows: dict[int, Chunk], nodes: dict[int, str | None]
 ) -> list[Hit]:
     """``ranked`` with a method just above its class when the query names both and no other of the
     class's methods: "what happens when the request context is popped" names ``RequestContext`` and
@@ -67,13 +68,12 @@ def members_before_containers(
     every method's signature) holds the method's words too and wins on the blend and on its longer
     name. A query naming several of its methods ("pushed ... and popped") is about the class, and a
     method named only by the class's own words (``View.as_view`` for "class-based views") is not
-    named apart from it."""
+    named apart from it. ``nodes``: the symbol node each of the ``rows`` defines (:func:`_node_of`)."""
     key_of = {row.chunk_id: key for key, row in rows.items()}
     at = {h.key: n for n, h in enumerate(ranked)}
     lifted: dict[int, float] = {}
     for hit in ranked:
-        row = rows.get(hit.key)
-        node = _node_of(graph, row) if row is not None else None
+        node = nodes.get(hit.key)
         if node is None:
             continue
         own = _spelled(graph.attrs(node), query)
@@ -107,22 +107,16 @@ def _is_member(graph: CodeGraph, node: str, query: set[str], container: frozense
     return data is not None and data.get("kind") == "method" and bool(_spelled(data, query) - container)
 
 
-def _name_defined(graph: CodeGraph, names: NameIndex, row: Chunk) -> str | None:
-    """The name of the function, method or class this chunk defines: its own symbol's, or for a chunk
+def _name_defined(graph: CodeGraph, names: NameIndex, row: Chunk, node: str | None) -> str | None:
+    """The name of the function, method or class this chunk defines: its own symbol's (``node``, whose
+    definition starts in it: not the later parts of a long body, where it is not named), or for a chunk
     of module code, the one function the graph found defined in it (``var toLower = invoker(0,
     'toLowerCase')``: made by a factory, named by the variable). A chunk assigning several names
     (``var _map2 = _interopRequireDefault(_map);`` and the like, one after another) names none of them."""
     if row.symbol_name:
-        return _defined_in(graph, row) or None
-    made = {str(graph.attrs(node).get("name", "")) for node in names.defined_in(row.chunk_id)} - {""}
+        return (str(graph.attrs(node).get("name", "")) or None) if node is not None else None
+    made = {str(graph.attrs(n).get("name", "")) for n in names.defined_in(row.chunk_id)} - {""}
     return made.pop() if len(made) == 1 else None
-
-
-def _defined_in(graph: CodeGraph, row: Chunk) -> str | None:
-    """The name of the function, method or class whose definition this chunk holds (its first chunk:
-    the later parts of a long body are not where it is named)."""
-    node = _node_of(graph, row)
-    return str(graph.attrs(node).get("name", "")) if node is not None else None
 
 
 def _node_of(graph: CodeGraph, row: Chunk) -> str | None:
