@@ -141,8 +141,9 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
     """``ranked`` with every test chunk ``TEST_PENALTY`` lower unless the query is about tests, and every
     changelog chunk ``CHANGELOG_PENALTY`` lower unless it asks what changed: both say the words of a
     behaviour as often as the code that does it; and, for a question about what the code does
-    (:func:`about_behaviour`), every other doc chunk ``DOCS_PENALTY`` lower. The penalties are on the blend's [0, 1] scale; a list
-    scored otherwise (an RRF) gives its ``scale``: the score that stands for 1 (its first's)."""
+    (:func:`about_behaviour`), every other doc chunk ``DOCS_PENALTY`` lower. The penalties are on the
+    blend's [0, 1] scale; a list scored otherwise (an RRF) gives its ``scale``: the score that stands
+    for 1 (its first's)."""
     if not ranked:
         return ranked
     scale = 1.0 if scale is None else scale
