@@ -17,9 +17,13 @@ const SCREENSHOTS = path.resolve(__dirname, '..', 'screenshots');
 const BULK = 'bulk-notes';
 
 /**
- * Write `count` distinct small documents into `folder` of the server's root, on disk:
+ * Write `count` distinct documents into `folder` of the server's root, on disk:
  * through the contents API every file would queue its own save-triggered job. `tag`
  * makes every text new to the embedding cache (which would otherwise skip embedding).
+ * Each note is a paragraph of ~180 tokens, so embedding it costs about what a chunk of
+ * code does (~25 a second on 2 cores): a run over these notes embeds for as long as the
+ * steps that cancel it need, on a loaded machine too (one-line notes embedded in seconds,
+ * and a busy CI machine reached the cancel after the run had ended).
  */
 async function writeBulkFiles(
   page: IJupyterLabPageFixture,
@@ -31,7 +35,12 @@ async function writeBulkFiles(
   const dir = path.join(status.root, folder);
   fs.mkdirSync(dir);
   for (let i = 0; i < count; i++) {
-    const content = `# Note ${i} ${tag}\n\nMeasurement ${i * 7919} of batch ${i % 13}: the ${i}th sample ${tag}.\n`;
+    const readings = Array.from(
+      { length: 8 },
+      (_, k) =>
+        `Reading ${k} of series ${(i * 31 + k * 17) % 997} gave ${(i * 7919 + k * 104729) % 100003} units at station ${(i + k) % 41}.`
+    );
+    const content = `# Note ${i} ${tag}\n\nMeasurement ${i * 7919} of batch ${i % 13}: the ${i}th sample ${tag}.\n${readings.join(' ')}\n`;
     fs.writeFileSync(path.join(dir, `note-${i}.md`), content);
   }
   return dir;
