@@ -112,6 +112,22 @@ def test_force_rebuilds_everything_from_the_cache(small):
     assert small.query("area of a circle", mode="vector").results
 
 
+def test_an_index_chunked_by_an_earlier_release_is_rechunked_whole_by_its_next_run(small, monkeypatch):
+    from agent_brain_lab.engine import indexer
+
+    unchanged = small.index()
+    assert unchanged.files_indexed == 0
+    # The release after this one chunks differently: its first run, even one scoped to a folder as
+    # a save's is, re-chunks every file (an unchanged file keeping old chunks would mix two
+    # chunkings), and every text it embedded before comes from the embedding cache.
+    monkeypatch.setattr(indexer, "CHUNKER_VERSION", indexer.CHUNKER_VERSION + 1)
+    upgraded = small.index(path="geo")
+    assert upgraded.files_indexed == upgraded.files_total == 3
+    assert upgraded.chunks_embedded == 0
+    assert small.index().files_indexed == 0  # recorded: once only
+    assert small.query("area of a circle", mode="vector").results
+
+
 def test_subfolder_index_leaves_the_rest_alone(small):
     write_module(small.root, "geo/solids.py", "def sphere_volume(r):\n    return 4 / 3 * 3.14159 * r ** 3\n")
     (small.root / "README.md").write_text("# Geometry\n\nChanged but not re-indexed yet.\n")

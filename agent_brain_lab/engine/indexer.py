@@ -36,6 +36,7 @@ import numpy as np
 import pathspec
 
 from .analysis import ChunkSettings, analyze_file, file_budget
+from .chunking import CHUNKER_VERSION
 from .embedding import Embedder
 from .merges import Merges
 from .retrieval.filters import FilterColumns
@@ -735,7 +736,8 @@ def _spec(globs: tuple[str, ...]) -> pathspec.PathSpec:
 
 
 def _chunking_key(settings: IndexSettings) -> str:
-    return f"{settings.chunks.chunk_size}/{settings.chunks.chunk_overlap}/graph={settings.graph_enabled}"
+    chunks = settings.chunks
+    return f"{chunks.chunk_size}/{chunks.chunk_overlap}/graph={settings.graph_enabled}/chunker={CHUNKER_VERSION}"
 
 
 class _Rows:

@@ -1,0 +1,8 @@
+"""Files into chunks: code by its syntax tree, documents by their sections, notebooks by their cells."""
+
+# What the chunkers make of a file: bump it with every change to chunk bounds or to the symbol,
+# section or doc fields they fill. An index recorded under another version is re-chunked whole
+# by its next run (every chunk text it already embedded comes from the embedding cache), so an
+# upgrade never leaves unchanged files with the old chunks next to edited files with the new.
+# 2: JavaScript member-assigned functions as methods, doc comments across a blank line.
+CHUNKER_VERSION = 2
