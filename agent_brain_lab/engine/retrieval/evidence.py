@@ -107,6 +107,8 @@ _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make
 _VALUE = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^()'\"`\n]*\)|\[[^\]'\"`\n]*\])*"
 _JOINED_BY_VALUE = re.compile(rf"\s*\+\s*{_VALUE}\s*\+\s*[rRfFbBuU]{{0,2}}")
 _ENDS_WITH_VALUE = re.compile(rf"[ \t]*\+[ \t]*{_VALUE}")
+# a line of a comment: "// ...", "/* ...", " * ..." (a block comment's body), "# ..." (not "#error")
+_COMMENT_LINE = re.compile(r"[ \t]*(?://|/\*|\*(?!\w)|#(?![A-Za-z!\[]))")
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
 _RAISES = re.compile(
@@ -204,11 +206,15 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     keys = list(dict.fromkeys(pool + [int(k) for k in extra]))
     rows = ctx.chunks_of_keys(keys)
     messages, titled = [], []
+    changes = about_changes(ctx.request.query)
     for n, key in enumerate(keys):
         row = rows.get(key)
         if row is None:
             continue
-        cover, raises = message_match(message, words, row.text) if words >= 2 else (0.0, False)
+        cover, raises = (0.0, False)
+        # a changelog entry quoting a message or a setting tells when it changed, not where it is made
+        if words >= 2 and (changes or not is_changelog(row.source)):
+            cover, raises = message_match(message, words, row.text, code=row.source_type != "doc")
         if cover:
             tier = (0 if raises else 1) if row.source_type == "code" else 2
             messages.append((tier, -cover, n, key))
@@ -265,14 +271,18 @@ def title_tokens(title: str) -> frozenset[str]:
     return frozenset(tokenize(title))
 
 
-def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
+def message_match(message: str, words: int, text: str, code: bool = False) -> tuple[float, bool]:
     """(the share of the message's ``words`` the best literal in ``text`` spells with its own text,
-    whether that literal is raised, thrown or logged); (0, False) when no literal makes the message."""
+    whether that literal is raised, thrown or logged); (0, False) when no literal makes the message.
+    In ``code`` a quoted phrase in a comment (``* When "trust proxy" is set``) is prose about the code,
+    not a message it makes."""
     best, raises = 0.0, False
 
     lowered = message.lower()
     for match, body in _literals(text):
         if len(body) < MIN_FIXED_LETTERS or not _shares_a_word(body, lowered):
+            continue
+        if code and _COMMENT_LINE.match(text, text.rfind("\n", 0, match.start()) + 1):
             continue
         own_words = _own_words(body)
         if own_words is None:

@@ -1,0 +1,160 @@
+"""Multi mode on a real index: further classes of natural question whose answer ranked below the top 3
+(read from the tune split of ``benchmarks.natural``) — a setting's name quoted in doc comments and
+changelog entries taken for a pasted message."""
+
+from __future__ import annotations
+
+import pytest
+from workspace_fixture import indexed_files
+
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.retrieval.evidence import message_match
+
+APPLICATION = """'use strict';
+
+var compileTrust = require('./utils').compileTrust;
+
+var app = exports = module.exports = {};
+
+/**
+ * Initialize application configuration.
+ */
+
+app.defaultConfiguration = function defaultConfiguration() {
+  this.enable('x-powered-by');
+  this.set('etag', 'weak');
+  this.set('trust proxy', false);
+};
+
+/**
+ * Assign `setting` to `val`, or return `setting`'s value.
+ */
+
+app.set = function set(setting, val) {
+  this.settings[setting] = val;
+
+  switch (setting) {
+    case 'etag':
+      this.set('etag fn', compileETag(val));
+      break;
+    case 'trust proxy':
+      this.set('trust proxy fn', compileTrust(val));
+      break;
+  }
+
+  return this;
+};
+"""
+
+UTILS = """'use strict';
+
+/**
+ * Compile "proxy trust" value to function.
+ *
+ * @param  {Boolean|String|Number|Array|Function} val
+ * @return {Function}
+ */
+
+exports.compileTrust = function(val) {
+  if (typeof val === 'function') return val;
+
+  if (val === true) {
+    // Support plain true/false
+    return function(){ return true };
+  }
+
+  if (typeof val === 'number') {
+    // Support trusting hop count
+    return function(a, i){ return i < val };
+  }
+
+  return proxyaddr.compile(val || []);
+}
+"""
+
+REQUEST = """'use strict';
+
+var req = Object.create(http.IncomingMessage.prototype);
+
+/**
+ * Return the protocol string "http" or "https"
+ * when requested with TLS. When the "trust proxy"
+ * setting trusts the socket address, the
+ * "X-Forwarded-Proto" header field will be trusted.
+ */
+
+defineGetter(req, 'protocol', function protocol(){
+  var trust = this.app.get('trust proxy fn');
+  return trust(this.connection.remoteAddress, 0) ? 'https' : 'http';
+});
+
+/**
+ * Return the remote address from the trusted proxy.
+ *
+ * The is the remote address on the socket unless
+ * "trust proxy" is set.
+ */
+
+defineGetter(req, 'ip', function ip(){
+  var trust = this.app.get('trust proxy fn');
+  return proxyaddr(this, trust);
+});
+
+/**
+ * When "trust proxy" is set, trusted proxy addresses + client.
+ */
+
+defineGetter(req, 'ips', function ips() {
+  var trust = this.app.get('trust proxy fn');
+  return proxyaddr.all(this, trust);
+});
+"""
+
+HISTORY = """4.3.0 / 2014-05-21
+==================
+
+  * Fix `req.ips` when the `trust proxy` setting is a number of hops
+
+3.20.1 / 2015-02-28
+===================
+
+  * Fix `req.ip` computed wrongly when the `trust proxy` setting is set
+
+3.0.0 / 2012-05-30
+==================
+
+  * Added the `trust proxy` setting
+"""
+
+
+@pytest.fixture(scope="module")
+def brain(tmp_path_factory) -> Brain:
+    files = {
+        "lib/application.js": APPLICATION,
+        "lib/utils.js": UTILS,
+        "lib/request.js": REQUEST,
+        "History.md": HISTORY,
+    }
+    return indexed_files(tmp_path_factory.mktemp("misses"), files)
+
+
+def _results(brain: Brain, query: str, mode: str = "multi"):
+    return brain.query(query, mode=mode, top_k=10).results
+
+
+def test_a_setting_quoted_in_doc_comments_and_changelogs_is_not_a_message_they_make(brain):
+    results = _results(brain, "trust proxy setting")
+    sources = [r.source for r in results]
+    # the code that makes and applies the setting, before the getters whose doc comments quote it
+    assert sources[:2] == ["lib/application.js", "lib/application.js"]
+    # a changelog entry still answers when the question asks what changed
+    assert _results(brain, "when was the trust proxy setting added")[0].source == "History.md"
+
+
+def test_a_literal_in_a_comment_is_a_message_only_outside_code():
+    text = '/**\n * When "trust proxy" is set, trusted addresses.\n */\nvar trust = 1;\n'
+    assert message_match("trust proxy setting", 3, text, code=True) == (0.0, False)
+    assert message_match("trust proxy setting", 3, text)[0] > 0.5
+    # a literal in code, raised, still matches after a comment
+    raised = "// check the option\nthrow new Error('No default engine was specified');\n"
+    assert message_match("Error: No default engine was specified", 5, raised, code=True) == (1.0, True)
