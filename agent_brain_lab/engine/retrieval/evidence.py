@@ -38,6 +38,7 @@ from ..tokenizer import WORD, tokenize
 from ..types import SOURCE_TYPES, Chunk
 from .bm25 import top_rows
 from .context import Hit, QueryContext
+from .intent import DOTTED
 
 TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + name cover 0.15): not won on its name
 TEST_WORDS = frozenset(
@@ -169,27 +170,58 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
 
 def exact_names_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     """The definitions the query names exactly (case-exact first, then any case) ahead of ``ranked``."""
-    graph = ctx.snapshot.graph
-    if graph is None or not ctx.intent.names:
+    exact, other_case = _definitions(ctx, ctx.intent.names)
+    return _promote(ranked, _allowed(ctx, exact + other_case))
+
+
+def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question about what the code does that names it by its owner (``owner.member``, written so:
+    "how does res.send decide the Content-Type") puts that definition first: the functions sharing the
+    question's other words (``res.type`` for "Content-Type") say them more, but the question is about
+    the one it names. Not when it asks what changed (a changelog answers "what changed about
+    res.redirect"), nor for a name written alone ("how does MethodView pick the method": the class is
+    the topic, its method the answer)."""
+    query = ctx.request.query
+    if not about_behaviour(query) or about_changes(query):
         return ranked
+    exact, _ = _definitions(ctx, [n for n in ctx.intent.code_names if DOTTED.fullmatch(n)], qualified=True)
+    return _promote(ranked, _allowed(ctx, exact))
+
+
+def _definitions(ctx: QueryContext, names: Iterable[str], qualified: bool = False) -> tuple[list[str], list[str]]:
+    """The chunk ids of the definitions of ``names``: those spelled exactly so (by name or qualified
+    name), then those spelled so in another case; ``qualified``: only those whose qualified name is
+    spelled exactly so."""
+    graph = ctx.snapshot.graph
     exact: list[str] = []
     other_case: list[str] = []
-    for name in ctx.intent.names:
+    if graph is None:
+        return exact, other_case
+    for name in names:
         for node in graph.lookup(name.replace("::", ".")):
             data = graph.attrs(node)
             if data.get("kind") not in _DEFINITIONS or not data.get("chunk_id"):
                 continue
-            spelled = {str(data.get("name") or ""), str(data.get("qualname") or "")}
-            (exact if name in spelled else other_case).append(str(data["chunk_id"]))
-    chunk_ids = list(dict.fromkeys(exact + other_case))
+            qualname = str(data.get("qualname") or "")
+            spelled = {qualname} if qualified else {str(data.get("name") or ""), qualname}
+            if name in spelled:
+                exact.append(str(data["chunk_id"]))
+            elif not qualified:
+                other_case.append(str(data["chunk_id"]))
+    return exact, other_case
+
+
+def _allowed(ctx: QueryContext, chunk_ids: list[str]) -> list[int]:
+    """The keys of ``chunk_ids`` (first occurrences, in order) that pass the request's filters."""
+    chunk_ids = list(dict.fromkeys(chunk_ids))
     if not chunk_ids:
-        return ranked
+        return []
     key_of = ctx.keys_of_chunk_ids(chunk_ids)
     keys = [key_of[c] for c in chunk_ids if c in key_of]
     if not keys:
-        return ranked
+        return []
     allowed = ctx.allowed_keys(np.array(keys, dtype=np.int64))
-    return _promote(ranked, [k for k, ok in zip(keys, allowed) if ok])
+    return [k for k, ok in zip(keys, allowed) if ok]
 
 
 def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .context import Hit, QueryContext
-from .evidence import asides_below, exact_names_first, text_evidence_first
+from .evidence import asides_below, exact_names_first, named_subject_first, text_evidence_first
 from .fusion import rrf
 from .graph import GraphLeg, entity_names, graph_leg
 from .hybrid import blend
@@ -81,6 +81,7 @@ def run(ctx: QueryContext) -> Fused:
     fused_by_rank = led_by_graph or intent.label == "lookup"
     if not fused_by_rank:
         hits = asides_below(ctx, name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"])))
+        hits = named_subject_first(ctx, hits)  # "how does res.send decide ...": res.send
     else:
         hits = rrf(legs, ctx.request.rrf_k, weights)
         if not led_by_graph:  # a look-up: "SECRET_KEY" is where the library reads it, not a test's
