@@ -1,7 +1,8 @@
 """Multi mode on a real index: further classes of natural question whose answer ranked below the top 3
 (read from the tune split of ``benchmarks.natural``) — a setting's name quoted in doc comments and
 changelog entries taken for a pasted message; a question about what a function does, naming it by its
-owner, answered by the functions sharing its other words."""
+owner, answered by the functions sharing its other words; a setting looked up by name whose definition
+is its docs' entry; a relation question answered with a callee's changelog entry."""
 
 from __future__ import annotations
 
@@ -193,6 +194,56 @@ res.set = function header(field, val) {
 };
 """
 
+SESSIONS = """
+class SecureCookieSessionInterface:
+    def get_signing_serializer(self, app):
+        if not app.secret_key:
+            return None
+
+        keys = []
+        if fallbacks := app.config["SECRET_KEY_FALLBACKS"]:
+            keys.extend(fallbacks)
+        keys.append(app.secret_key)
+        return URLSafeTimedSerializer(keys, salt=self.salt)
+"""
+
+CONFIG_DOC = """Configuration Handling
+======================
+
+Builtin Configuration Values
+----------------------------
+
+.. py:data:: TESTING
+
+    Enable testing mode. Exceptions are propagated rather than handled by the
+    app's error handlers.
+
+    Default: ``False``
+
+.. py:data:: SECRET_KEY
+
+    A secret key that will be used for securely signing the session cookie
+    and can be used for any other security related needs by extensions or your
+    application. It should be a long random ``bytes`` or ``str``.
+
+    Default: ``None``
+"""
+
+DEPLOY_DOC = """Deploy to Production
+====================
+
+Configure the Secret Key
+------------------------
+
+You need to change the ``SECRET_KEY`` before deploying. The default ``SECRET_KEY``
+is ``'dev'``: set ``SECRET_KEY`` to a random value in ``config.py``, or the
+``SECRET_KEY`` anyone can read signs your sessions::
+
+    SECRET_KEY = '192b9bdd22ab9ed4d12e236c78afcb9a393ec15f71bbf5dc987d54727823bcbf'
+
+Keep the ``SECRET_KEY`` out of version control.
+"""
+
 HISTORY = """4.3.0 / 2014-05-21
 ==================
 
@@ -218,6 +269,9 @@ def brain(tmp_path_factory) -> Brain:
         "lib/utils.js": UTILS,
         "lib/request.js": REQUEST,
         "lib/response.js": RESPONSE,
+        "flask/sessions.py": SESSIONS,
+        "docs/config.rst": CONFIG_DOC,
+        "docs/deploy.rst": DEPLOY_DOC,
         "History.md": HISTORY,
     }
     return indexed_files(tmp_path_factory.mktemp("misses"), files)
@@ -253,3 +307,12 @@ def test_a_question_about_what_a_function_named_by_its_owner_does_finds_it_first
     assert _results(brain, query, "hybrid")[0].qualified_symbol != "res.send"
     # asking what changed about it: the changelog, not the function
     assert _results(brain, "what changed about res.send and the Content-Type in 3.0.0")[0].source == "History.md"
+
+
+def test_a_setting_looked_up_by_name_finds_the_docs_entry_defining_it(brain):
+    first = _results(brain, "SECRET_KEY")[0]
+    assert first.source == "docs/config.rst"
+    lines = (brain.root / first.source).read_text().splitlines()[first.start_line - 1 : first.end_line]
+    assert ".. py:data:: SECRET_KEY" in lines
+    # the words alone point at the page repeating the name most
+    assert _results(brain, "SECRET_KEY", "hybrid")[0].source == "docs/deploy.rst"

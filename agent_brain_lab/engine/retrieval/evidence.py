@@ -110,6 +110,13 @@ _JOINED_BY_VALUE = re.compile(rf"\s*\+\s*{_VALUE}\s*\+\s*[rRfFbBuU]{{0,2}}")
 _ENDS_WITH_VALUE = re.compile(rf"[ \t]*\+[ \t]*{_VALUE}")
 # a line of a comment: "// ...", "/* ...", " * ..." (a block comment's body), "# ..." (not "#error")
 _COMMENT_LINE = re.compile(r"[ \t]*(?://|/\*|\*(?!\w)|#(?![A-Za-z!\[]))")
+# a reStructuredText object description (Sphinx's ``.. py:data:: NAME``, ``.. function:: f(x)``,
+# ``.. envvar:: FLASK_APP``): the name it defines, without a signature
+_DIRECTIVE = re.compile(
+    r"^[ \t]*\.\.[ \t]+(?:[a-z]+:)?(?:data|attribute|function|method|class|exception|decorator|property|"
+    r"module|envvar|confval|option|setting)::[ \t]+([^\s(\[]+)",
+    re.MULTILINE,
+)
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
 _RAISES = re.compile(
@@ -169,9 +176,32 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
 
 
 def exact_names_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
-    """The definitions the query names exactly (case-exact first, then any case) ahead of ``ranked``."""
+    """The definitions the query names exactly (case-exact first, then any case) ahead of ``ranked``,
+    then the doc entries defining them (:func:`documented`): a setting the code only reads as a key
+    (``SECRET_KEY``) is defined in its docs."""
     exact, other_case = _definitions(ctx, ctx.intent.names)
-    return _promote(ranked, _allowed(ctx, exact + other_case))
+    return _promote(ranked, _allowed(ctx, exact + other_case) + documented(ctx, ranked, ctx.intent.names))
+
+
+def documented(ctx: QueryContext, ranked: list[Hit], names: Iterable[str]) -> list[int]:
+    """The doc chunks, among the first ``RANKED_DEPTH`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best
+    rows, holding a definition of one of ``names`` (a reStructuredText object directive: ``.. py:data::
+    SECRET_KEY``, ``.. function:: flask.json.dumps(obj)``, ``.. envvar:: FLASK_APP``), in that order."""
+    wanted = set(names)
+    if not wanted:
+        return []
+    rows = ctx.chunks_of_keys(_candidates(ctx, ranked))
+    return [
+        key
+        for key, row in rows.items()
+        if row.source_type in _PROSE_TYPES and any(_defined_name(t, wanted) for t in _DIRECTIVE.findall(row.text))
+    ]
+
+
+def _defined_name(target: str, names: set[str]) -> bool:
+    """Whether a directive's target (``flask.json.dumps``, ``SECRET_KEY``) is one of ``names``, with or
+    without the modules and class before it."""
+    return target in names or any(target.endswith("." + n) for n in names)
 
 
 def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
@@ -233,9 +263,7 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     message = message_of(ctx.request.query)
     words = len(WORD.findall(message))
     tokens = set(ctx.query_tokens)
-    pool = [h.key for h in ranked[:RANKED_DEPTH]]
-    extra = ctx.snapshot.columns.keys[top_rows(ctx.bm25_scores, MESSAGE_DEPTH)].tolist()
-    keys = list(dict.fromkeys(pool + [int(k) for k in extra]))
+    keys = _candidates(ctx, ranked)
     rows = ctx.chunks_of_keys(keys)
     messages, titled = [], []
     changes = about_changes(ctx.request.query)
@@ -254,6 +282,15 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         if match >= TITLE_MATCH:
             titled.append((-match, n, key))
     return _promote(ranked, [m[-1] for m in sorted(messages)] + [t[-1] for t in sorted(titled)])
+
+
+def _candidates(ctx: QueryContext, ranked: list[Hit]) -> list[int]:
+    """The first ``RANKED_DEPTH`` keys of ``ranked``, then bm25's ``MESSAGE_DEPTH`` best rows: the
+    chunks read for text evidence (a chunk holding a message, a heading or a definition holds the
+    query's words)."""
+    pool = [h.key for h in ranked[:RANKED_DEPTH]]
+    extra = ctx.snapshot.columns.keys[top_rows(ctx.bm25_scores, MESSAGE_DEPTH)].tolist()
+    return list(dict.fromkeys(pool + [int(k) for k in extra]))
 
 
 def title_match(tokens: set[str], row: Chunk) -> float:
