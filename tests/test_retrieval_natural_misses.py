@@ -316,3 +316,38 @@ def test_a_setting_looked_up_by_name_finds_the_docs_entry_defining_it(brain):
     assert ".. py:data:: SECRET_KEY" in lines
     # the words alone point at the page repeating the name most
     assert _results(brain, "SECRET_KEY", "hybrid")[0].source == "docs/deploy.rst"
+
+
+CALLS = """
+def handle(request):
+    view = lookup(request.path)
+    return render(view)
+
+
+def lookup(path):
+    return VIEWS[path]
+
+
+def render(view):
+    return compile_template(view.template)
+
+
+def compile_template(source):
+    return Template(source)
+"""
+
+CALLS_HISTORY = """# Changes
+
+## 2.0.1
+
+- Fix the `lookup` call that handle makes for a path with a trailing slash.
+"""
+
+
+def test_a_callees_changelog_entry_is_not_a_callee(tmp_path):
+    brain = indexed_files(tmp_path, {"app/views.py": CALLS, "CHANGES.md": CALLS_HISTORY})
+    for mode in ("graph", "multi"):
+        sources = [(r.source, r.symbol_name) for r in _results(brain, "what does handle call", mode)]
+        # handle calls render, which calls compile_template: a callee two calls away, above the entry
+        # that mentions a callee (and says "call" and "handle")
+        assert sources.index(("app/views.py", "compile_template")) < sources.index(("CHANGES.md", None)), mode
