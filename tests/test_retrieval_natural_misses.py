@@ -207,6 +207,17 @@ class SecureCookieSessionInterface:
         return URLSafeTimedSerializer(keys, salt=self.salt)
 """
 
+DEFAULTS = """
+class Flask:
+    default_config = {
+        "DEBUG": None,
+        "TESTING": False,
+        "SECRET_KEY": None,
+        "SECRET_KEY_FALLBACKS": None,
+        "SESSION_COOKIE_NAME": "session",
+    }
+"""
+
 CONFIG_DOC = """Configuration Handling
 ======================
 
@@ -227,6 +238,20 @@ Builtin Configuration Values
     application. It should be a long random ``bytes`` or ``str``.
 
     Default: ``None``
+
+.. py:data:: SECRET_KEY_FALLBACKS
+
+    A list of old secret keys that can still be used for unsigning. This allows
+    a project to implement key rotation without invalidating active sessions.
+
+    Default: ``None``
+"""
+
+TESTING_DOC = """Testing
+=======
+
+Flask provides utilities for testing an application. Create the app in testing mode and use
+its test client to make requests to it without running a server.
 """
 
 DEPLOY_DOC = """Deploy to Production
@@ -270,8 +295,10 @@ def brain(tmp_path_factory) -> Brain:
         "lib/request.js": REQUEST,
         "lib/response.js": RESPONSE,
         "flask/sessions.py": SESSIONS,
+        "flask/app.py": DEFAULTS,
         "docs/config.rst": CONFIG_DOC,
         "docs/deploy.rst": DEPLOY_DOC,
+        "docs/testing.rst": TESTING_DOC,
         "History.md": HISTORY,
     }
     return indexed_files(tmp_path_factory.mktemp("misses"), files)
@@ -316,6 +343,12 @@ def test_a_setting_looked_up_by_name_finds_the_docs_entry_defining_it(brain):
     assert ".. py:data:: SECRET_KEY" in lines
     # the words alone point at the page repeating the name most
     assert _results(brain, "SECRET_KEY", "hybrid")[0].source == "docs/deploy.rst"
+    # a literal spelling the name (the default config's key, the session's read of it) comes after
+    first, second = _results(brain, "SECRET_KEY_FALLBACKS key rotation")[:2]
+    assert first.source == "docs/config.rst"
+    assert second.source in {"flask/app.py", "flask/sessions.py"}
+    # a section titled as the query still comes first: the query may be its heading
+    assert [r.source for r in _results(brain, "TESTING")[:2]] == ["docs/testing.rst", "docs/config.rst"]
 
 
 CALLS = """

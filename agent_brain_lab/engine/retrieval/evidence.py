@@ -114,7 +114,7 @@ _COMMENT_LINE = re.compile(r"[ \t]*(?://|/\*|\*(?!\w)|#(?![A-Za-z!\[]))")
 # ``.. envvar:: FLASK_APP``): the name it defines, without a signature
 _DIRECTIVE = re.compile(
     r"^[ \t]*\.\.[ \t]+(?:[a-z]+:)?(?:data|attribute|function|method|class|exception|decorator|property|"
-    r"module|envvar|confval|option|setting)::[ \t]+([^\s(\[]+)",
+    r"envvar|confval|option|setting)::[ \t]+([^\s(\[]+)",
     re.MULTILINE,
 )
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
@@ -176,32 +176,16 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
 
 
 def exact_names_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
-    """The definitions the query names exactly (case-exact first, then any case) ahead of ``ranked``,
-    then the doc entries defining them (:func:`documented`): a setting the code only reads as a key
-    (``SECRET_KEY``) is defined in its docs."""
+    """The definitions the query names exactly (case-exact first, then any case) ahead of ``ranked``."""
     exact, other_case = _definitions(ctx, ctx.intent.names)
-    return _promote(ranked, _allowed(ctx, exact + other_case) + documented(ctx, ranked, ctx.intent.names))
+    return _promote(ranked, _allowed(ctx, exact + other_case))
 
 
-def documented(ctx: QueryContext, ranked: list[Hit], names: Iterable[str]) -> list[int]:
-    """The doc chunks, among the first ``RANKED_DEPTH`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best
-    rows, holding a definition of one of ``names`` (a reStructuredText object directive: ``.. py:data::
-    SECRET_KEY``, ``.. function:: flask.json.dumps(obj)``, ``.. envvar:: FLASK_APP``), in that order."""
-    wanted = set(names)
-    if not wanted:
-        return []
-    rows = ctx.chunks_of_keys(_candidates(ctx, ranked))
-    return [
-        key
-        for key, row in rows.items()
-        if row.source_type in _PROSE_TYPES and any(_defined_name(t, wanted) for t in _DIRECTIVE.findall(row.text))
-    ]
-
-
-def _defined_name(target: str, names: set[str]) -> bool:
-    """Whether a directive's target (``flask.json.dumps``, ``SECRET_KEY``) is one of ``names``, with or
-    without the modules and class before it."""
-    return target in names or any(target.endswith("." + n) for n in names)
+def _defines(row: Chunk, names: set[str]) -> bool:
+    """Whether a doc chunk holds the entry defining one of ``names``: a reStructuredText object
+    directive (``.. py:data:: SECRET_KEY``, ``.. function:: flask.json.dumps(obj)``, ``.. envvar::
+    FLASK_APP``) whose target is the name, with or without the modules and class before it."""
+    return any(t in names or any(t.endswith("." + n) for n in names) for t in _DIRECTIVE.findall(row.text))
 
 
 def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
@@ -256,7 +240,10 @@ def _allowed(ctx: QueryContext, chunk_ids: list[str]) -> list[int]:
 
 def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     """Ahead of ``ranked``: the chunks holding a string literal the query's message was made from
-    (:func:`message_match`), then the doc sections titled as the query (:func:`title_match`).
+    (:func:`message_match`), then the doc sections titled as the query (:func:`title_match`). For a
+    query of names only: the sections titled so, the doc entries defining one of the names
+    (:func:`_defines`: a setting the code reads only as a key, ``SECRET_KEY``, is defined in its
+    docs), then the literals spelling it.
 
     Read from the first ``RANKED_DEPTH`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best rows: a chunk
     holding the message, or under the heading, holds the query's words."""
@@ -265,8 +252,9 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     tokens = set(ctx.query_tokens)
     keys = _candidates(ctx, ranked)
     rows = ctx.chunks_of_keys(keys)
-    messages, titled = [], []
+    messages, titled, defined = [], [], []
     changes = about_changes(ctx.request.query)
+    names = set(ctx.intent.names) if ctx.intent.label == "lookup" else set()
     for n, key in enumerate(keys):
         row = rows.get(key)
         if row is None:
@@ -281,7 +269,12 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         match = title_match(tokens, row) if row.source_type in _PROSE_TYPES and tokens else 0.0
         if match >= TITLE_MATCH:
             titled.append((-match, n, key))
-    return _promote(ranked, [m[-1] for m in sorted(messages)] + [t[-1] for t in sorted(titled)])
+        if names and row.source_type in _PROSE_TYPES and _defines(row, names):
+            defined.append(key)
+    said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
+    # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
+    # the heading or the doc entry naming it
+    return _promote(ranked, headed + defined + said if names else said + headed)
 
 
 def _candidates(ctx: QueryContext, ranked: list[Hit]) -> list[int]:
