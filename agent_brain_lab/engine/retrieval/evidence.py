@@ -2,7 +2,9 @@
 
 - **Exact names first** (a query of names only): the definitions named exactly as the query writes
   the name come first, then those named so in another case: "Session" puts the class ``Session``
-  above the function ``session()``.
+  above the function ``session()``; then the doc entries defining the name (``.. py:data::
+  SECRET_KEY``). A question about what the code does that names a function by its owner ("how does
+  res.send decide the Content-Type") puts that function first (:func:`named_subject_first`).
 - **Pasted messages** (:func:`message_match`): a chunk holding a string literal the query's text was
   made from — a template's holes (``f"Exceeded {n} redirects."``, ``"%s not found"``,
   ``"{name}"``, ``${x}``, a value concatenated in: ``'view "' + name + '" in '``) standing for any

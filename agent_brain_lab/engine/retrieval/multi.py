@@ -17,7 +17,9 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   what changed, and docs a little when it asks how the code does something ("how does ...", "where
   is ...") rather than how to use it (:func:`.evidence.asides_below`).
 - A pasted message puts the code that raises or logs it first (its string literal, template holes
-  standing for any text); a query of names only puts the definitions named exactly so first.
+  standing for any text); a query of names only puts the definitions named exactly so first, then the
+  doc entries defining them; a question about what the code does that names a function by its owner
+  ("how does res.send ...") puts that function first.
 - A query of names only ("IOLoop.start", "SECRET_KEY") hears all three legs alike; tests and
   changelogs go below the library code there too.
 
