@@ -2,7 +2,9 @@
 
 - **Exact names first** (a query of names only): the definitions named exactly as the query writes
   the name come first, then those named so in another case: "Session" puts the class ``Session``
-  above the function ``session()``.
+  above the function ``session()``; then the doc entries defining the name (``.. py:data::
+  SECRET_KEY``). A question about what the code does that names a function by its owner ("how does
+  res.send decide the Content-Type") puts that function first (:func:`named_subject_first`).
 - **Pasted messages** (:func:`message_match`): a chunk holding a string literal the query's text was
   made from — a template's holes (``f"Exceeded {n} redirects."``, ``"%s not found"``,
   ``"{name}"``, ``${x}``, a value concatenated in: ``'view "' + name + '" in '``) standing for any
@@ -38,6 +40,7 @@ from ..tokenizer import WORD, tokenize
 from ..types import SOURCE_TYPES, Chunk
 from .bm25 import top_rows
 from .context import Hit, QueryContext
+from .intent import DOTTED
 
 TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + name cover 0.15): not won on its name
 TEST_WORDS = frozenset(
@@ -107,6 +110,15 @@ _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make
 _VALUE = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^()'\"`\n]*\)|\[[^\]'\"`\n]*\])*"
 _JOINED_BY_VALUE = re.compile(rf"\s*\+\s*{_VALUE}\s*\+\s*[rRfFbBuU]{{0,2}}")
 _ENDS_WITH_VALUE = re.compile(rf"[ \t]*\+[ \t]*{_VALUE}")
+# a line of a comment: "// ...", "/* ...", " * ..." (a block comment's body), "# ..." (not "#error")
+_COMMENT_LINE = re.compile(r"[ \t]*(?://|/\*|\*(?!\w)|#(?![A-Za-z!\[]))")
+# a reStructuredText object description (Sphinx's ``.. py:data:: NAME``, ``.. function:: f(x)``,
+# ``.. envvar:: FLASK_APP``): the name it defines, without a signature
+_DIRECTIVE = re.compile(
+    r"^[ \t]*\.\.[ \t]+(?:[a-z]+:)?(?:data|attribute|function|method|class|exception|decorator|property|"
+    r"envvar|confval|option|setting)::[ \t]+([^\s(\[]+)",
+    re.MULTILINE,
+)
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
 _RAISES = re.compile(
@@ -167,55 +179,113 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
 
 def exact_names_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     """The definitions the query names exactly (case-exact first, then any case) ahead of ``ranked``."""
-    graph = ctx.snapshot.graph
-    if graph is None or not ctx.intent.names:
+    exact, other_case = _definitions(ctx, ctx.intent.names)
+    return _promote(ranked, _allowed(ctx, exact + other_case))
+
+
+def _defines(row: Chunk, names: set[str]) -> bool:
+    """Whether a doc chunk holds the entry defining one of ``names``: a reStructuredText object
+    directive (``.. py:data:: SECRET_KEY``, ``.. function:: flask.json.dumps(obj)``, ``.. envvar::
+    FLASK_APP``) whose target is the name, with or without the modules and class before it."""
+    return any(t in names or any(t.endswith("." + n) for n in names) for t in _DIRECTIVE.findall(row.text))
+
+
+def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question about what the code does that names it by its owner (``owner.member``, written so:
+    "how does res.send decide the Content-Type") puts that definition first: the functions sharing the
+    question's other words (``res.type`` for "Content-Type") say them more, but the question is about
+    the one it names. Not when it asks what changed (a changelog answers "what changed about
+    res.redirect"), nor for a name written alone ("how does MethodView pick the method": the class is
+    the topic, its method the answer)."""
+    query = ctx.request.query
+    if not about_behaviour(query) or about_changes(query):
         return ranked
+    exact, _ = _definitions(ctx, [n for n in ctx.intent.code_names if DOTTED.fullmatch(n)], qualified=True)
+    return _promote(ranked, _allowed(ctx, exact))
+
+
+def _definitions(ctx: QueryContext, names: Iterable[str], qualified: bool = False) -> tuple[list[str], list[str]]:
+    """The chunk ids of the definitions of ``names``: those spelled exactly so (by name or qualified
+    name), then those spelled so in another case; ``qualified``: only those whose qualified name is
+    spelled exactly so."""
+    graph = ctx.snapshot.graph
     exact: list[str] = []
     other_case: list[str] = []
-    for name in ctx.intent.names:
+    if graph is None:
+        return exact, other_case
+    for name in names:
         for node in graph.lookup(name.replace("::", ".")):
             data = graph.attrs(node)
             if data.get("kind") not in _DEFINITIONS or not data.get("chunk_id"):
                 continue
-            spelled = {str(data.get("name") or ""), str(data.get("qualname") or "")}
-            (exact if name in spelled else other_case).append(str(data["chunk_id"]))
-    chunk_ids = list(dict.fromkeys(exact + other_case))
+            qualname = str(data.get("qualname") or "")
+            spelled = {qualname} if qualified else {str(data.get("name") or ""), qualname}
+            if name in spelled:
+                exact.append(str(data["chunk_id"]))
+            elif not qualified:
+                other_case.append(str(data["chunk_id"]))
+    return exact, other_case
+
+
+def _allowed(ctx: QueryContext, chunk_ids: list[str]) -> list[int]:
+    """The keys of ``chunk_ids`` (first occurrences, in order) that pass the request's filters."""
+    chunk_ids = list(dict.fromkeys(chunk_ids))
     if not chunk_ids:
-        return ranked
+        return []
     key_of = ctx.keys_of_chunk_ids(chunk_ids)
     keys = [key_of[c] for c in chunk_ids if c in key_of]
     if not keys:
-        return ranked
+        return []
     allowed = ctx.allowed_keys(np.array(keys, dtype=np.int64))
-    return _promote(ranked, [k for k, ok in zip(keys, allowed) if ok])
+    return [k for k, ok in zip(keys, allowed) if ok]
 
 
 def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     """Ahead of ``ranked``: the chunks holding a string literal the query's message was made from
-    (:func:`message_match`), then the doc sections titled as the query (:func:`title_match`).
+    (:func:`message_match`), then the doc sections titled as the query (:func:`title_match`). For a
+    query of names only: the sections titled so, the doc entries defining one of the names
+    (:func:`_defines`: a setting the code reads only as a key, ``SECRET_KEY``, is defined in its
+    docs), then the literals spelling it.
 
     Read from the first ``RANKED_DEPTH`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best rows: a chunk
     holding the message, or under the heading, holds the query's words."""
     message = message_of(ctx.request.query)
     words = len(WORD.findall(message))
     tokens = set(ctx.query_tokens)
-    pool = [h.key for h in ranked[:RANKED_DEPTH]]
-    extra = ctx.snapshot.columns.keys[top_rows(ctx.bm25_scores, MESSAGE_DEPTH)].tolist()
-    keys = list(dict.fromkeys(pool + [int(k) for k in extra]))
+    keys = _candidates(ctx, ranked)
     rows = ctx.chunks_of_keys(keys)
-    messages, titled = [], []
+    messages, titled, defined = [], [], []
+    changes = about_changes(ctx.request.query)
+    names = set(ctx.intent.names) if ctx.intent.label == "lookup" else set()
     for n, key in enumerate(keys):
         row = rows.get(key)
         if row is None:
             continue
-        cover, raises = message_match(message, words, row.text) if words >= 2 else (0.0, False)
+        cover, raises = (0.0, False)
+        # a changelog entry quoting a message or a setting tells when it changed, not where it is made
+        if words >= 2 and (changes or not is_changelog(row.source)):
+            cover, raises = message_match(message, words, row.text, code=row.source_type != "doc")
         if cover:
             tier = (0 if raises else 1) if row.source_type == "code" else 2
             messages.append((tier, -cover, n, key))
         match = title_match(tokens, row) if row.source_type in _PROSE_TYPES and tokens else 0.0
         if match >= TITLE_MATCH:
             titled.append((-match, n, key))
-    return _promote(ranked, [m[-1] for m in sorted(messages)] + [t[-1] for t in sorted(titled)])
+        if names and row.source_type in _PROSE_TYPES and _defines(row, names):
+            defined.append(key)
+    said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
+    # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
+    # the heading or the doc entry naming it
+    return _promote(ranked, headed + defined + said if names else said + headed)
+
+
+def _candidates(ctx: QueryContext, ranked: list[Hit]) -> list[int]:
+    """The first ``RANKED_DEPTH`` keys of ``ranked``, then bm25's ``MESSAGE_DEPTH`` best rows: the
+    chunks read for text evidence (a chunk holding a message, a heading or a definition holds the
+    query's words)."""
+    pool = [h.key for h in ranked[:RANKED_DEPTH]]
+    extra = ctx.snapshot.columns.keys[top_rows(ctx.bm25_scores, MESSAGE_DEPTH)].tolist()
+    return list(dict.fromkeys(pool + [int(k) for k in extra]))
 
 
 def title_match(tokens: set[str], row: Chunk) -> float:
@@ -265,14 +335,18 @@ def title_tokens(title: str) -> frozenset[str]:
     return frozenset(tokenize(title))
 
 
-def message_match(message: str, words: int, text: str) -> tuple[float, bool]:
+def message_match(message: str, words: int, text: str, code: bool = False) -> tuple[float, bool]:
     """(the share of the message's ``words`` the best literal in ``text`` spells with its own text,
-    whether that literal is raised, thrown or logged); (0, False) when no literal makes the message."""
+    whether that literal is raised, thrown or logged); (0, False) when no literal makes the message.
+    In ``code`` a quoted phrase in a comment (``* When "trust proxy" is set``) is prose about the code,
+    not a message it makes."""
     best, raises = 0.0, False
 
     lowered = message.lower()
     for match, body in _literals(text):
         if len(body) < MIN_FIXED_LETTERS or not _shares_a_word(body, lowered):
+            continue
+        if code and _COMMENT_LINE.match(text, text.rfind("\n", 0, match.start()) + 1):
             continue
         own_words = _own_words(body)
         if own_words is None:

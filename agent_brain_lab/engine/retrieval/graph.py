@@ -273,9 +273,13 @@ def _contribution(weight: float, hop: int, path: GraphPath, asked: set[str], dir
 
 
 def _over_asked(path: GraphPath, asked: set[str], direction: str | None) -> bool:
-    """Whether a path from the named entity follows an asked relation (the asked way round, if known)."""
+    """Whether a path from the named entity follows asked relations (the asked way round, if known)
+    and nothing else but steps into its members (a class's callees are its methods'): a callee's
+    changelog entry (``-calls-> res.get <-mentions-``) or the module code of its file (``-defined_in->
+    app.js -calls-> app.set``) is not a callee."""
     matching = [step.incoming for step in path.steps if step.relation in asked]
-    return bool(matching) and (direction is None or all(incoming == (direction == "in") for incoming in matching))
+    members = all(step.relation in asked or (step.relation == "contains" and not step.incoming) for step in path.steps)
+    return bool(matching) and members and (direction is None or all(i == (direction == "in") for i in matching))
 
 
 def _evidence_chunks(graph: CodeGraph, node: str, path: GraphPath, asked: set[str]) -> list[str]:

@@ -17,7 +17,9 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   what changed, and docs a little when it asks how the code does something ("how does ...", "where
   is ...") rather than how to use it (:func:`.evidence.asides_below`).
 - A pasted message puts the code that raises or logs it first (its string literal, template holes
-  standing for any text); a query of names only puts the definitions named exactly so first.
+  standing for any text); a query of names only puts the definitions named exactly so first, then the
+  doc entries defining them; a question about what the code does that names a function by its owner
+  ("how does res.send ...") puts that function first.
 - A query of names only ("IOLoop.start", "SECRET_KEY") hears all three legs alike; tests and
   changelogs go below the library code there too.
 
@@ -29,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .context import Hit, QueryContext
-from .evidence import asides_below, exact_names_first, text_evidence_first
+from .evidence import asides_below, exact_names_first, named_subject_first, text_evidence_first
 from .fusion import rrf
 from .graph import GraphLeg, entity_names, graph_leg
 from .hybrid import blend
@@ -81,6 +83,7 @@ def run(ctx: QueryContext) -> Fused:
     fused_by_rank = led_by_graph or intent.label == "lookup"
     if not fused_by_rank:
         hits = asides_below(ctx, name_covered(ctx, boosted(legs["hybrid"], legs["names"], weights["names"])))
+        hits = named_subject_first(ctx, hits)  # "how does res.send decide ...": res.send
     else:
         hits = rrf(legs, ctx.request.rrf_k, weights)
         if not led_by_graph:  # a look-up: "SECRET_KEY" is where the library reads it, not a test's
