@@ -13,7 +13,7 @@ from workspace_fixture import FIXTURES
 
 from agent_brain_lab.engine import highlight
 from agent_brain_lab.engine.highlight import highlight_ranges, query_terms
-from agent_brain_lab.engine.tokenizer import PARTS
+from agent_brain_lab.engine.tokenizer import PARTS, WORD, tokenize
 
 
 def marked(text: str, query: str) -> list[str]:
@@ -125,3 +125,21 @@ def test_every_word_yielding_a_stem_holds_its_anchor():
     assert not missed, missed[:20]
     assert highlight._anchor("die") == "d" and highlight._anchor("possibl") == "possib"  # rewritten ends
     assert highlight._anchor("pars") == "pars" and highlight._anchor("happi") == "happ"
+
+
+def test_a_words_pieces_are_the_tokens_bm25_reads():
+    """Highlighting looks a word's tokens up once (highlight._word_pieces): they are the tokens
+    ``tokenize`` gives the word and each of its parts, for every word of the fixture files and of
+    the random texts above."""
+    files = [p for p in sorted(FIXTURES.rglob("*")) if p.suffix in {".py", ".md", ".ts", ".go", ".ipynb"}]
+    rng = random.Random(3)
+    texts = [p.read_text(errors="replace") for p in files]
+    texts += ["".join(rng.choice(PIECES) for _ in range(30)) for _ in range(300)]
+    words = {w for text in texts for w in WORD.findall(text)}
+    assert len(words) > 1500
+    for word in words:
+        whole, tokens, parts = highlight._word_pieces(word)
+        assert (whole, tokens) == (word.lower().strip("_"), frozenset(tokenize(word))), word
+        assert [(word[a:b], part) for a, b, part in parts] == [
+            (p, frozenset(tokenize(p))) for p in PARTS.findall(word)
+        ], word

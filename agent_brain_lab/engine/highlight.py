@@ -10,7 +10,7 @@ import re
 from collections.abc import Set
 from functools import lru_cache
 
-from .tokenizer import PARTS, WORD, tokenize
+from .tokenizer import PARTS, WORD, _word_tokens, tokenize
 
 # Words that frame a question ("how did we compute the total", "where is X used") without naming what
 # it is about: BM25 scores them like any word, but marking every "how" and "we" in a result explains
@@ -158,7 +158,9 @@ def _scan(text: str, terms: Set[str]) -> list[list[int]]:
 
 @lru_cache(maxsize=100_000)
 def _word_pieces(word: str) -> tuple[str, frozenset[str], tuple[tuple[int, int, frozenset[str]], ...]]:
-    """A word as highlighting sees it: its whole form, every token it yields, and each identifier
-    part with the tokens that part yields (computed once per distinct word, not per result)."""
-    parts = tuple((p.start(), p.end(), frozenset(tokenize(p.group()))) for p in PARTS.finditer(word))
-    return word.lower().strip("_"), frozenset(tokenize(word)), parts
+    """A word WORD reads as highlighting sees it: its whole form, every token it yields, and each
+    identifier part with the tokens that part yields (computed once per distinct word, not per
+    result). A word, and each of its parts, is one word of its own to WORD: its tokens are
+    ``_word_tokens``'s (what ``tokenize`` gives it), looked up without reading it again."""
+    parts = tuple((p.start(), p.end(), frozenset(_word_tokens(p.group()))) for p in PARTS.finditer(word))
+    return word.lower().strip("_"), frozenset(_word_tokens(word)), parts
