@@ -127,10 +127,10 @@ def test_every_word_yielding_a_stem_holds_its_anchor():
     assert highlight._anchor("pars") == "pars" and highlight._anchor("happi") == "happ"
 
 
-def test_a_words_pieces_are_the_tokens_bm25_reads():
-    """Highlighting looks a word's tokens up once (highlight._word_pieces): they are the tokens
-    ``tokenize`` gives the word and each of its parts, for every word of the fixture files and of
-    the random texts above."""
+def test_a_words_parts_are_the_tokens_bm25_reads():
+    """The fast path looks a word's parts and their tokens up once (highlight._parts): they are the
+    parts of the word and the tokens ``tokenize`` gives each, for every word of the fixture files
+    and of random texts."""
     files = [p for p in sorted(FIXTURES.rglob("*")) if p.suffix in {".py", ".md", ".ts", ".go", ".ipynb"}]
     rng = random.Random(3)
     texts = [p.read_text(errors="replace") for p in files]
@@ -138,8 +138,5 @@ def test_a_words_pieces_are_the_tokens_bm25_reads():
     words = {w for text in texts for w in WORD.findall(text)}
     assert len(words) > 1500
     for word in words:
-        whole, tokens, parts = highlight._word_pieces(word)
-        assert (whole, tokens) == (word.lower().strip("_"), frozenset(tokenize(word))), word
-        assert [(word[a:b], part) for a, b, part in parts] == [
-            (p, frozenset(tokenize(p))) for p in PARTS.findall(word)
-        ], word
+        parts = [(word[a:b], tokens) for a, b, tokens in highlight._parts(word)]
+        assert parts == [(p, frozenset(tokenize(p))) for p in PARTS.findall(word)], word

@@ -132,35 +132,48 @@ def _run_marks(run: str, terms: frozenset[str]) -> tuple[tuple[int, int], ...]:
 
 def _marks(word: str, terms: Set[str]) -> tuple[tuple[int, int], ...]:
     """The ``[start, end)`` ranges of one word WORD reads that ``terms`` mark: the whole word when its
-    whole form is a term, else each identifier part whose tokens hold one."""
-    whole, tokens, parts = _word_pieces(word)
-    if whole in terms:
+    whole form is a term, else each identifier part whose tokens hold one. (A word's tokens are its
+    whole form and its parts' tokens: with the whole form no term, a part's tokens decide.)"""
+    if word.lower().strip("_") in terms:
         return ((0, len(word)),)
-    if tokens.isdisjoint(terms):  # most words: one set test
-        return ()
-    return tuple((start, end) for start, end, part in parts if not part.isdisjoint(terms))
+    return tuple((start, end) for start, end, tokens in _parts(word) if not tokens.isdisjoint(terms))
+
+
+@lru_cache(maxsize=100_000)
+def _parts(word: str) -> tuple[tuple[int, int, frozenset[str]], ...]:
+    """Each identifier part of a word WORD reads, with the tokens it yields (computed once per
+    distinct word, not per result). A part is one word of its own to WORD: its tokens are
+    ``_word_tokens``'s (what ``tokenize`` gives it), looked up without reading it again."""
+    return tuple((p.start(), p.end(), frozenset(_word_tokens(p.group()))) for p in PARTS.finditer(word))
 
 
 def _scan(text: str, terms: Set[str]) -> list[list[int]]:
-    """:func:`highlight_ranges` word by word: every word WORD reads is tested in turn."""
+    """:func:`highlight_ranges` word by word, by its definition: every word WORD reads is tested in
+    turn against the tokens ``tokenize`` gives it and each of its parts (the reference the tests
+    compare the fast path to, and the way for what anchors cannot find)."""
     ranges: list[list[int]] = []
     if not terms:
         return ranges
     for word in WORD.finditer(text):
+        whole, tokens, parts = _word_pieces(word.group())
+        if tokens.isdisjoint(terms) and whole not in terms:  # most words: one set test
+            continue
         at = word.start()
-        for start, end in _marks(word.group(), terms):
-            if ranges and ranges[-1][1] == at + start:
-                ranges[-1][1] = at + end
+        if whole in terms:
+            spans = [(at, word.end())]
+        else:
+            spans = [(at + start, at + end) for start, end, part in parts if not part.isdisjoint(terms)]
+        for start, end in spans:
+            if ranges and ranges[-1][1] == start:
+                ranges[-1][1] = end
             else:
-                ranges.append([at + start, at + end])
+                ranges.append([start, end])
     return ranges
 
 
 @lru_cache(maxsize=100_000)
 def _word_pieces(word: str) -> tuple[str, frozenset[str], tuple[tuple[int, int, frozenset[str]], ...]]:
-    """A word WORD reads as highlighting sees it: its whole form, every token it yields, and each
-    identifier part with the tokens that part yields (computed once per distinct word, not per
-    result). A word, and each of its parts, is one word of its own to WORD: its tokens are
-    ``_word_tokens``'s (what ``tokenize`` gives it), looked up without reading it again."""
-    parts = tuple((p.start(), p.end(), frozenset(_word_tokens(p.group()))) for p in PARTS.finditer(word))
-    return word.lower().strip("_"), frozenset(_word_tokens(word)), parts
+    """A word as highlighting sees it: its whole form, every token it yields, and each identifier
+    part with the tokens that part yields (computed once per distinct word, not per result)."""
+    parts = tuple((p.start(), p.end(), frozenset(tokenize(p.group()))) for p in PARTS.finditer(word))
+    return word.lower().strip("_"), frozenset(tokenize(word)), parts
