@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+import string
 
+import Stemmer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from workspace_fixture import FIXTURES
 
 from agent_brain_lab.engine import highlight
 from agent_brain_lab.engine.highlight import highlight_ranges, query_terms
+from agent_brain_lab.engine.tokenizer import PARTS, WORD, tokenize
 
 
 def marked(text: str, query: str) -> list[str]:
@@ -48,19 +54,89 @@ def test_numbers_digits_and_letters_outside_ascii():
     assert marked(text, "14") == ["14"]
 
 
+# Pieces of text where reading around the places of anchors could differ from reading every word:
+# letters outside ASCII (one that lowers to two code points, the Kelvin sign that lowers to "k"),
+# digits and dotted numbers, camelCase and snake_case, and words whose stems are not their prefix.
+PIECES = [
+    *"aZ_9 .x1é🙂Hh\n-İKß",
+    *("parse", "HTTP", "Header", "12", "3.4", "1.2.3", "total", "cart", "x12", "Cart", "Total", "_"),
+    *("happy", "Happiness", "ability", "possibility", "dying", "Die", "skies", "sky", "nested", "ugly", "hoping"),
+    *("generational", "relational", "Ably", "able", "parseHTTP", "http_header", "IDs", "id", "key", "keys"),
+]
+QUERY_WORDS = [
+    *("parse", "http", "header", "12", "x1", "cart_total", "total", "9", "h", "zh", "a_9", "3.4", "Z9", "k"),
+    *("happy", "happiness", "ability", "possible", "die", "sky", "nest", "ugly", "hope", "relate", "able"),
+    *("generation", "parseHTTP", "http_header", "id", "ids", "key", "1.2.3", "ß", "İ"),
+]
+
+
 def test_same_ranges_as_reading_every_word():
-    """The fast path (distinct words, then located) marks exactly what testing every word in turn
-    marks: on random texts over the characters where the two could differ, and on real files."""
+    """The fast path (the runs of word characters around the anchors found) marks exactly what
+    testing every word in turn marks: on random texts over the characters and words where the two
+    could differ, and on real files."""
     rng = random.Random(7)
-    pieces = [*"aZ_9 .x1é🙂Hh\n-", "parse", "HTTP", "Header", "12", "3.4", "total", "cart", "x12"]
-    words = ["parse", "http", "header", "12", "x1", "cart_total", "total", "9", "h", "zh", "a_9", "3.4", "Z9"]
-    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 30))) for _ in range(3000)]
+    texts = ["".join(rng.choice(PIECES) for _ in range(rng.randint(0, 30))) for _ in range(3000)]
     files = [p for p in sorted(FIXTURES.rglob("*")) if p.suffix in {".py", ".md", ".ts", ".go", ".ipynb"}]
     texts += [p.read_text(errors="replace") for p in files]
     assert len(texts) > 3010
-    compared = 0
+    compared = anchored = 0
     for text in texts:
-        terms = query_terms(" ".join(rng.sample(words, rng.randint(1, 3))))
+        terms = query_terms(" ".join(rng.sample(QUERY_WORDS, rng.randint(1, 3))))
         assert highlight_ranges(text, terms) == highlight._scan(text, terms), (text, terms)
         compared += bool(highlight._scan(text, terms))
+        anchored += highlight._anchors(terms) is not None
     assert compared > 500  # most comparisons mark something
+    assert 1000 < anchored < len(texts) - 100  # both ways are compared: by anchors, and word by word
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pieces=st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=40),
+    words=st.lists(st.sampled_from(QUERY_WORDS) | st.from_regex(r"[A-Za-z0-9_]{1,8}", fullmatch=True), max_size=4),
+)
+def test_same_ranges_as_reading_every_word_on_any_text(pieces, words):
+    text, terms = "".join(pieces), query_terms(" ".join(words))
+    assert highlight_ranges(text, terms) == highlight._scan(text, terms)
+
+
+def test_every_word_yielding_a_stem_holds_its_anchor():
+    """The anchors the fast path looks for (highlight._anchor) are in every word whose part yields
+    the term: every lowercase word of up to four letters, words made of stems and chains of the
+    stemmer's suffixes (Snowball English's steps rewrite only those), and every part of the
+    fixture files' words."""
+    suffixes = (  # noqa: SIM905 (a list of words to read, not code)
+        "s es ies ied ss sses us ed eed eedly edly ing ingly ly y e ational tional enci anci abli entli izer "
+        "ization alism aliti alli fulness ousli ousness iveness iviti biliti bli ogi ogist fulli lessli li "
+        "ation ator alize icate iciti ical ful ness ative al ance ence er ic able ible ant ement ment ent ism "
+        "ate iti ous ive ize ion sion tion ll bility ably ibly ogy ously ily ying eing bling ating izing"
+    ).split()
+    letters = string.ascii_lowercase
+    words = {"".join(c) for n in range(1, 5) for c in itertools.product(letters, repeat=n)}
+    words |= {c + "ying" for c in letters}  # dying -> die
+    inflections = ["", "s", "es", "ies", "ed", "ied", "ing", "ly", "y", "ness", "al", "ity", "ation", "able"]
+    stems = ["".join(c) for n in range(3) for c in itertools.product("abeilnostuy", repeat=n)]
+    words |= {s + a + b for s in stems for a in suffixes for b in inflections}
+    files = [p for p in sorted(FIXTURES.rglob("*")) if p.suffix in {".py", ".md", ".ts", ".go", ".ipynb"}]
+    words |= {m.lower() for p in files for m in PARTS.findall(p.read_text(errors="replace"))}
+    words = sorted(words)
+    stems_of = Stemmer.Stemmer("english").stemWords(words)
+    missed = [(w, s) for w, s in zip(words, stems_of, strict=True) if highlight._anchor(s) not in w]
+    assert len(words) > 450_000
+    assert not missed, missed[:20]
+    assert highlight._anchor("die") == "d" and highlight._anchor("possibl") == "possib"  # rewritten ends
+    assert highlight._anchor("pars") == "pars" and highlight._anchor("happi") == "happ"
+
+
+def test_a_words_parts_are_the_tokens_bm25_reads():
+    """The fast path looks a word's parts and their tokens up once (highlight._parts): they are the
+    parts of the word and the tokens ``tokenize`` gives each, for every word of the fixture files
+    and of random texts."""
+    files = [p for p in sorted(FIXTURES.rglob("*")) if p.suffix in {".py", ".md", ".ts", ".go", ".ipynb"}]
+    rng = random.Random(3)
+    texts = [p.read_text(errors="replace") for p in files]
+    texts += ["".join(rng.choice(PIECES) for _ in range(30)) for _ in range(300)]
+    words = {w for text in texts for w in WORD.findall(text)}
+    assert len(words) > 1500
+    for word in words:
+        parts = [(word[a:b], tokens) for a, b, tokens in highlight._parts(word)]
+        assert parts == [(p, frozenset(tokenize(p))) for p in PARTS.findall(word)], word

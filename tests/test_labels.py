@@ -41,6 +41,8 @@ def test_a_chunk_with_no_vector_yet_says_so_only_where_a_blend_heard_vectors():
     hybrid = labels.legs("hybrid", None, 3.2, None, {"bm25": 1})
     assert [(leg.label, leg.missing) for leg in hybrid] == [("vector not embedded yet", True), ("bm25 3.20 #1", False)]
     assert [leg.label for leg in labels.legs("bm25", None, 3.2, None, {"bm25": 1})] == ["bm25 3.20 #1"]
+    multi = labels.legs("multi", 0.5, None, None, {"hybrid": 2, "names": 1})
+    assert [leg.label for leg in multi] == ["hybrid #2", "names #1", "vector 0.500"]  # a rank, a score, or both
     assert labels.coverage_note(None) is None and labels.coverage_note(1.0) is None
     assert labels.coverage_note(0.5) == "semantic search: 50% of the workspace"
 

@@ -37,49 +37,39 @@ def highlight_ranges(text: str, terms: Set[str]) -> list[list[int]]:
     A whole identifier or any of its parts (``parseHTTPHeader`` → parse, HTTP, Header) is marked
     when its token is one of the query's; adjacent ranges are merged.
 
-    The same ranges as reading every word in turn (:func:`_scan`), at a fraction of its cost: the
-    text's distinct runs of word characters are found by ``str.translate``/``split``, each is tested
-    once against its cached tokens, and only the words that match are then located (``str.find``)
-    and checked to be words where found.
+    The same ranges as reading every word in turn (:func:`_scan`), at a fraction of its cost: every
+    word that can yield a query term holds that term's anchor (:func:`_anchor`) in its lowercased
+    letters, so only the runs of word characters around the places ``str.find`` finds an anchor
+    are read, each distinct word once.
     """
     if not terms:
         return []
-    if any("." in t for t in terms):  # a dotted number ("1.2.3") is asked for: read word by word
+    terms = frozenset(terms)
+    anchors = _anchors(terms)
+    if anchors is None:  # a dotted number asked for, or a term too short to anchor: read word by word
         return _scan(text, terms)
-    found: set[str] = set()
-    for run in set(text.translate(_NOT_WORD_TO_SPACE).split()):
-        if _run_tokens(run).isdisjoint(terms):  # most runs: one cached look-up, one set test
-            continue
-        if run.isascii() and not run[0].isdigit():  # an identifier, whole, as WORD reads it
-            found.add(run)
-        else:  # digits first, or letters WORD does not read: the words WORD makes of it
-            found.update(w for w in _UNDOTTED.findall(run) if _matches(w, terms))
-    spans: list[tuple[int, int]] = []
-    for word in found:
-        whole, _, parts = _word_pieces(word)
-        marks = [(0, len(word))] if whole in terms else [(a, b) for a, b, part in parts if not part.isdisjoint(terms)]
-        if not marks:
-            continue
-        first, last = marks[0][0], marks[0][1] if len(marks) == 1 else -1  # one span per place: most words
-        size, plain = len(word), not word[0].isdigit()
-        at = text.find(word)
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a letter that lowers to several ("İ"): keep places, lower ASCII only
+        lowered = text.translate(_ASCII_LOWER)
+    backwards = ""
+    size = len(text)
+    runs: dict[int, int] = {}  # start -> end of each run of word characters an anchor was found in
+    for anchor in anchors:
+        at = lowered.find(anchor)
         while at >= 0:
-            end = at + size
-            before = text[at - 1 : at]
-            if plain and before in _LETTERS:  # inside a longer identifier (most places found that are not words)
-                at = text.find(word, end)
-                continue
-            if (
-                # most words: an identifier between two characters no word holds
-                (plain and before not in _WORD_SET and text[end : end + 1] not in _WORD_SET)
-                or _is_word_at(text, at, word)
-            ):
-                if last >= 0:
-                    spans.append((at + first, at + last))
-                else:
-                    spans.extend([(at + a, at + b) for a, b in marks])
-            at = text.find(word, end)
-    spans.sort()
+            if text[at - 1 : at] in _WORD_CHARS:  # inside a run: where it starts, read backwards
+                backwards = backwards or text[::-1]
+                start = size - _RUN.match(backwards, size - at).end()  # type: ignore[union-attr]
+            else:  # most places: a word starts with the anchor
+                start = at
+            end = _RUN.match(text, at).end()  # type: ignore[union-attr]
+            runs[start] = end
+            at = lowered.find(anchor, end if end > at else at + 1)
+    spans: list[tuple[int, int]] = []
+    for start in sorted(runs):
+        marks = _run_marks(text[start : runs[start]], terms)
+        if marks:
+            spans.extend([(start + a, start + b) for a, b in marks])
     ranges: list[list[int]] = []
     merged = [-1, -1]
     for start, end in spans:
@@ -91,51 +81,76 @@ def highlight_ranges(text: str, terms: Set[str]) -> list[list[int]]:
     return ranges
 
 
-# Every character WORD never reads becomes a space (the ASCII ones; others stay and are left to WORD).
-_WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
-_WORD_SET = frozenset(_WORD_CHARS)
-_LETTERS = frozenset(_WORD_CHARS) - frozenset("0123456789")
-_NOT_WORD_TO_SPACE = {c: " " for c in range(128) if chr(c) not in _WORD_CHARS}
-# WORD without dotted numbers: with no query term holding a ".", "12.34" marks as "12" and "34" would.
-_UNDOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
+_RUN = re.compile(r"[0-9A-Za-z_]*")  # the characters WORD reads, from a place on (always matches)
+_WORD_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
-def _matches(word: str, terms: Set[str]) -> bool:
-    whole, tokens, _ = _word_pieces(word)
-    return not tokens.isdisjoint(terms) or whole in terms
+def _anchor(term: str) -> str:
+    """What the lowercased letters of every word that yields ``term`` hold: the term itself, but for
+    the last letters a stem can have rewritten.
+
+    A token is a word's whole form (lowercased, so any part of it is in the word) or the Snowball
+    English stem of one of its parts. Every step of that stemmer rewrites only the end of the word:
+    it deletes a suffix, or replaces one by another that shares its first letters, and (past its
+    exceptions) only these leave letters the word does not have at their place: a final "e" (hoping
+    → hope, "enci" → "ence", "ation" → "ate", ...), "i" for "y" (happy → happi, ugly → ugli), "ble"
+    for "biliti" (two letters, then "bl" once its "e" is dropped), "ie" for a lone consonant's "ying"
+    (dying → die) and "sky" for "skies". A stem thus ends in at most two letters the word may lack,
+    and only when it ends in "ble" or "ie"; one, when it ends in "e", "i", "l" or "y"; none
+    otherwise. (tests/test_highlight.py checks this on every word of up to four letters and on
+    stems followed by chains of the stemmer's suffixes.)
+    """
+    if term.endswith(("ble", "ie")):
+        return term[:-2]
+    if term.endswith(("e", "i", "l", "y")):
+        return term[:-1]
+    return term
 
 
-@lru_cache(maxsize=20_000)  # a few MB; runs are the words of recent results
-def _run_tokens(run: str) -> frozenset[str]:
-    """Every token (and whole word) of the words ``_UNDOTTED`` reads in a run of word characters:
-    whether the run can match any query is one set test (each identifier part's own tokens,
-    ``_word_pieces``, are computed only for the runs that match)."""
-    out: set[str] = set()
-    for word in [run] if run.isascii() and not run[0].isdigit() else _UNDOTTED.findall(run):
-        out.update(_word_tokens(word))
-        out.add(word.lower().strip("_"))
-    return frozenset(out)
+@lru_cache(maxsize=1024)
+def _anchors(terms: frozenset[str]) -> tuple[str, ...] | None:
+    """The anchors to find for ``terms`` (one held in another is dropped: its places are among the
+    other's), or None when words must be read one by one: a dotted number ("1.2.3") is asked for
+    (WORD reads it whole), or a term's anchor is shorter than two letters (found nearly everywhere)."""
+    anchors = {_anchor(t) for t in terms}
+    if any("." in t for t in terms) or any(len(a) < 2 for a in anchors):
+        return None
+    return tuple(sorted(a for a in anchors if not any(b != a and b in a for b in anchors)))
 
 
-def _is_word_at(text: str, at: int, word: str) -> bool:
-    """Whether ``word`` found at ``at`` is one of the words ``_UNDOTTED`` reads there: a run of word
-    characters reads as its leading digits, then one identifier to the run's end."""
-    start = at
-    while start and text[start - 1] in _WORD_CHARS:
-        start -= 1
-    end = run_end = at + len(word)
-    while run_end < len(text) and text[run_end] in _WORD_SET:
-        run_end += 1
-    digits_end = start
-    while digits_end < run_end and text[digits_end] in "0123456789":
-        digits_end += 1
-    if word[0].isdigit():
-        return at == start and end == digits_end
-    return at == digits_end and end == run_end
+@lru_cache(maxsize=20_000)  # a few MB; the runs of recent results, under their queries' terms
+def _run_marks(run: str, terms: frozenset[str]) -> tuple[tuple[int, int], ...]:
+    """The marks of a run of word characters (none when it is empty: an anchor found in no word, as
+    "k" lowered from the Kelvin sign): its leading digits read as a number, the rest as one identifier."""
+    digits = len(run) - len(run.lstrip("0123456789"))
+    if not digits:
+        return _marks(run, terms) if run else ()
+    rest = [(digits + a, digits + b) for a, b in _marks(run[digits:], terms)] if digits < len(run) else []
+    return (*_marks(run[:digits], terms), *rest)
+
+
+def _marks(word: str, terms: Set[str]) -> tuple[tuple[int, int], ...]:
+    """The ``[start, end)`` ranges of one word WORD reads that ``terms`` mark: the whole word when its
+    whole form is a term, else each identifier part whose tokens hold one. (A word's tokens are its
+    whole form and its parts' tokens: with the whole form no term, a part's tokens decide.)"""
+    if word.lower().strip("_") in terms:
+        return ((0, len(word)),)
+    return tuple((start, end) for start, end, tokens in _parts(word) if not tokens.isdisjoint(terms))
+
+
+@lru_cache(maxsize=100_000)
+def _parts(word: str) -> tuple[tuple[int, int, frozenset[str]], ...]:
+    """Each identifier part of a word WORD reads, with the tokens it yields (computed once per
+    distinct word, not per result). A part is one word of its own to WORD: its tokens are
+    ``_word_tokens``'s (what ``tokenize`` gives it), looked up without reading it again."""
+    return tuple((p.start(), p.end(), frozenset(_word_tokens(p.group()))) for p in PARTS.finditer(word))
 
 
 def _scan(text: str, terms: Set[str]) -> list[list[int]]:
-    """:func:`highlight_ranges` word by word: every word WORD reads is tested in turn."""
+    """:func:`highlight_ranges` word by word, by its definition: every word WORD reads is tested in
+    turn against the tokens ``tokenize`` gives it and each of its parts (the reference the tests
+    compare the fast path to, and the way for what anchors cannot find)."""
     ranges: list[list[int]] = []
     if not terms:
         return ranges

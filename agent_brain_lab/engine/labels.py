@@ -72,7 +72,10 @@ class Leg:
 
 def printable(text: object) -> str:
     """``text`` safe to print: control characters (newline, escape, tab, ...) as repr-style escapes."""
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
+    text = str(text)
+    if text.isprintable():  # most texts: no control character (they are all unprintable), nothing to replace
+        return text
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def cell_label(cell_index: int | None) -> str | None:
@@ -123,17 +126,16 @@ def legs(
 ) -> list[Leg]:
     """Every leg that scored or ranked a result of ``mode`` (None: any leg), each with its label."""
     scores = {"vector": vector_score, "bm25": bm25_score, "graph": graph_score}
-    order = MODE_LEGS.get(mode or "", MODE_LEGS["multi"])
     out = []
-    for leg in order:
-        score, rank = scores.get(leg), ranks.get(leg)
+    for leg in MODE_LEGS.get(mode or "", MODE_LEGS["multi"]):
+        score, rank = scores.get(leg), ranks.get(leg) if ranks else None
         if leg == "vector" and mode in BLENDED and score is None and bm25_score is not None:
             out.append(Leg(leg, None, None, f"{leg} {NOT_EMBEDDED}", missing=True))
             continue
         if score is None and rank is None:
             continue
-        parts = [leg] + ([score_text(score)] if score is not None else []) + ([f"#{rank}"] if rank is not None else [])
-        out.append(Leg(leg, score, rank, " ".join(parts)))
+        label = leg if score is None else f"{leg} {score_text(score)}"
+        out.append(Leg(leg, score, rank, label if rank is None else f"{label} #{rank}"))
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import InitVar, asdict, dataclass, field, fields
@@ -169,6 +170,7 @@ class Chunk:
 
 
 _CHUNK_NAMES = tuple(f.name for f in fields(Chunk))  # read once: dataclasses.fields() per result costs
+_CHUNK_VALUES = operator.attrgetter(*_CHUNK_NAMES)  # a chunk's fields in order, as one tuple (one C call)
 
 
 # --------------------------------------------------------------------------- requests
@@ -603,7 +605,7 @@ class QueryResult(Chunk):
     ) -> QueryResult:
         """``chunk`` with the scores of ``hit`` (a retrieval ``Hit`` of a ``mode`` search) and the ranges to mark."""
         return cls(
-            **{name: getattr(chunk, name) for name in _CHUNK_NAMES},
+            *_CHUNK_VALUES(chunk),  # a chunk's fields come first, in its order
             score=round(hit.score, 6),
             vector_score=hit.vector_score,
             bm25_score=hit.bm25_score,
