@@ -208,6 +208,61 @@ def test_a_message_written_as_several_literals_is_one_template():
     )
 
 
+def test_a_message_raised_after_arguments_on_lines_of_their_own_is_raised():
+    code = "\n".join(
+        [
+            "                if not hookimpl.optionalhook:",
+            "                    raise PluginValidationError(",
+            "                        hookimpl.plugin,",
+            '                        "unknown hook %r in plugin %r"',
+            "                        % (name, hookimpl.plugin),",
+            "                    )",
+        ]
+    )
+    message = message_of("pluggy.PluginValidationError: unknown hook 'myhook' in plugin <module 'plug' from 'plug.py'>")
+    # the words the holes took (a name, a repr) are values: the literal makes the whole message
+    assert message_match(message, len(WORD.findall(message)), code) == (1.0, True)
+    # a call around the block the literal is in is not its statement
+    block = "\n".join(
+        [
+            '    it("throws on a bad plugin", () => {',
+            "      const hooks = register(plugin);",
+            '      expect(check(hooks)).toEqual("unknown hook myhook in plugin plug");',
+            "    });",
+        ]
+    )
+    assert message_match(message, len(WORD.findall(message)), block)[1] is False
+
+
+def test_a_pasted_message_whose_values_are_long_finds_its_raise_site_above_the_exception_class(tmp_path):
+    files = {
+        "plugins/errors.py": (
+            "class PluginValidationError(Exception):\n"
+            '    """A plugin failed validation."""\n\n'
+            "    def __init__(self, plugin, message):\n"
+            "        self.plugin = plugin\n"
+            "        super().__init__(message)\n"
+        ),
+        "plugins/manager.py": (
+            "from .errors import PluginValidationError\n\n\n"
+            "class PluginManager:\n"
+            "    def check_pending(self):\n"
+            '        """Verify that every registered hook has a specification."""\n'
+            "        for name, impl in self.unverified():\n"
+            "            if not impl.optional:\n"
+            "                raise PluginValidationError(\n"
+            "                    impl.plugin,\n"
+            '                    "unknown hook %r in plugin %r"\n'
+            "                    % (name, impl.plugin),\n"
+            "                )\n"
+        ),
+    }
+    brain = indexed_files(tmp_path, files)
+    query = "plugins.errors.PluginValidationError: unknown hook 'on_load' in plugin <module 'audio' from 'audio.py'>"
+    first = _first(brain, query)[0]
+    assert (first.source, first.symbol_name) == ("plugins/manager.py", "check_pending")
+
+
 TOOLS = """# Using the formatter with other tools
 
 Linters read the same files as the formatter; each needs a few settings to agree with it.

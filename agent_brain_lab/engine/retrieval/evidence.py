@@ -78,6 +78,7 @@ RANKED_DEPTH = 20  # and the fused list's best
 MIN_FIXED_LETTERS = 8  # a template's own text, holes aside: "%s: %s" or "{}" alone matches anything
 MIN_COVER = 0.5  # the share of the message's words a literal must spell with its own text
 HOLE_CHARS = 60  # a template's hole holds a value (a number, a name, a URL), not a sentence
+STATEMENT_CHARS = 400  # how far before a message its call's open bracket is looked for
 TITLE_MATCH = 0.75  # the token overlap (Jaccard) of query and heading that makes the query that heading
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CHANGELOG = re.compile(
@@ -351,18 +352,46 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
         own_words = _own_words(body)
         if own_words is None:
             continue
-        if _may_make(body, message, lowered) and template(body).search(message):
-            cover = min(1.0, own_words / words)  # a hole holds a value, not the message: it does not count
+        made = template(body).search(message) if _may_make(body, message, lowered) else None
+        if made:
+            # the words a hole took are a value (a name, a repr, a path), not the message: not counted
+            values = sum(len(WORD.findall(value)) for value in made.groups())
+            cover = min(1.0, own_words / max(words - values, 1))
         elif words >= 3 and _fixed_text(body).find(" ".join(lowered.split()).strip(" .:!")) >= 0:
             cover = 1.0  # the message is part of the literal's own text
         else:
             continue
         if cover >= MIN_COVER and cover >= best:
-            start = text.rfind("\n", 0, match.start()) + 1
-            end = text.find("\n", match.end())
-            statement = text[text.rfind("\n", 0, max(start - 1, 0)) + 1 : end if end >= 0 else None]
-            best, raises = cover, raises or bool(_RAISES.search(statement))  # its line and the one before
+            best, raises = cover, raises or bool(_RAISES.search(_statement_of(text, match.start(), match.end())))
     return best, raises
+
+
+def _statement_of(text: str, start: int, end: int) -> str:
+    """The lines of the statement holding ``text[start:end]``: from the line before it, or from the
+    line of the outermost bracket still open before it when that is further up (a call whose
+    arguments before the message fill lines of their own: ``raise Error(\\n plugin,\\n "unknown
+    hook %r"``), to the end of its line. The look stops at the brace opening the block it is in: a
+    call around that block (``it("...", () => {``) is not the statement."""
+    line = text.rfind("\n", 0, start) + 1
+    first = text.rfind("\n", 0, max(line - 1, 0)) + 1
+    depth = braces = 0
+    for at in range(start - 1, max(start - STATEMENT_CHARS, 0) - 1, -1):
+        char = text[at]
+        if char in ")]":
+            depth += 1
+        elif char in "([":
+            if depth:
+                depth -= 1
+            else:
+                first = min(first, text.rfind("\n", 0, at) + 1)
+        elif char == "}":
+            braces += 1
+        elif char == "{":
+            if not braces:
+                break
+            braces -= 1
+    stop = text.find("\n", end)
+    return text[first : stop if stop >= 0 else None]
 
 
 def _literals(text: str) -> list[tuple[re.Match[str], str]]:
@@ -430,14 +459,14 @@ def _fixed_words(body: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def template(body: str) -> re.Pattern[str]:
     """A regular expression for the text a literal makes, each hole a short value (at most
-    ``HOLE_CHARS``); for a literal with words of its own (:func:`_own_words`)."""
+    ``HOLE_CHARS``), captured; for a literal with words of its own (:func:`_own_words`)."""
     parts = _HOLE.split(body)
-    hole = rf"[^\n]{{0,{HOLE_CHARS}}}?"  # a value can be empty: f"blueprint{existing_at}."
+    hole = rf"([^\n]{{0,{HOLE_CHARS}}}?)"  # a value can be empty: f"blueprint{existing_at}."
     pieces = [r"\s+".join(re.escape(w) for w in p.split()) for p in parts]
     elements = [x for k, piece in enumerate(pieces) for x in (piece, hole if k < len(pieces) - 1 else "") if x]
-    pattern = r"\s*".join(elements)
     if not pieces[-1]:
-        pattern = pattern.removesuffix("?")  # a hole at the end takes the rest of its line
+        elements[-1] = hole.replace("}?", "}")  # a hole at the end takes the rest of its line
+    pattern = r"\s*".join(elements)
     pattern = re.sub(r"(\\[.:!;,])+$", "", pattern)  # "Exceeded 30 redirects" pasted without its full stop
     return re.compile(pattern, re.IGNORECASE)
 
