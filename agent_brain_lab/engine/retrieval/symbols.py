@@ -19,6 +19,7 @@ comes from the graph's name index, which a new generation patches: nothing here 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,6 +31,25 @@ from .names import NameIndex, name_index, name_parts
 NAME_COVER_BOOST = 0.15
 DEPTH = 30  # candidates re-scored: the answer is rarely below the blend's 30th
 _KINDS = {"function", "method", "class"}
+GLUE_PENALTY = 0.3  # as a test's: a chunk of import and export lines is not what a question in prose asks for
+# statements that only bring names in or hand them out: ES/TS imports and re-exports, CommonJS
+# `require` and `module.exports = name`, Babel's and TypeScript's module prologue, Python imports
+_GLUE = re.compile(
+    r"""
+    import\s*[\w$*{},\s]*?(?:\sfrom\s*)?["'][^"'\n]*["'];?                 # import x, {y} from "m"; import "m"
+    | import\s+[\w$]+\s*=\s*require\([^()\n]*\);?                           # import x = require("m")
+    | export\s*(?:\*(?:\s*as\s+[\w$]+)?|type\s*\{[^}]*\}|\{[^}]*\})(?:\s*from\s*["'][^"'\n]*["'])?;?
+    | export\s+default\s+[\w$.]+;?                                           # export default name;
+    | (?:module\.)?exports(?:\.[\w$]+)?\s*=\s*[\w$.]+;?                      # module.exports = name;
+    | (?:var|let|const)\s+[\w$]+\s*=\s*(?:/\*[^*\n]*\*/\s*)?(?:[\w$]+\()?require\(["'][^"'\n]*["']\)\)?(?:\.[\w$]+)?;?
+    | ["']use\ strict["'];?
+    | Object\.defineProperty\(exports,\s*["']__esModule["'],\s*\{\s*value:\s*true\s*\}\);?
+    | from\s+[\w.]+\s+import\s+(?:\([^)]*\)|[^\n]+)                      # Python
+    | import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*
+    """,
+    re.VERBOSE,
+)
+_COMMENT = re.compile(r"//[^\n]*|#[^\n]*|/\*[\s\S]*?\*/")  # between them
 
 
 def cover(parts: frozenset[str], query: set[str], names: NameIndex) -> float:
@@ -55,8 +75,19 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
         defined = _name_defined(graph, names, row, nodes[hit.key]) if row is not None else None
         if defined:
             hit.score += boost * cover(name_parts(defined), query, names)
+        elif row is not None and row.source_type == "code" and not row.symbol_name and is_glue(row.text):
+            hit.score -= GLUE_PENALTY
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
     return top + ranked[DEPTH:]
+
+
+def is_glue(text: str) -> bool:
+    """Whether a chunk of module code only imports and exports names (``var _curry2 =
+    require("./internal/_curry2.js");``, ``module.exports = equals;``, ``export * from "./x"``, ``from
+    .app import Flask``): no statement of it does what a question describes."""
+    code = _COMMENT.sub("", text)
+    rest = _GLUE.sub("", code)
+    return rest != code and not rest.strip(" \t\r\n;")
 
 
 def members_before_containers(
