@@ -49,6 +49,17 @@ _GLUE = re.compile(
     """,
     re.VERBOSE,
 )
+COMPARED_PENALTY = 0.3  # the function a question compares its answer with is its sibling, not the answer
+# "Like `doWhilst`, except ...", "The same as [`map`] but ...", "The complement of filter", "This method is
+# like `_.uniq` except ...": the name after the comparison (its namespace prefix dropped) is not the answer;
+# "equivalent to" and "identical to" are left out: they say the answer does what X does ("It's equivalent
+# to `Promise.race()`" of async's `race`)
+_COMPARED = re.compile(
+    r"\b(?:(?:the\s+)?same\s+as|(?:much\s+|just\s+)?like|unlike|similar\s+to|analogous\s+to|"
+    r"(?:the\s+)?(?:opposite|complement|inverse|counterpart|relative|variant|version|"
+    r"alias)\s+(?:of|to|for))\s+\[?[`'\"]?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)(?:\(\))?",
+    re.IGNORECASE,
+)
 _COMMENT = re.compile(r"//[^\n]*|#[^\n]*|/\*[\s\S]*?\*/")  # between them
 
 
@@ -67,18 +78,27 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     if graph is None or not ranked:
         return ranked
     names, query = name_index(graph), set(ctx.query_tokens)
+    compared = compared_names(ctx.request.query)
     top = ranked[:DEPTH]
     rows = ctx.chunks_of_keys([h.key for h in top])
     nodes = {key: _node_of(graph, row) for key, row in rows.items()}  # each chunk's symbol, looked up once
     for hit in top:
         row = rows.get(hit.key)
         defined = _name_defined(graph, names, row, nodes[hit.key]) if row is not None else None
-        if defined:
+        if defined in compared:
+            hit.score -= COMPARED_PENALTY
+        elif defined:
             hit.score += boost * cover(name_parts(defined), query, names)
         elif row is not None and row.source_type == "code" and not row.symbol_name and is_glue(row.text):
             hit.score -= GLUE_PENALTY
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
     return top + ranked[DEPTH:]
+
+
+def compared_names(query: str) -> frozenset[str]:
+    """The names a question compares its answer with ("Like `doWhilst`, except the test is inverted":
+    ``doWhilst``), as written: a doc comment does not liken a function to itself."""
+    return frozenset(m.group(1) for m in _COMPARED.finditer(query))
 
 
 def is_glue(text: str) -> bool:
