@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..chunking.languages import spec_for
 from ..store.graph import CodeGraph
 from ..types import Chunk
 from .context import Hit, QueryContext
@@ -87,10 +88,10 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
         defined = _name_defined(graph, names, row, nodes[hit.key]) if row is not None else None
         if defined in compared:
             hit.score -= COMPARED_PENALTY
+        elif row is not None and row.source_type == "code" and is_glue_chunk(row):
+            hit.score -= GLUE_PENALTY
         elif defined:
             hit.score += boost * cover(name_parts(defined), query, names)
-        elif row is not None and row.source_type == "code" and not row.symbol_name and is_glue(row.text):
-            hit.score -= GLUE_PENALTY
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
     return top + ranked[DEPTH:]
 
@@ -99,6 +100,16 @@ def compared_names(query: str) -> frozenset[str]:
     """The names a question compares its answer with ("Like `doWhilst`, except the test is inverted":
     ``doWhilst``), as written: a doc comment does not liken a function to itself."""
     return frozenset(m.group(1) for m in _COMPARED.finditer(query))
+
+
+def is_glue_chunk(row: Chunk) -> bool:
+    """A chunk of module code that only imports and exports (:func:`is_glue`), or the definition of a
+    transpiler's module helper, which Babel writes into every file it compiles (``function
+    _interopRequireDefault(obj) {…}``; the helpers the grammar reads as imports, ``LanguageSpec.import_calls``)."""
+    if row.symbol_name:
+        spec = spec_for(row.language)
+        return spec is not None and not row.parent_symbol and row.symbol_name in spec.import_calls
+    return is_glue(row.text)
 
 
 def is_glue(text: str) -> bool:
