@@ -32,6 +32,24 @@ from .names import NameIndex, name_index, name_parts
 NAME_COVER_BOOST = 0.15
 DEPTH = 30  # candidates re-scored: the answer is rarely below the blend's 30th
 _KINDS = {"function", "method", "class"}
+SHAPE_PENALTY = 0.1  # a type alias or interface describes a shape: it does not do what the question says
+_SHAPE_KINDS = frozenset({"type", "interface"})
+# what a doc comment's summary starts with when it says what a function does: "Returns ...", "Create a
+# new atom", "Tests if ...", "A function that ...", "A higher-order function that ..."
+_VERBS = """
+    accept act add apply append assert assume attach bind build cache call cancel chain check clear clone
+    close collect combine compare compute concat convert copy count create decode delete determine
+    dispatch divide emit encode ensure escape evaluate execute extract fetch filter find flatten format
+    freeze generate get give group handle initialize insert invoke iterate join lift listen load log make
+    map mark match merge move multiply normalize notify observe omit open parse pass perform pick prepend
+    produce read reduce register remove render repeat replace report reset resolve retrieve return reverse
+    run save schedule search select send serialize set sort split start stop subscribe subtract swap take
+    test throw track transform trigger undo update validate wait wrap write yield
+"""
+_ACTION_VERBS = frozenset(_VERBS.split())
+_ACTION_SUBJECT = re.compile(
+    r"\s*(?:an?\s+)?(?:[\w-]+\s+)?(?:function|method|helper|hook|callback)\s+(?:that|which|to)\b", re.IGNORECASE
+)
 GLUE_PENALTY = 0.3  # as a test's: a chunk of import and export lines is not what a question in prose asks for
 # statements that only bring names in or hand them out: ES/TS imports and re-exports, CommonJS
 # `require` and `module.exports = name`, Babel's and TypeScript's module prologue, Python imports
@@ -80,6 +98,7 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
         return ranked
     names, query = name_index(graph), set(ctx.query_tokens)
     compared = compared_names(ctx.request.query)
+    action = describes_action(ctx.request.query)
     top = ranked[:DEPTH]
     rows = ctx.chunks_of_keys([h.key for h in top])
     nodes = {key: _node_of(graph, row) for key, row in rows.items()}  # each chunk's symbol, looked up once
@@ -92,6 +111,8 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
             hit.score -= GLUE_PENALTY
         elif defined:
             hit.score += boost * cover(name_parts(defined), query, names)
+        elif action and row is not None and row.symbol_type in _SHAPE_KINDS:
+            hit.score -= SHAPE_PENALTY
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
     return top + ranked[DEPTH:]
 
@@ -100,6 +121,20 @@ def compared_names(query: str) -> frozenset[str]:
     """The names a question compares its answer with ("Like `doWhilst`, except the test is inverted":
     ``doWhilst``), as written: a doc comment does not liken a function to itself."""
     return frozenset(m.group(1) for m in _COMPARED.finditer(query))
+
+
+def describes_action(query: str) -> bool:
+    """Whether the query says what a function does, as a doc comment's summary does: it opens with a
+    verb ("Returns ...", "Creates ...", "Create a ...", "Tests if ...") or with "A (...) function that"."""
+    if _ACTION_SUBJECT.match(query):
+        return True
+    first = query.split(maxsplit=1)[0].strip("`'\"").lower() if query.strip() else ""
+    if first in _ACTION_VERBS:
+        return True
+    for suffix, stem in (("ies", "y"), ("es", ""), ("s", "")):
+        if first.endswith(suffix) and first[: -len(suffix)] + stem in _ACTION_VERBS:
+            return True
+    return False
 
 
 def is_glue_chunk(row: Chunk) -> bool:
