@@ -50,9 +50,11 @@ _ACTION_VERBS = frozenset(_VERBS.split())
 _ACTION_SUBJECT = re.compile(
     r"\s*(?:an?\s+)?(?:[\w-]+\s+)?(?:function|method|helper|hook|callback)\s+(?:that|which|to)\b", re.IGNORECASE
 )
+_JS = spec_for("javascript")
 GLUE_PENALTY = 0.3  # as a test's: a chunk of import and export lines is not what a question in prose asks for
 # statements that only bring names in or hand them out: ES/TS imports and re-exports, CommonJS
-# `require` and `module.exports = name`, Babel's and TypeScript's module prologue, Python imports
+# `require` (and the transpilers' helpers the grammar reads as imports: `var _map2 =
+# _interopRequireDefault(_map)`) and `module.exports = name`, Babel's and TypeScript's module prologue, Python imports
 _GLUE = re.compile(
     r"""
     import\s*[\w$*{},\s]*?(?:\sfrom\s*)?["'][^"'\n]*["'];?                 # import x, {y} from "m"; import "m"
@@ -60,12 +62,12 @@ _GLUE = re.compile(
     | export\s*(?:\*(?:\s*as\s+[\w$]+)?|type\s*\{[^}]*\}|\{[^}]*\})(?:\s*from\s*["'][^"'\n]*["'])?;?
     | export\s+default\s+[\w$.]+;?                                           # export default name;
     | (?:module\.)?exports(?:\.[\w$]+)?\s*=\s*[\w$.]+;?                      # module.exports = name;
-    | (?:var|let|const)\s+[\w$]+\s*=\s*(?:/\*[^*\n]*\*/\s*)?(?:[\w$]+\()?require\(["'][^"'\n]*["']\)\)?(?:\.[\w$]+)?;?
+    | (?:var|let|const)\s+[\w$]+\s*=\s*(?:/\*[^*\n]*\*/\s*)?(?:{calls})\((?:[^()\n]|\([^()\n]*\))*\)(?:\.[\w$]+)?;?
     | ["']use\ strict["'];?
     | Object\.defineProperty\(exports,\s*["']__esModule["'],\s*\{\s*value:\s*true\s*\}\);?
     | from\s+[\w.]+\s+import\s+(?:\([^)]*\)|[^\n]+)                      # Python
     | import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*
-    """,
+    """.replace("{calls}", "|".join(sorted(_JS.import_calls if _JS is not None else {"require"}))),
     re.VERBOSE,
 )
 COMPARED_PENALTY = 0.3  # the function a question compares its answer with is its sibling, not the answer
@@ -97,7 +99,7 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     if graph is None or not ranked:
         return ranked
     names, query = name_index(graph), set(ctx.query_tokens)
-    compared = compared_names(ctx.request.query)
+    compared = {n for n in compared_names(ctx.request.query) if _definitions(graph, n) == 1}
     action = describes_action(ctx.request.query)
     top = ranked[:DEPTH]
     rows = ctx.chunks_of_keys([h.key for h in top])
@@ -119,8 +121,17 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
 
 def compared_names(query: str) -> frozenset[str]:
     """The names a question compares its answer with ("Like `doWhilst`, except the test is inverted":
-    ``doWhilst``), as written: a doc comment does not liken a function to itself."""
+    ``doWhilst``), as written: a doc comment does not liken a function to itself. Only a name defined
+    once goes below: "Same as `attr.asdict`, except ..." describes attrs's own ``asdict``, and which of
+    two functions so named the comparison means, the name alone does not say."""
     return frozenset(m.group(1) for m in _COMPARED.finditer(query))
+
+
+def _definitions(graph: CodeGraph, name: str) -> int:
+    """How many functions, methods and classes are named exactly ``name``."""
+    return sum(
+        1 for n in graph.lookup(name) if graph.attrs(n).get("kind") in _KINDS and graph.attrs(n).get("name") == name
+    )
 
 
 def describes_action(query: str) -> bool:
