@@ -406,3 +406,28 @@ def test_a_compared_name_defined_twice_is_not_told_apart_so_neither_goes_below(n
     gained = {r.source: r.score - blend[r.chunk_id] for r in multi.results if r.symbol_name == "asdict"}
     assert set(gained) == {"attr/_funcs.py", "attr/_next_gen.py"}
     assert all(gain >= 0.0 for gain in gained.values())  # their name cover, no penalty
+
+
+SORTER_GO = """package cobra
+
+type commandSorterByName []*Command
+
+func (c commandSorterByName) Len() int           { return len(c) }
+func (c commandSorterByName) Swap(i, j int)      { c[i], c[j] = c[j], c[i] }
+func (c commandSorterByName) Less(i, j int) bool { return c[i].Name() < c[j].Name() }
+"""
+
+
+@pytest.fixture(scope="module")
+def go_types(tmp_path_factory) -> Brain:
+    return indexed_files(tmp_path_factory.mktemp("gotypes"), {"command.go": SORTER_GO, "src/matchers.ts": MATCHERS_TS})
+
+
+def test_a_go_type_is_a_type_of_its_own_not_a_shape(go_types):
+    query = "Sorts commands by their names."
+    assert describes_action(query)
+    multi = go_types.query(query, mode="multi", top_k=10)
+    blend = {r.chunk_id: r.score for r in go_types.query(query, mode="hybrid", top_k=20).results}
+    gained = {r.symbol_name: r.score - blend[r.chunk_id] for r in multi.results if r.symbol_type == "type"}
+    assert gained["commandSorterByName"] >= 0.0  # Go's `type sorter []*Command` has methods: no penalty
+    assert gained["PendingActionFromAsyncThunk"] == pytest.approx(-SHAPE_PENALTY, abs=1e-6)  # a TS alias has

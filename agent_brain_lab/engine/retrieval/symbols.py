@@ -113,7 +113,7 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
             hit.score -= GLUE_PENALTY
         elif defined:
             hit.score += boost * cover(name_parts(defined), query, names)
-        elif action and row is not None and row.symbol_type in _SHAPE_KINDS:
+        elif action and row is not None and is_shape(row):
             hit.score -= SHAPE_PENALTY
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
     return top + ranked[DEPTH:]
@@ -146,6 +146,12 @@ def describes_action(query: str) -> bool:
         if first.endswith(suffix) and first[: -len(suffix)] + stem in _ACTION_VERBS:
             return True
     return False
+
+
+def is_shape(row: Chunk) -> bool:
+    """A declaration of a shape only: an interface, or a type alias (TypeScript's ``type``, Rust's). Go's
+    ``type sorter []*Command`` is a type of its own, with methods that do things: not a shape."""
+    return row.symbol_type in _SHAPE_KINDS and not (row.symbol_type == "type" and row.language == "go")
 
 
 def is_glue_chunk(row: Chunk) -> bool:
