@@ -12,6 +12,13 @@ Measured on the tuning packages' docstring questions (tornado, jinja2, click): a
 helps all three; the class's name as a second field, and graph proximity to the best hits (a method
 whose class, caller or callee ranks near the top), helped tornado and hurt jinja2, so neither is used.
 
+The same pass puts three kinds of candidate lower, which a question in prose does not ask for
+(measured on the TypeScript/JavaScript docstring questions, ``benchmarks/README.md``): glue — module
+code that only imports and exports, and a transpiler's module helper (:func:`is_glue_chunk`); the
+function the question compares its answer with ("Like `doWhilst`, except ...", :func:`compared_names`);
+and, when the question says what a function does (:func:`describes_action`), a type alias or interface
+(:func:`is_shape`).
+
 A query looks up only those candidates' chunk rows and, by name, the graph node defined in each; how rare a part is
 comes from the graph's name index, which a new generation patches: nothing here grows with the index.
 """
