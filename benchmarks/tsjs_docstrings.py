@@ -86,6 +86,13 @@ CORPORA = (
         r"^dist/",
     ),
     Corpus(
+        "redux-toolkit",  # added in the round of issue 22's TS/JS quality: a third TypeScript package to tune on
+        "typescript",
+        "tune",
+        _npm("@reduxjs/toolkit", "2.14.0", "1e5a0946e81e9c365141d18c7067221b48ba66c6858d0a6e23296a31b095f82b"),
+        ("src",),
+    ),
+    Corpus(
         "rxjs",
         "typescript",
         "report",

@@ -9,7 +9,15 @@ from agent_brain_lab import Brain
 from agent_brain_lab.engine.chunking.code import analyze_code
 from agent_brain_lab.engine.retrieval.multi import PROSE_WEIGHTS
 from agent_brain_lab.engine.retrieval.names import name_parts
-from agent_brain_lab.engine.retrieval.symbols import NAME_COVER_BOOST
+from agent_brain_lab.engine.retrieval.symbols import (
+    COMPARED_PENALTY,
+    GLUE_PENALTY,
+    NAME_COVER_BOOST,
+    SHAPE_PENALTY,
+    compared_names,
+    describes_action,
+    is_glue,
+)
 
 SOURCE = """
 class Connection:
@@ -88,8 +96,11 @@ def test_a_factory_made_function_is_named_by_its_variable_and_a_module_helper_is
     # `toLowerCase` (lower, case): covered by the query, as a `def` would be, plus the names leg's full match
     assert gained[factory] == pytest.approx(NAME_COVER_BOOST + PROSE_WEIGHTS["names"], abs=1e-6)
     assert multi.results[0].source == "lower.js"
-    # `_lowerCase2 = _interopRequireDefault(_lowerCase)` is an import: no name, no gain
-    assert all(gain == pytest.approx(0.0, abs=1e-6) for (source, _), gain in gained.items() if source == "shout.js")
+    # `_lowerCase2 = _interopRequireDefault(_lowerCase)` is an import: no name to cover; that module code
+    # (imports only) and Babel's helper defined in every compiled file are glue: both go GLUE_PENALTY lower
+    shout = [gain for (source, _), gain in gained.items() if source == "shout.js"]
+    assert len(shout) == 2
+    assert all(gain == pytest.approx(-GLUE_PENALTY, abs=1e-6) for gain in shout)
 
 
 def test_a_transpiler_module_helper_assigns_an_import_not_a_factory_made_function():
@@ -207,3 +218,216 @@ def test_a_question_naming_several_methods_or_only_the_class_words_is_about_the_
     assert _first(classes, "how is the request context pushed and popped", 1) == ["RequestContext"]
     # ``as_view`` is named by "views" only, the class's own word: not a method named apart from it
     assert _first(classes, "class-based views") == ["View", "as_view"]
+
+
+# ramda's and lodash's CommonJS modules: the import lines above a function and the export line below
+# it are module code of their own
+UNIQ_JS = """var _curry1 = /*#__PURE__*/require("./internal/_curry1.js");
+var _Set = /*#__PURE__*/require("./internal/_Set.js");
+
+
+
+var uniq = /*#__PURE__*/_curry1(function uniq(list) {
+  var set = new _Set();
+  var result = [];
+  for (var idx = 0; idx < list.length; idx += 1) {
+    if (set.add(list[idx])) {
+      result.push(list[idx]);
+    }
+  }
+  return result;
+});
+
+
+
+module.exports = uniq;
+"""
+UNIQ_CONSTANTS_JS = """var _Set = /*#__PURE__*/require("./internal/_Set.js");
+var TIMEOUT = 1000; // milliseconds before a list request is given up
+"""
+
+
+def test_import_and_export_lines_are_glue_and_code_beside_them_is_not():
+    assert is_glue('var _curry1 = /*#__PURE__*/require("./internal/_curry1.js");\nmodule.exports = uniq;')
+    assert is_glue("var _map2 = _interopRequireDefault(require('./map.js'));")  # Babel's
+    assert is_glue('import {a,\n  b} from "./x";\nexport * from "./y";\nexport default a;')
+    assert is_glue("from .app import (\n    Flask,\n)\nimport os  # the os\n")
+    assert not is_glue("export const x = 1;")
+    assert not is_glue("module.exports = Array.isArray || function _isArray(val) { return val; };")
+    assert not is_glue("// a comment alone says something")
+    assert not is_glue(UNIQ_CONSTANTS_JS)  # a constant is code of its own
+
+
+@pytest.fixture(scope="module")
+def glue_brain(tmp_path_factory) -> Brain:
+    files = {"src/uniq.js": UNIQ_JS, "src/limits.js": UNIQ_CONSTANTS_JS}
+    return indexed_files(tmp_path_factory.mktemp("glue"), files)
+
+
+def test_a_prose_question_puts_import_and_export_lines_glue_penalty_lower(glue_brain):
+    query = "Returns a new list containing only one copy of each element in the original list."
+    multi = glue_brain.query(query, mode="multi", top_k=10)
+    blend = {r.chunk_id: r.score for r in glue_brain.query(query, mode="hybrid", top_k=20).results}
+    gained = {(r.source, r.start_line): r.score - blend[r.chunk_id] for r in multi.results}
+    assert gained[("src/uniq.js", 1)] == pytest.approx(-GLUE_PENALTY, abs=1e-6)  # the require lines
+    assert gained[("src/uniq.js", 19)] == pytest.approx(-GLUE_PENALTY, abs=1e-6)  # module.exports = uniq
+    assert gained[("src/limits.js", 1)] == pytest.approx(0.0, abs=1e-6)  # a require beside a constant: code
+    assert multi.results[0].symbol_name == "uniq"
+    # a query of names only is no prose question: its lines keep their place ("where is uniq exported")
+    lookup = glue_brain.query("uniq", mode="multi", top_k=10)
+    assert lookup.intent == "lookup"
+    assert "src/uniq.js" in {r.source for r in lookup.results if r.start_line == 19}
+
+
+# async's functions: each in a file of its own, the series and limit variants described by the one they vary
+GROUP_BY_JS = """function groupBy(coll, iteratee, callback) {
+  return groupByLimit(coll, Infinity, iteratee, callback);
+}
+module.exports = groupBy;
+"""
+GROUP_BY_SERIES_JS = """function groupBySeries(coll, iteratee, callback) {
+  return groupByLimit(coll, 1, iteratee, callback);
+}
+module.exports = groupBySeries;
+"""
+RACE_JS = """function race(tasks, callback) {
+  for (var i = 0, l = tasks.length; i < l; i++) {
+    tasks[i](callback);
+  }
+}
+module.exports = race;
+"""
+
+
+def test_the_names_a_question_compares_its_answer_with():
+    assert compared_names("The same as [`groupBy`]:Collections.groupBy but runs one at a time.") == {"groupBy"}
+    assert compared_names("Like ['doWhilst']:ControlFlow.doWhilst, except the `test` is inverted.") == {"doWhilst"}
+    assert compared_names("This method is like `_.uniq` except that it accepts `iteratee`.") == {"uniq"}
+    assert compared_names("The complement of [`filter`](#filter).") == {"filter"}
+    assert compared_names("Similar to `pick` except that this one includes undefined keys.") == {"pick"}
+    # "equivalent to" says the answer does what the other does: async's race is Promise.race
+    assert compared_names("Runs the tasks in parallel. It's equivalent to `Promise.race()`.") == frozenset()
+    assert compared_names("Returns the first element of the list.") == frozenset()
+
+
+@pytest.fixture(scope="module")
+def siblings(tmp_path_factory) -> Brain:
+    files = {"groupBy.js": GROUP_BY_JS, "groupBySeries.js": GROUP_BY_SERIES_JS, "race.js": RACE_JS}
+    return indexed_files(tmp_path_factory.mktemp("siblings"), files)
+
+
+def test_the_function_a_question_compares_its_answer_with_goes_below_it(siblings):
+    query = "The same as [`groupBy`]:Collections.groupBy but runs only a single async operation at a time."
+    multi = siblings.query(query, mode="multi", top_k=10)
+    blend = {r.chunk_id: r.score for r in siblings.query(query, mode="hybrid", top_k=20).results}
+    by_name = {r.symbol_name: r for r in multi.results if r.symbol_name}
+    # groupBy gains no name cover and goes COMPARED_PENALTY lower (the names leg may still add its bit)
+    gained = by_name["groupBy"].score - blend[by_name["groupBy"].chunk_id]
+    assert -COMPARED_PENALTY - 1e-6 <= gained <= -COMPARED_PENALTY + PROSE_WEIGHTS["names"] + 1e-6
+    assert multi.results[0].symbol_name == "groupBySeries"
+    # said to be equivalent to Promise.race, `race` is not compared with anything: it keeps its place
+    race = siblings.query("Runs the tasks in parallel. It's equivalent to `Promise.race()`.", mode="multi")
+    assert race.results[0].symbol_name == "race"
+
+
+# Redux Toolkit's matchers: a type describing an action beside the function that tests for it
+MATCHERS_TS = """export type PendingActionFromAsyncThunk<T extends AnyAsyncThunk> = ActionFromMatcher<
+  T['pending']
+>
+
+export function isPending(action: any): action is PendingActionFromAsyncThunk<any> {
+  return hasExpectedRequestMetadata(action, ['pending'])
+}
+
+export interface PendingMeta {
+  requestId: string
+  requestStatus: 'pending'
+}
+"""
+
+
+def test_a_question_saying_what_a_function_does():
+    assert describes_action("Returns a new list.")
+    assert describes_action("Tests if `action` is a pending thunk action")
+    assert describes_action("Create a new atom.")
+    assert describes_action("Undoes a memoized function.")
+    assert describes_action("A higher-order function that returns a function.")
+    assert describes_action("A function which calls the two provided functions.")
+    assert not describes_action("Selectors that assume the slice's state is at its reducer path")
+    assert not describes_action("The options of a pending action")
+    assert not describes_action("")
+
+
+@pytest.fixture(scope="module")
+def shapes(tmp_path_factory) -> Brain:
+    return indexed_files(tmp_path_factory.mktemp("shapes"), {"src/matchers.ts": MATCHERS_TS})
+
+
+def test_a_type_or_interface_goes_shape_penalty_lower_when_the_question_says_what_a_function_does(shapes):
+    def gains(query: str) -> dict[str | None, float]:
+        multi = shapes.query(query, mode="multi", top_k=10)
+        blend = {r.chunk_id: r.score for r in shapes.query(query, mode="hybrid", top_k=20).results}
+        return {r.symbol_name: r.score - blend[r.chunk_id] for r in multi.results if r.symbol_type != "function"}
+
+    acting = gains("Tests if `action` is a pending thunk action")
+    assert acting["PendingActionFromAsyncThunk"] == pytest.approx(-SHAPE_PENALTY, abs=1e-6)
+    assert acting["PendingMeta"] == pytest.approx(-SHAPE_PENALTY, abs=1e-6)
+    describing = gains("The metadata of a pending thunk action")  # what a thing is: a type may answer it
+    assert describing["PendingMeta"] >= 0.0
+
+
+# attrs: the new API's `asdict` is described by the old one it wraps, named alike
+OLD_ASDICT = """def asdict(inst, recurse=True, retain_collection_types=False):
+    result = {}
+    for a in inst.__attrs_attrs__:
+        v = getattr(inst, a.name)
+        result[a.name] = asdict(v) if recurse and hasattr(v, "__attrs_attrs__") else v
+    return result
+"""
+NEW_ASDICT = """from ._funcs import asdict as _asdict
+
+
+def asdict(inst, *, recurse=True):
+    return _asdict(inst=inst, recurse=recurse, retain_collection_types=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def namesakes(tmp_path_factory) -> Brain:
+    files = {"attr/_funcs.py": OLD_ASDICT, "attr/_next_gen.py": NEW_ASDICT}
+    return indexed_files(tmp_path_factory.mktemp("namesakes"), files)
+
+
+def test_a_compared_name_defined_twice_is_not_told_apart_so_neither_goes_below(namesakes):
+    query = "Same as `attr.asdict`, except that collections types are always retained."
+    assert compared_names(query) == {"asdict"}
+    multi = namesakes.query(query, mode="multi", top_k=10)
+    blend = {r.chunk_id: r.score for r in namesakes.query(query, mode="hybrid", top_k=20).results}
+    gained = {r.source: r.score - blend[r.chunk_id] for r in multi.results if r.symbol_name == "asdict"}
+    assert set(gained) == {"attr/_funcs.py", "attr/_next_gen.py"}
+    assert all(gain >= 0.0 for gain in gained.values())  # their name cover, no penalty
+
+
+SORTER_GO = """package cobra
+
+type commandSorterByName []*Command
+
+func (c commandSorterByName) Len() int           { return len(c) }
+func (c commandSorterByName) Swap(i, j int)      { c[i], c[j] = c[j], c[i] }
+func (c commandSorterByName) Less(i, j int) bool { return c[i].Name() < c[j].Name() }
+"""
+
+
+@pytest.fixture(scope="module")
+def go_types(tmp_path_factory) -> Brain:
+    return indexed_files(tmp_path_factory.mktemp("gotypes"), {"command.go": SORTER_GO, "src/matchers.ts": MATCHERS_TS})
+
+
+def test_a_go_type_is_a_type_of_its_own_not_a_shape(go_types):
+    query = "Sorts commands by their names."
+    assert describes_action(query)
+    multi = go_types.query(query, mode="multi", top_k=10)
+    blend = {r.chunk_id: r.score for r in go_types.query(query, mode="hybrid", top_k=20).results}
+    gained = {r.symbol_name: r.score - blend[r.chunk_id] for r in multi.results if r.symbol_type == "type"}
+    assert gained["commandSorterByName"] >= 0.0  # Go's `type sorter []*Command` has methods: no penalty
+    assert gained["PendingActionFromAsyncThunk"] == pytest.approx(-SHAPE_PENALTY, abs=1e-6)  # a TS alias has

@@ -13,6 +13,9 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   leg as an RRF vote was worse too (a rank-1 vote outweighs the blend's spread), as a bounded boost
   it helps. Then the best candidates gain up to ``symbols.NAME_COVER_BOOST`` by how much of their
   own name the query's words cover, fully or not (:mod:`.symbols`): new evidence, not a re-weighting;
+  in the same pass import/export glue, the function the question compares its answer with ("Like
+  `map`, but ...") and, for a question saying what a function does, type aliases and interfaces go
+  lower;
   tests go below library code unless the question is about tests, changelog entries unless it asks
   what changed, and docs a little when it asks how the code does something ("how does ...", "where
   is ...") rather than how to use it (:func:`.evidence.asides_below`).

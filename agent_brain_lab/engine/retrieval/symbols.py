@@ -12,6 +12,13 @@ Measured on the tuning packages' docstring questions (tornado, jinja2, click): a
 helps all three; the class's name as a second field, and graph proximity to the best hits (a method
 whose class, caller or callee ranks near the top), helped tornado and hurt jinja2, so neither is used.
 
+The same pass puts three kinds of candidate lower, which a question in prose does not ask for
+(measured on the TypeScript/JavaScript docstring questions, ``benchmarks/README.md``): glue — module
+code that only imports and exports, and a transpiler's module helper (:func:`is_glue_chunk`); the
+function the question compares its answer with ("Like `doWhilst`, except ...", :func:`compared_names`);
+and, when the question says what a function does (:func:`describes_action`), a type alias or interface
+(:func:`is_shape`).
+
 A query looks up only those candidates' chunk rows and, by name, the graph node defined in each; how rare a part is
 comes from the graph's name index, which a new generation patches: nothing here grows with the index.
 """
@@ -19,9 +26,11 @@ comes from the graph's name index, which a new generation patches: nothing here 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..chunking.languages import spec_for
 from ..store.graph import CodeGraph
 from ..types import Chunk
 from .context import Hit, QueryContext
@@ -30,6 +39,56 @@ from .names import NameIndex, name_index, name_parts
 NAME_COVER_BOOST = 0.15
 DEPTH = 30  # candidates re-scored: the answer is rarely below the blend's 30th
 _KINDS = {"function", "method", "class"}
+SHAPE_PENALTY = 0.1  # a type alias or interface describes a shape: it does not do what the question says
+_SHAPE_KINDS = frozenset({"type", "interface"})
+# what a doc comment's summary starts with when it says what a function does: "Returns ...", "Create a
+# new atom", "Tests if ...", "A function that ...", "A higher-order function that ..."
+_VERBS = """
+    accept act add apply append assert assume attach bind build cache call cancel chain check clear clone
+    close collect combine compare compute concat convert copy count create decode delete determine
+    dispatch divide emit encode ensure escape evaluate execute extract fetch filter find flatten format
+    freeze generate get give group handle initialize insert invoke iterate join lift listen load log make
+    map mark match merge move multiply normalize notify observe omit open parse pass perform pick prepend
+    produce read reduce register remove render repeat replace report reset resolve retrieve return reverse
+    run save schedule search select send serialize set sort split start stop subscribe subtract swap take
+    test throw track transform trigger undo update validate wait wrap write yield
+"""
+_ACTION_VERBS = frozenset(_VERBS.split())
+_ACTION_SUBJECT = re.compile(
+    r"\s*(?:an?\s+)?(?:[\w-]+\s+)?(?:function|method|helper|hook|callback)\s+(?:that|which|to)\b", re.IGNORECASE
+)
+_JS = spec_for("javascript")
+GLUE_PENALTY = 0.3  # as a test's: a chunk of import and export lines is not what a question in prose asks for
+# statements that only bring names in or hand them out: ES/TS imports and re-exports, CommonJS
+# `require` (and the transpilers' helpers the grammar reads as imports: `var _map2 =
+# _interopRequireDefault(_map)`) and `module.exports = name`, Babel's and TypeScript's module prologue, Python imports
+_GLUE = re.compile(
+    r"""
+    import\s*[\w$*{},\s]*?(?:\sfrom\s*)?["'][^"'\n]*["'];?                 # import x, {y} from "m"; import "m"
+    | import\s+[\w$]+\s*=\s*require\([^()\n]*\);?                           # import x = require("m")
+    | export\s*(?:\*(?:\s*as\s+[\w$]+)?|type\s*\{[^}]*\}|\{[^}]*\})(?:\s*from\s*["'][^"'\n]*["'])?;?
+    | export\s+default\s+[\w$.]+;?                                           # export default name;
+    | (?:module\.)?exports(?:\.[\w$]+)?\s*=\s*[\w$.]+;?                      # module.exports = name;
+    | (?:var|let|const)\s+[\w$]+\s*=\s*(?:/\*[^*\n]*\*/\s*)?(?:{calls})\((?:[^()\n]|\([^()\n]*\))*\)(?:\.[\w$]+)?;?
+    | ["']use\ strict["'];?
+    | Object\.defineProperty\(exports,\s*["']__esModule["'],\s*\{\s*value:\s*true\s*\}\);?
+    | from\s+[\w.]+\s+import\s+(?:\([^)]*\)|[^\n]+)                      # Python
+    | import\s+[\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*
+    """.replace("{calls}", "|".join(sorted(_JS.import_calls if _JS is not None else {"require"}))),
+    re.VERBOSE,
+)
+COMPARED_PENALTY = 0.3  # the function a question compares its answer with is its sibling, not the answer
+# "Like `doWhilst`, except ...", "The same as [`map`] but ...", "The complement of filter", "This method is
+# like `_.uniq` except ...": the name after the comparison (its namespace prefix dropped) is not the answer;
+# "equivalent to" and "identical to" are left out: they say the answer does what X does ("It's equivalent
+# to `Promise.race()`" of async's `race`)
+_COMPARED = re.compile(
+    r"\b(?:(?:the\s+)?same\s+as|(?:much\s+|just\s+)?like|unlike|similar\s+to|analogous\s+to|"
+    r"(?:the\s+)?(?:opposite|complement|inverse|counterpart|relative|variant|version|"
+    r"alias)\s+(?:of|to|for))\s+\[?[`'\"]?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)(?:\(\))?",
+    re.IGNORECASE,
+)
+_COMMENT = re.compile(r"//[^\n]*|#[^\n]*|/\*[\s\S]*?\*/")  # between them
 
 
 def cover(parts: frozenset[str], query: set[str], names: NameIndex) -> float:
@@ -47,16 +106,78 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     if graph is None or not ranked:
         return ranked
     names, query = name_index(graph), set(ctx.query_tokens)
+    compared = {n for n in compared_names(ctx.request.query) if _definitions(graph, n) == 1}
+    action = describes_action(ctx.request.query)
     top = ranked[:DEPTH]
     rows = ctx.chunks_of_keys([h.key for h in top])
     nodes = {key: _node_of(graph, row) for key, row in rows.items()}  # each chunk's symbol, looked up once
     for hit in top:
         row = rows.get(hit.key)
         defined = _name_defined(graph, names, row, nodes[hit.key]) if row is not None else None
-        if defined:
+        if defined in compared:
+            hit.score -= COMPARED_PENALTY
+        elif row is not None and row.source_type == "code" and is_glue_chunk(row):
+            hit.score -= GLUE_PENALTY
+        elif defined:
             hit.score += boost * cover(name_parts(defined), query, names)
+        elif action and row is not None and is_shape(row):
+            hit.score -= SHAPE_PENALTY
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
     return top + ranked[DEPTH:]
+
+
+def compared_names(query: str) -> frozenset[str]:
+    """The names a question compares its answer with ("Like `doWhilst`, except the test is inverted":
+    ``doWhilst``), as written: a doc comment does not liken a function to itself. Only a name defined
+    once goes below: "Same as `attr.asdict`, except ..." describes attrs's own ``asdict``, and which of
+    two functions so named the comparison means, the name alone does not say."""
+    return frozenset(m.group(1) for m in _COMPARED.finditer(query))
+
+
+def _definitions(graph: CodeGraph, name: str) -> int:
+    """How many functions, methods and classes are named exactly ``name``."""
+    return sum(
+        1 for n in graph.lookup(name) if graph.attrs(n).get("kind") in _KINDS and graph.attrs(n).get("name") == name
+    )
+
+
+def describes_action(query: str) -> bool:
+    """Whether the query says what a function does, as a doc comment's summary does: it opens with a
+    verb ("Returns ...", "Creates ...", "Create a ...", "Tests if ...") or with "A (...) function that"."""
+    if _ACTION_SUBJECT.match(query):
+        return True
+    first = query.split(maxsplit=1)[0].strip("`'\"").lower() if query.strip() else ""
+    if first in _ACTION_VERBS:
+        return True
+    for suffix, stem in (("ies", "y"), ("es", ""), ("s", "")):
+        if first.endswith(suffix) and first[: -len(suffix)] + stem in _ACTION_VERBS:
+            return True
+    return False
+
+
+def is_shape(row: Chunk) -> bool:
+    """A declaration of a shape only: an interface, or a type alias (TypeScript's ``type``, Rust's). Go's
+    ``type sorter []*Command`` is a type of its own, with methods that do things: not a shape."""
+    return row.symbol_type in _SHAPE_KINDS and not (row.symbol_type == "type" and row.language == "go")
+
+
+def is_glue_chunk(row: Chunk) -> bool:
+    """A chunk of module code that only imports and exports (:func:`is_glue`), or the definition of a
+    transpiler's module helper, which Babel writes into every file it compiles (``function
+    _interopRequireDefault(obj) {…}``; the helpers the grammar reads as imports, ``LanguageSpec.import_calls``)."""
+    if row.symbol_name:
+        spec = spec_for(row.language)
+        return spec is not None and not row.parent_symbol and row.symbol_name in spec.import_calls
+    return is_glue(row.text)
+
+
+def is_glue(text: str) -> bool:
+    """Whether a chunk of module code only imports and exports names (``var _curry2 =
+    require("./internal/_curry2.js");``, ``module.exports = equals;``, ``export * from "./x"``, ``from
+    .app import Flask``): no statement of it does what a question describes."""
+    code = _COMMENT.sub("", text)
+    rest = _GLUE.sub("", code)
+    return rest != code and not rest.strip(" \t\r\n;")
 
 
 def members_before_containers(
