@@ -12,9 +12,10 @@ import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
-from tree_sitter import Node, Parser
+if TYPE_CHECKING:  # the specs are data queries read too (retrieval.symbols): no parser is loaded for them
+    from tree_sitter import Node, Parser
 
 FUNCTION_KINDS = frozenset({"function", "method"})
 NAME_TYPES = frozenset({"identifier", "type_identifier", "simple_identifier", "constant", "name", "word"})
@@ -42,8 +43,8 @@ BODY_TYPES = frozenset(
     }
 )
 
-Kind = str | Callable[[Node], str]
-Namer = Callable[[Node], str | None]
+Kind: TypeAlias = "str | Callable[[Node], str]"
+Namer: TypeAlias = "Callable[[Node], str | None]"
 
 
 @dataclass(frozen=True)
