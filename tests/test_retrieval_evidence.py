@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from workspace_fixture import indexed_files
+from workspace_fixture import indexed_files, top10
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.chunking.text import chunk_document
@@ -143,42 +143,38 @@ def brain(tmp_path_factory) -> Brain:
     return indexed_files(tmp_path_factory.mktemp("evidence"), files)
 
 
-def _first(brain: Brain, query: str, mode: str = "multi"):
-    return brain.query(query, mode=mode, top_k=10).results
-
-
 def test_a_pasted_message_from_an_f_string_finds_where_it_is_raised(brain):
     for query in ["Exceeded 30 redirects.", "requests.exceptions.TooManyRedirects: Exceeded 30 redirects"]:
-        first = _first(brain, query)[0]
+        first = top10(brain, query)[0]
         assert (first.symbol_name, first.source) == ("resolve_redirects", "requests/sessions.py"), query
     # bm25 alone puts something else first (the short chunks holding "30" or "redirects")
-    assert _first(brain, "Exceeded 30 redirects.", "bm25")[0].symbol_name != "resolve_redirects"
+    assert top10(brain, "Exceeded 30 redirects.", "bm25")[0].symbol_name != "resolve_redirects"
 
 
 def test_a_pasted_log_line_finds_where_it_is_logged(brain):
-    first = _first(brain, "WARNING Connection pool is full, discarding connection: https://example.com/a")[0]
+    first = top10(brain, "WARNING Connection pool is full, discarding connection: https://example.com/a")[0]
     assert first.symbol_name == "send"
 
 
 def test_an_exact_name_comes_first_in_its_own_case(brain):
-    names = [r.symbol_name for r in _first(brain, "Session")]
+    names = [r.symbol_name for r in top10(brain, "Session")]
     assert names[:2] == ["Session", "session"]
-    names = [r.symbol_name for r in _first(brain, "session")]
+    names = [r.symbol_name for r in top10(brain, "session")]
     assert names[:2] == ["session", "Session"]
 
 
 def test_library_code_ranks_above_tests_unless_the_question_is_about_tests(brain):
-    code = [r.source for r in _first(brain, "where is the timeout applied to the connection")]
+    code = [r.source for r in top10(brain, "where is the timeout applied to the connection")]
     assert code[0] == "requests/adapters.py"
-    hybrid = [r.source for r in _first(brain, "where is the timeout applied to the connection", "hybrid")]
+    hybrid = [r.source for r in top10(brain, "where is the timeout applied to the connection", "hybrid")]
     assert hybrid[0] == "tests/test_timeouts.py"  # without the evidence a test says it best
-    tests = [r.source for r in _first(brain, "which tests check the timeout is applied to the connection")]
+    tests = [r.source for r in top10(brain, "which tests check the timeout is applied to the connection")]
     assert tests[0] == "tests/test_timeouts.py"
 
 
 def test_a_heading_finds_its_section_though_its_chunk_holds_several(brain):
     for heading in ["Redirection and history", "Errors and exceptions", "Passing parameters in URLs"]:
-        first = _first(brain, heading)[0]
+        first = top10(brain, heading)[0]
         assert first.source == "docs/guide.md", heading
         lines = (brain.root / "docs" / "guide.md").read_text().splitlines()
         assert f"## {heading}" in lines[first.start_line - 1 : first.end_line], heading
@@ -259,7 +255,7 @@ def test_a_pasted_message_whose_values_are_long_finds_its_raise_site_above_the_e
     }
     brain = indexed_files(tmp_path, files)
     query = "plugins.errors.PluginValidationError: unknown hook 'on_load' in plugin <module 'audio' from 'audio.py'>"
-    first = _first(brain, query)[0]
+    first = top10(brain, query)[0]
     assert (first.source, first.symbol_name) == ("plugins/manager.py", "check_pending")
 
 

@@ -7,7 +7,7 @@ is its docs' entry; a relation question answered with a callee's changelog entry
 from __future__ import annotations
 
 import pytest
-from workspace_fixture import indexed_files
+from workspace_fixture import indexed_files, top10
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.retrieval.evidence import message_match
@@ -304,17 +304,13 @@ def brain(tmp_path_factory) -> Brain:
     return indexed_files(tmp_path_factory.mktemp("misses"), files)
 
 
-def _results(brain: Brain, query: str, mode: str = "multi"):
-    return brain.query(query, mode=mode, top_k=10).results
-
-
 def test_a_setting_quoted_in_doc_comments_and_changelogs_is_not_a_message_they_make(brain):
-    results = _results(brain, "trust proxy setting")
+    results = top10(brain, "trust proxy setting")
     sources = [r.source for r in results]
     # the code that makes and applies the setting, before the getters whose doc comments quote it
     assert sources[:2] == ["lib/application.js", "lib/application.js"]
     # a changelog entry still answers when the question asks what changed
-    assert _results(brain, "in which version was the trust proxy setting added")[0].source == "History.md"
+    assert top10(brain, "in which version was the trust proxy setting added")[0].source == "History.md"
 
 
 def test_a_literal_in_a_comment_is_a_message_only_outside_code():
@@ -328,27 +324,27 @@ def test_a_literal_in_a_comment_is_a_message_only_outside_code():
 
 def test_a_question_about_what_a_function_named_by_its_owner_does_finds_it_first(brain):
     query = "how does res.send decide the Content-Type"
-    first = _results(brain, query)[0]
+    first = top10(brain, query)[0]
     assert (first.source, first.qualified_symbol) == ("lib/response.js", "res.send")
     # the words alone point at the functions about the Content-Type
-    assert _results(brain, query, "hybrid")[0].qualified_symbol != "res.send"
+    assert top10(brain, query, "hybrid")[0].qualified_symbol != "res.send"
     # asking what changed about it: the changelog, not the function
-    assert _results(brain, "what changed about res.send and the Content-Type in 3.0.0")[0].source == "History.md"
+    assert top10(brain, "what changed about res.send and the Content-Type in 3.0.0")[0].source == "History.md"
 
 
 def test_a_setting_looked_up_by_name_finds_the_docs_entry_defining_it(brain):
-    first = _results(brain, "SECRET_KEY")[0]
+    first = top10(brain, "SECRET_KEY")[0]
     assert first.source == "docs/config.rst"
     lines = (brain.root / first.source).read_text().splitlines()[first.start_line - 1 : first.end_line]
     assert ".. py:data:: SECRET_KEY" in lines
     # the words alone point at the page repeating the name most
-    assert _results(brain, "SECRET_KEY", "hybrid")[0].source == "docs/deploy.rst"
+    assert top10(brain, "SECRET_KEY", "hybrid")[0].source == "docs/deploy.rst"
     # a literal spelling the name (the default config's key, the session's read of it) comes after
-    first, second = _results(brain, "SECRET_KEY_FALLBACKS key rotation")[:2]
+    first, second = top10(brain, "SECRET_KEY_FALLBACKS key rotation")[:2]
     assert first.source == "docs/config.rst"
     assert second.source in {"flask/app.py", "flask/sessions.py"}
     # a section titled as the query still comes first: the query may be its heading
-    assert [r.source for r in _results(brain, "TESTING")[:2]] == ["docs/testing.rst", "docs/config.rst"]
+    assert [r.source for r in top10(brain, "TESTING")[:2]] == ["docs/testing.rst", "docs/config.rst"]
 
 
 CALLS = """
@@ -380,7 +376,7 @@ CALLS_HISTORY = """# Changes
 def test_a_callees_changelog_entry_is_not_a_callee(tmp_path):
     brain = indexed_files(tmp_path, {"app/views.py": CALLS, "CHANGES.md": CALLS_HISTORY})
     for mode in ("graph", "multi"):
-        sources = [(r.source, r.symbol_name) for r in _results(brain, "what does handle call", mode)]
+        sources = [(r.source, r.symbol_name) for r in top10(brain, "what does handle call", mode)]
         # handle calls render, which calls compile_template: a callee two calls away, above the entry
         # that mentions a callee (and says "call" and "handle")
         assert sources.index(("app/views.py", "compile_template")) < sources.index(("CHANGES.md", None)), mode

@@ -5,7 +5,7 @@ tests and docs that say a behaviour's words as well as the code doing it."""
 from __future__ import annotations
 
 import pytest
-from workspace_fixture import indexed_files
+from workspace_fixture import indexed_files, top10
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.retrieval.evidence import (
@@ -331,19 +331,15 @@ def brain(tmp_path_factory) -> Brain:
     return indexed_files(tmp_path_factory.mktemp("top3"), files)
 
 
-def _results(brain: Brain, query: str, mode: str = "multi"):
-    return brain.query(query, mode=mode, top_k=10).results
-
-
 def test_a_message_concatenated_from_literals_and_values_finds_where_it_is_thrown(brain):
     query = 'Error: Failed to lookup view "index" in views directory "/srv/app/views"'
-    first = _results(brain, query)[0]
+    first = top10(brain, query)[0]
     assert (first.source, first.symbol_name) != ("lib/view.js", "View")
     assert first.source == "lib/application.js"
     lines = (brain.root / first.source).read_text().splitlines()[first.start_line - 1 : first.end_line]
     assert any("Failed to lookup view" in line for line in lines)
     # the words alone point at the view module (it says "view", "lookup", "views directory" most)
-    assert _results(brain, query, "hybrid")[0].source == "lib/view.js"
+    assert top10(brain, query, "hybrid")[0].source == "lib/view.js"
 
 
 def test_a_template_hole_may_stand_for_an_empty_value(brain):
@@ -351,37 +347,37 @@ def test_a_template_hole_may_stand_for_an_empty_value(brain):
         "ValueError: The name 'auth' is already registered for a different blueprint. "
         "Use 'name=' to provide a unique name."
     )
-    first = _results(brain, query)[0]
+    first = top10(brain, query)[0]
     assert (first.source, first.symbol_name) == ("flask/blueprints.py", "register")
     # the words alone point at the method documenting the rule
-    assert _results(brain, query, "hybrid")[0].symbol_name == "register_blueprint"
+    assert top10(brain, query, "hybrid")[0].symbol_name == "register_blueprint"
     message = message_of(query)
     text = (brain.root / "flask" / "blueprints.py").read_text()
     assert message_match(message, len(WORD.findall(message)), text) > (0.8, True)
 
 
 def test_code_ranks_above_changelog_entries_unless_the_question_is_about_changes(brain):
-    first = _results(brain, "how is req.ip computed when trust proxy is set")[0]
+    first = top10(brain, "how is req.ip computed when trust proxy is set")[0]
     assert first.source == "lib/request.js"
     # without the evidence the changelog says it best
-    assert _results(brain, "how is req.ip computed when trust proxy is set", "hybrid")[0].source == "History.md"
+    assert top10(brain, "how is req.ip computed when trust proxy is set", "hybrid")[0].source == "History.md"
     for query in ["what changed about req.ip and trust proxy in 4.3.0", "when was the view options setting removed"]:
-        assert _results(brain, query)[0].source == "History.md", query
+        assert top10(brain, query)[0].source == "History.md", query
 
 
 def test_a_looked_up_setting_finds_the_library_code_reading_it_above_tests(brain):
-    first = _results(brain, "PERMANENT_SESSION_LIFETIME")[0]
+    first = top10(brain, "PERMANENT_SESSION_LIFETIME")[0]
     assert (first.source, first.symbol_name) == ("flask/sessions.py", "get_expiration_time")
-    assert _results(brain, "PERMANENT_SESSION_LIFETIME", "hybrid")[0].source == "tests/test_config.py"
+    assert top10(brain, "PERMANENT_SESSION_LIFETIME", "hybrid")[0].source == "tests/test_config.py"
 
 
 def test_a_question_about_what_the_code_does_finds_the_code_above_its_docs(brain):
     query = "how is an unhandled exception turned into a 500 error"
-    first = _results(brain, query)[0]
+    first = top10(brain, query)[0]
     assert (first.source, first.symbol_name) == ("flask/app.py", "handle_exception")
-    assert _results(brain, query, "hybrid")[0].source == "docs/errorhandling.rst"
+    assert top10(brain, query, "hybrid")[0].source == "docs/errorhandling.rst"
     # how to use it: the docs answer
-    assert _results(brain, "how do I register a custom error page for 404")[0].source == "docs/errorhandling.rst"
+    assert top10(brain, "how do I register a custom error page for 404")[0].source == "docs/errorhandling.rst"
 
 
 def test_questions_about_what_the_code_does_are_recognised():

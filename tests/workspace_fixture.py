@@ -51,3 +51,8 @@ def indexed_files(root: Path, files: Mapping[str, str]) -> Brain:
     brain = Brain(root)
     brain.index()
     return brain
+
+
+def top10(brain: Brain, query: str, mode: str = "multi") -> list:
+    """The first ten results of ``query`` in ``mode``: the page the ranking tests read."""
+    return brain.query(query, mode=mode, top_k=10).results
