@@ -122,6 +122,7 @@ _DIRECTIVE = re.compile(
 )
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")  # where a sentence or line of a pasted message ends
 _RAISES = re.compile(
     r"\b(raise|throw|throws|panic|abort|bail|fail|fatal|die|errorf|warn|warning|warnings|log|logger|logging|"
     r"console|print|eprint|exception|error)\b|Error\(|Exception\(",
@@ -250,10 +251,11 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
 
     Read from the first ``RANKED_DEPTH`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best rows: a chunk
     holding the message, or under the heading, holds the query's words."""
-    message = message_of(ctx.request.query)
-    words = len(WORD.findall(message))
+    said_as = messages_of(ctx.request.query)
+    counted = [(m, len(WORD.findall(m))) for m in said_as]
+    words = counted[0][1]
     tokens = set(ctx.query_tokens)
-    keys = _candidates(ctx, ranked)
+    keys = _candidates(ctx, ranked, said_as[0] if words >= 2 else "")
     rows = ctx.chunks_of_keys(keys)
     messages, titled, defined = [], [], []
     changes = about_changes(ctx.request.query)
@@ -265,7 +267,9 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         cover, raises = (0.0, False)
         # a changelog entry quoting a message or a setting tells when it changed, not where it is made
         if words >= 2 and (changes or not is_changelog(row.source)):
-            cover, raises = message_match(message, words, row.text, code=row.source_type != "doc")
+            cover, raises = max(
+                message_match(m, n, row.text, code=row.source_type != "doc") for m, n in counted if n >= 2
+            )
         if cover:
             tier = (0 if raises else 1) if row.source_type == "code" else 2
             messages.append((tier, -cover, n, key))
@@ -280,13 +284,33 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     return _promote(ranked, headed + defined + said if names else said + headed)
 
 
-def _candidates(ctx: QueryContext, ranked: list[Hit]) -> list[int]:
+def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list[int]:
     """The first ``RANKED_DEPTH`` keys of ``ranked``, then bm25's ``MESSAGE_DEPTH`` best rows: the
     chunks read for text evidence (a chunk holding a message, a heading or a definition holds the
-    query's words)."""
+    query's words). For a pasted ``message`` that goes on after its first clause (a wrapped cause:
+    ``invalid argument "abc" for "--port" flag: strconv.ParseInt: parsing "abc": invalid syntax``, a
+    second line), bm25's best rows for that clause too: the cause's words are everywhere in the code
+    that makes the cause, and bury the one literal that makes the clause."""
     pool = [h.key for h in ranked[:RANKED_DEPTH]]
-    extra = ctx.snapshot.columns.keys[top_rows(ctx.bm25_scores, MESSAGE_DEPTH)].tolist()
-    return list(dict.fromkeys(pool + [int(k) for k in extra]))
+    rows = [top_rows(ctx.bm25_scores, MESSAGE_DEPTH)]
+    lead = lead_clause(message)
+    keywords = ctx.snapshot.keywords
+    if lead and keywords is not None:
+        scores = keywords.scores(tokenize(lead))
+        rows.append(top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), MESSAGE_DEPTH))
+    extra = [int(k) for r in rows for k in ctx.snapshot.columns.keys[r].tolist()]
+    return list(dict.fromkeys(pool + extra))
+
+
+def lead_clause(message: str) -> str:
+    """The first clause of a pasted message when more follows it (its first line, up to a ``": "``
+    that a wrapped cause follows), or "" when the message is one clause or the clause has fewer than
+    two words."""
+    first = message.strip().split("\n", 1)[0]
+    clause = first.split(": ", 1)[0].strip()
+    if clause == message.strip() or len(WORD.findall(clause)) < 2:
+        return ""
+    return clause
 
 
 def title_match(tokens: set[str], row: Chunk) -> float:
@@ -356,7 +380,7 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
         if made:
             # the words a hole took are a value (a name, a repr, a path), not the message: not counted
             values = sum(len(WORD.findall(value)) for value in made.groups())
-            cover = min(1.0, own_words / max(words - values, 1))
+            cover = min(1.0, own_words / max(_words_made(message, made, words) - values, 1))
         elif words >= 3 and _fixed_text(body).find(" ".join(lowered.split()).strip(" .:!")) >= 0:
             cover = 1.0  # the message is part of the literal's own text
         else:
@@ -364,6 +388,17 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
         if cover >= MIN_COVER and cover >= best:
             best, raises = cover, raises or bool(_RAISES.search(_statement_of(text, match.start(), match.end())))
     return best, raises
+
+
+def _words_made(message: str, made: re.Match[str], words: int) -> int:
+    """The message words a literal's match stands for: those of the sentences (or lines) it spans when
+    it starts one (a message another literal goes on: ``error: option '-s' argument 'xl' is invalid.``
+    then ``Allowed choices are small, large.``, a suggestion on the next line), else all ``words``."""
+    before = message[: made.start()].rstrip(" \t")
+    if before.strip() and not before.endswith(("\n", ".", "!", "?")):
+        return words
+    stop = _SENTENCE_END.search(message, made.end())
+    return len(WORD.findall(message[made.start() : stop.start() if stop else None]))
 
 
 def _statement_of(text: str, start: int, end: int) -> str:
@@ -429,6 +464,14 @@ def message_of(query: str) -> str:
     """The message of a pasted error line: without a leading exception name ("requests.exceptions.
     TooManyRedirects: ", "Error: "), which the code raising it does not write in its text."""
     return _EXCEPTION_PREFIX.sub("", query, count=1)
+
+
+def messages_of(query: str) -> tuple[str, ...]:
+    """The texts a pasted line may be made from: its message (:func:`message_of`), then the line as
+    pasted when a prefix was taken off: a command-line tool writes ``error: `` in its own literal
+    (``error: unknown option '${flag}'``)."""
+    message = message_of(query)
+    return (message,) if message == query else (message, query)
 
 
 @lru_cache(maxsize=4096)
