@@ -11,7 +11,11 @@
   text, empty included — comes first, the ones that raise, throw or log it
   before the rest, code before tests and docs. Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
-  on BM25 than the long function that raises it, but does not hold the message.
+  on BM25 than the long function that raises it, but does not hold the message. The line is tried
+  without its leading exception name and as pasted (a command-line tool writes ``error: `` in its own
+  literal); a literal that starts a sentence or a line of the message covers that sentence (the rest
+  was made elsewhere: the reason a parser threw, a suggestion on the next line); and a message that
+  goes on after its first clause (a wrapped cause) is also looked up by that clause in bm25.
 - **Headings** (:func:`title_match`): a doc section whose own title the query's words make (nearly all
   of them, nearly nothing else) comes next: a heading typed as a query finds its section, though a
   merged chunk names only its first section in its header and the blend weighs a title as one line.
@@ -511,6 +515,9 @@ def template(body: str) -> re.Pattern[str]:
         elements[-1] = hole.replace("}?", "}")  # a hole at the end takes the rest of its line
     pattern = r"\s*".join(elements)
     pattern = re.sub(r"(\\[.:!;,])+$", "", pattern)  # "Exceeded 30 redirects" pasted without its full stop
+    pattern = pattern.removesuffix(r"\s*")
+    if pattern.endswith(hole):  # a hole then only a full stop (`Allowed choices are ${list}.`) ends it too
+        pattern = pattern[: -len(hole)] + hole.replace("}?", "}")
     return re.compile(pattern, re.IGNORECASE)
 
 
