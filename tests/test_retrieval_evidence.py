@@ -550,3 +550,95 @@ def test_a_wrapped_cause_does_not_bury_the_raise_site_of_the_first_clause(tmp_pa
     assert (first.source, first.symbol_name) == ("flag.go", "Set")
     assert lead_clause(query) == 'invalid argument "abc" for "-p, --port" flag'
     assert lead_clause("Exceeded 30 redirects.") == ""
+
+
+FLAG_STRUCT_GO = """package pflag
+
+// A Flag represents the state of a flag.
+type Flag struct {
+	Name        string // name as it appears on command line
+	Shorthand   string // one-letter abbreviated flag
+	DefValue    string // default value (as text); for usage message
+	NoOptDefVal string // default value (as text); if the flag is on the command line without any options
+	Hidden      bool   // used to hide the flag from help text
+}
+"""
+
+USAGE_GO = """package pflag
+
+import "fmt"
+
+// FlagUsages returns the usage text of every flag, with the value a flag takes when given alone.
+func (f *FlagSet) FlagUsages() string {
+	out := ""
+	for _, flag := range f.flags {
+		line := fmt.Sprintf("  --%s", flag.Name)
+		if flag.NoOptDefVal != "" {
+			switch flag.Value.Type() {
+			case "string":
+				line += fmt.Sprintf("[=%q]", flag.NoOptDefVal)
+			case "bool":
+				if flag.NoOptDefVal != "true" {
+					line += fmt.Sprintf("[=%s]", flag.NoOptDefVal)
+				}
+			default:
+				line += fmt.Sprintf("[=%s]", flag.NoOptDefVal)
+			}
+		}
+		out += line + "\\n"
+	}
+	return out
+}
+
+// CountVarP defines a count flag: each time it is given adds one (NoOptDefVal "+1" means "no value given").
+func (f *FlagSet) CountVarP(p *int, name, shorthand string, usage string) {
+	flag := f.VarPF(newCountValue(0, p), name, shorthand, usage)
+	flag.NoOptDefVal = "+1"
+}
+"""
+
+CONFIG_PY = '''
+class Config(dict):
+    """Works like a dict, filled from files or objects.
+
+    Define the configuration options in a module and load it::
+
+        DEBUG = True
+        SECRET_KEY = 'development key'
+        app.config.from_object(__name__)
+
+    Only uppercase keys are added to the config.
+    """
+
+    def from_object(self, obj):
+        for key in dir(obj):
+            if key.isupper():
+                self[key] = getattr(obj, key)
+'''
+
+SESSIONS_PY = """
+class SecureCookieSessionInterface:
+    def get_signing_serializer(self, app):
+        if not app.secret_key:
+            return None
+        keys = [app.config["SECRET_KEY"]]
+        keys.extend(app.config["SECRET_KEY_FALLBACKS"])
+        return keys
+"""
+
+
+def test_a_question_about_what_a_field_means_puts_the_type_declaring_it_first(tmp_path):
+    """A struct field has no symbol of its own: the functions reading it say its name more often, but
+    the line declaring it, with its comment, says what it means."""
+    brain = indexed_files(tmp_path, {"flag.go": FLAG_STRUCT_GO, "usage.go": USAGE_GO})
+    for query in ["what does NoOptDefVal mean for a flag", "NoOptDefVal"]:
+        first = _first(brain, query)[0]
+        assert (first.source, first.symbol_name) == ("flag.go", "Flag"), query
+    # a question about what the code does with it is not asked about the declaration
+    assert _first(brain, "how is NoOptDefVal shown in the usage text")[0].symbol_name != "Flag"
+
+
+def test_an_example_in_a_docstring_declares_no_member(tmp_path):
+    """``SECRET_KEY = 'development key'`` in a class's docstring is an example, not a member."""
+    brain = indexed_files(tmp_path, {"app/config.py": CONFIG_PY, "app/sessions.py": SESSIONS_PY})
+    assert [r.symbol_name for r in _first(brain, "SECRET_KEY")][:1] == ["get_signing_serializer"]

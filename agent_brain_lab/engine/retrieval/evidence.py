@@ -126,6 +126,11 @@ _DIRECTIVE = re.compile(
 )
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
+# "what is X", "what does X mean", "what are X for", "meaning of X": a question about what a name is
+_MEANING = re.compile(r"\s*(?:what(?:'s|\s+(?:is|are|does|do))\b|(?:the\s+)?(?:meaning|purpose)\s+of\b)", re.IGNORECASE)
+_DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example in a docstring declares nothing
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")  # where a sentence or line of a pasted message ends
 _RAISES = re.compile(
     r"\b(raise|throw|throws|panic|abort|bail|fail|fatal|die|errorf|warn|warning|warnings|log|logger|logging|"
@@ -208,6 +213,54 @@ def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         return ranked
     exact, _ = _definitions(ctx, [n for n in ctx.intent.code_names if DOTTED.fullmatch(n)], qualified=True)
     return _promote(ranked, _allowed(ctx, exact))
+
+
+def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question asking what a name is or means ("what does NoOptDefVal mean for a flag", or the name
+    alone) that no definition answers (a struct field, a class attribute, an interface property: no
+    symbol of its own) puts the type declaring it first: the line declaring the member, with its
+    comment, says what it is; the functions that read or set it say its name more often. Read from
+    the candidates of :func:`_candidates`; a docstring's example (``SECRET_KEY = 'dev'``) declares
+    nothing."""
+    query = ctx.request.query
+    if not (ctx.intent.label == "lookup" or _MEANING.match(query)):
+        return ranked
+    undefined = [n for n in ctx.intent.code_names if _IDENTIFIER.fullmatch(n) and not any(_definitions(ctx, [n]))]
+    if not undefined:
+        return ranked
+    declares = [_member_line(n) for n in undefined]
+    keys = _candidates(ctx, ranked)
+    rows = ctx.chunks_of_keys(keys)
+    found = [
+        k for k in keys if (row := rows.get(k)) is not None and row.symbol_type in _TYPES and _declares(row, declares)
+    ]
+    return _promote(ranked, found)
+
+
+def _declares(row: Chunk, members: list[re.Pattern[str]]) -> bool:
+    """Whether a type's chunk declares one of ``members`` in its body: after its own header (``type
+    Flag struct {``, ``class Config(dict):``) when the chunk holds it (a long interface is cut into
+    several chunks: the later ones hold members only), outside a docstring. A docstring's example
+    (``SECRET_KEY = 'dev'``) declares nothing, and in Python a chunk without its class's header may
+    start inside one: there the header is required."""
+    name = re.escape(row.symbol_name or "")
+    header = re.search(rf"\b(?:class|struct|interface|type|enum|trait)\b[^\n]*?\b{name}\b", row.text) if name else None
+    if header is None and row.language == "python":
+        return False
+    body = _DOCSTRINGS.sub("", row.text[header.end() :] if header else row.text)
+    body = body.split('"""', 1)[0].split("'''", 1)[0]  # an unclosed docstring runs to the chunk's end
+    return any(m.search(body) for m in members)
+
+
+@lru_cache(maxsize=1024)
+def _member_line(name: str) -> re.Pattern[str]:
+    """A line declaring ``name`` as a member: ``NoOptDefVal string // ...`` (Go), ``name?: string``
+    (TypeScript), ``name: int = 0`` or ``name = 0`` (a Python class attribute)."""
+    return re.compile(
+        rf"^[ \t]*(?:(?:readonly|public|private|protected|static|declare)[ \t]+)*{re.escape(name)}\??"
+        r"(?:[ \t]*:|[ \t]*=(?!=)|[ \t]+[\w*\[\]().]+)",
+        re.MULTILINE,
+    )
 
 
 def _definitions(ctx: QueryContext, names: Iterable[str], qualified: bool = False) -> tuple[list[str], list[str]]:
