@@ -8,7 +8,8 @@ its answers, fixed by reading the source before any query ran: a file and a line
 *the* answer, grade 1 for acceptable related code or docs.
 
 The benchmark fetches each package with the registry's own client (``pip download`` of the sdist,
-``npm pack``) into the cache, checks its sha256, unpacks the listed members, indexes them with the
+``npm pack``, ``apt-get download`` of a Debian ``golang-*-dev`` package, unpacked by ``dpkg-deb``)
+into the cache, checks its sha256, unpacks the listed members, indexes them with the
 real engine (real embeddings) and asks every question in every mode, plus a baseline a user could
 pick instead: plain ``bm25s`` over 40-line windows of the same files.
 
@@ -103,8 +104,8 @@ def parse_repository(doc: Mapping[str, Any]) -> Repository:
     if doc["split"] not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, not {doc['split']!r}")
     pkg = doc["package"]
-    if pkg["registry"] not in ("pypi", "npm"):
-        raise ValueError(f"registry must be pypi or npm, not {pkg['registry']!r}")
+    if pkg["registry"] not in ("pypi", "npm", "debian"):
+        raise ValueError(f"registry must be pypi, npm or debian, not {pkg['registry']!r}")
     questions = []
     seen: set[str] = set()
     for q in doc["questions"]:
@@ -251,28 +252,46 @@ def check_sha256(path: Path, expected: str) -> None:
         raise RuntimeError(f"{path.name} has sha256 {digest}, not the pinned {expected}")
 
 
+GOCODE = "usr/share/gocode/src"  # where Debian's golang-*-dev packages put the Go sources
+
+
 def unpack(archive: Path, include: Iterable[str], dest: Path) -> int:
-    """Unpack the members under ``include`` (paths below the archive's top folder) into ``dest``;
-    returns the number of files. Links, absolute paths and ``..`` are refused."""
-    wanted = tuple(include)
+    """Unpack the members under ``include`` into ``dest``; returns the number of files. Member paths
+    are below the archive's top folder (an sdist's or npm's ``name-version/``, ``package/``) or, for a
+    Debian ``.deb`` (extracted with ``dpkg-deb``), below :data:`GOCODE`. Links, absolute paths and
+    ``..`` are refused."""
+    wanted = tuple(PurePosixPath(w) for w in include)
     files = 0
+    for rel, read in _members(archive):
+        if not any(rel == w or w in rel.parents for w in wanted):
+            continue
+        out = dest / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(read())
+        files += 1
+    return files
+
+
+def _members(archive: Path) -> Iterable[tuple[PurePosixPath, Callable[[], bytes]]]:
+    """(path below the top folder, reader) for each regular file of ``archive``."""
+    if archive.suffix == ".deb":
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run(["dpkg-deb", "-x", str(archive), tmp], check=True, capture_output=True)
+            top = Path(tmp) / GOCODE
+            for path in sorted(top.rglob("*")):
+                if path.is_file() and not path.is_symlink():
+                    yield PurePosixPath(path.relative_to(top).as_posix()), path.read_bytes
+        return
     with tarfile.open(archive) as tar:
         for member in tar.getmembers():
             parts = PurePosixPath(member.name).parts
             if len(parts) < 2 or not member.isfile():
                 continue
-            rel = PurePosixPath(*parts[1:])
-            if not any(rel == PurePosixPath(w) or PurePosixPath(w) in rel.parents for w in wanted):
-                continue
             if member.name.startswith("/") or ".." in parts:
                 raise RuntimeError(f"{archive.name}: unsafe member {member.name!r}")
-            out = dest / rel
-            out.parent.mkdir(parents=True, exist_ok=True)
             source = tar.extractfile(member)
             assert source is not None
-            out.write_bytes(source.read())
-            files += 1
-    return files
+            yield PurePosixPath(*parts[1:]), source.read
 
 
 def workspace(repo: Repository, cache_dir: Path, label: str, log: Log = print) -> Path:

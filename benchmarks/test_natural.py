@@ -5,6 +5,7 @@ import hashlib
 import io
 import json
 import math
+import subprocess
 import tarfile
 from pathlib import Path
 
@@ -189,3 +190,30 @@ def test_the_docs_question_files_ask_about_docs_only_with_a_report_split():
     assert {q.place for q in questions} == {"docs"}
     for r in repos:  # every answer lies in a member the workspace unpacks
         assert all(a.path.startswith(tuple(r.include)) for q in r.questions for a in q.answers), r.name
+
+
+def test_unpack_reads_a_debian_go_package_below_its_gocode_folder(tmp_path):
+    """A golang-*-dev package: its members are below usr/share/gocode/src, the rest (its docs) is not
+    in the workspace."""
+    pkg = tmp_path / "pkg"
+    src = pkg / natural.GOCODE / "github.com/acme/flags"
+    src.mkdir(parents=True)
+    (src / "flag.go").write_text("package flags\n")
+    (src / "flag_test.go").write_text("package flags\n")
+    (pkg / "usr/share/doc/golang-github-acme-flags-dev").mkdir(parents=True)
+    (pkg / "usr/share/doc/golang-github-acme-flags-dev/copyright").write_text("MIT\n")
+    (pkg / "DEBIAN").mkdir()
+    (pkg / "DEBIAN/control").write_text(
+        "Package: golang-github-acme-flags-dev\nVersion: 1.0-1\nArchitecture: all\n"
+        "Maintainer: A <a@example.org>\nDescription: flags\n"
+    )
+    archive = tmp_path / "golang-github-acme-flags-dev_1.0-1_all.deb"
+    subprocess.run(
+        ["dpkg-deb", "--build", "--root-owner-group", str(pkg), str(archive)], check=True, capture_output=True
+    )
+    out = tmp_path / "out"
+    assert natural.unpack(archive, ["github.com/acme/flags"], out) == 2
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*.go")) == [
+        "github.com/acme/flags/flag.go",
+        "github.com/acme/flags/flag_test.go",
+    ]

@@ -16,8 +16,10 @@ from agent_brain_lab.engine.retrieval.evidence import (
     TITLE_MATCH,
     _may_make,
     _own_words,
+    lead_clause,
     message_match,
     message_of,
+    messages_of,
     template,
     title_match,
     titles_of,
@@ -337,3 +339,302 @@ def test_the_pre_check_never_drops_a_literal_whose_template_matches():
                 assert may, (body, message)
             skipped += not may
     assert matched > len(bodies) * 3 and skipped > matched  # both sides of the check were exercised
+
+
+COMMAND_JS = """const { suggestSimilar } = require('./suggestSimilar.js');
+
+class Command {
+  /**
+   * Display an error message if a mandatory option does not have a value.
+   */
+  _checkForMissingMandatoryOptions() {
+    for (const option of this.options) {
+      if (option.mandatory && this.getOptionValue(option.attributeName()) === undefined) {
+        this.missingMandatoryOptionValue(option);
+      }
+    }
+  }
+
+  missingMandatoryOptionValue(option) {
+    const message = `error: required option '${option.flags}' not specified`;
+    this.error(message, { code: 'commander.missingMandatoryOptionValue' });
+  }
+
+  unknownOption(flag) {
+    if (this._allowUnknownOption) return;
+    const suggestion = suggestSimilar(flag, this.options.map((option) => option.long));
+    const message = `error: unknown option '${flag}'${suggestion}`;
+    this.error(message, { code: 'commander.unknownOption' });
+  }
+
+  addOption(option) {
+    const handleOptionValue = (val, invalidValueMessage) => {
+      try {
+        return option.parseArg(val, this.getOptionValue(option.name()));
+      } catch (err) {
+        this.error(`${invalidValueMessage} ${err.message}`, { code: err.code });
+      }
+    };
+    this.on('option:' + option.name(), (val) => {
+      const invalidValueMessage = `error: option '${option.flags}' argument '${val}' is invalid.`;
+      handleOptionValue(val, invalidValueMessage);
+    });
+    this.options.push(option);
+    return this;
+  }
+}
+
+exports.Command = Command;
+"""
+
+OPTION_JS = """class Option {
+  choices(values) {
+    this.argChoices = values.slice();
+    this.parseArg = (arg) => {
+      if (!this.argChoices.includes(arg)) {
+        throw new InvalidArgumentError(`Allowed choices are ${this.argChoices.join(', ')}.`);
+      }
+      return arg;
+    };
+    return this;
+  }
+}
+
+exports.Option = Option;
+"""
+
+SUGGEST_JS = """function suggestSimilar(word, candidates) {
+  const similar = candidates.filter((candidate) => candidate.startsWith(word.slice(0, 3)));
+  if (similar.length > 1) return `\\n(Did you mean one of ${similar.join(', ')}?)`;
+  if (similar.length === 1) return `\\n(Did you mean ${similar[0]}?)`;
+  return '';
+}
+
+exports.suggestSimilar = suggestSimilar;
+"""
+
+CLI_README = """# Options
+
+## Required option
+
+You may specify a required (mandatory) option using `.requiredOption()`. The option must have a
+value after parsing, usually specified on the command line.
+
+```console
+$ pizza
+error: required option '-c, --cheese <type>' not specified
+```
+
+## Choices
+
+An option can only take one of its choices:
+
+```console
+$ extra --drink huge
+error: option '-d, --drink <size>' argument 'huge' is invalid. Allowed choices are small, medium, large.
+```
+
+## Display help after errors
+
+By default an unknown option is reported with a suggestion:
+
+```console
+$ pizza --hepl
+error: unknown option '--hepl'
+(Did you mean --help?)
+```
+"""
+
+
+@pytest.fixture(scope="module")
+def cli(tmp_path_factory) -> Brain:
+    files = {
+        "lib/command.js": COMMAND_JS,
+        "lib/option.js": OPTION_JS,
+        "lib/suggestSimilar.js": SUGGEST_JS,
+        "Readme.md": CLI_README,
+    }
+    return indexed_files(tmp_path_factory.mktemp("cli"), files)
+
+
+def test_a_pasted_line_whose_prefix_the_literal_writes_finds_where_it_is_made(cli):
+    """``error: `` is no exception name here: the command-line tool writes it in its own literal."""
+    first = _first(cli, "error: required option '-p, --port <number>' not specified")[0]
+    assert (first.source, first.symbol_name) == ("lib/command.js", "missingMandatoryOptionValue")
+    assert messages_of("error: required option '-p' not specified") == (
+        "required option '-p' not specified",
+        "error: required option '-p' not specified",
+    )
+
+
+def test_a_message_two_literals_make_finds_where_each_is_made():
+    """A literal that starts a sentence or a line of the message covers that sentence: the rest was
+    made elsewhere (the reason a parser threw, the suggestion on the next line)."""
+    pasted = "error: option '-s, --size <size>' argument 'xl' is invalid. Allowed choices are small, medium, large."
+    words = len(WORD.findall(pasted))
+    assert message_match(pasted, words, COMMAND_JS, code=True)[0] == 1.0
+    assert message_match(pasted, words, OPTION_JS, code=True) == (1.0, True)
+    line = "error: unknown option '--verbos'\n(Did you mean --verbose?)"
+    assert message_match(line, len(WORD.findall(line)), COMMAND_JS, code=True) == (1.0, True)
+    # a literal that matches inside a sentence still counts against the whole message
+    assert message_match(pasted, words, "fail(`${x} is invalid. Try again`)", code=True)[0] == 0.0
+
+
+def test_a_pasted_message_two_literals_make_puts_a_raise_site_first(cli):
+    first = _first(cli, "error: unknown option '--verbos'\n(Did you mean --verbose?)")[0]
+    assert (first.source, first.symbol_name) == ("lib/command.js", "unknownOption")
+    query = "error: option '-s, --size <size>' argument 'xl' is invalid. Allowed choices are small, medium, large."
+    first = _first(cli, query)[0]
+    assert first.source in ("lib/command.js", "lib/option.js"), first.source
+
+
+def _int_value(bits: int, unsigned: bool) -> str:
+    kind = f"{'u' if unsigned else ''}int{bits}"
+    parse = "ParseUint" if unsigned else "ParseInt"
+    return (
+        'package pflag\n\nimport "strconv"\n\n'
+        f"type {kind}Value {kind}\n\n"
+        f"// Set parses the text of a {kind} flag: strconv.{parse} reports invalid syntax.\n"
+        f"func (i *{kind}Value) Set(s string) error {{\n"
+        f"\tv, err := strconv.{parse}(s, 0, {bits})\n"
+        f"\t*i = {kind}Value(v)\n"
+        "\treturn err\n}\n\n"
+        f"func {kind}Conv(sval string) (interface{{}}, error) {{\n"
+        f"\tv, err := strconv.{parse}(sval, 0, {bits})\n"
+        "\tif err != nil {\n\t\treturn 0, err\n\t}\n"
+        f"\treturn {kind}(v), nil\n}}\n"
+    )
+
+
+FLAG_GO = """package pflag
+
+import "fmt"
+
+// Set sets the value of the named flag.
+func (f *FlagSet) Set(name, value string) error {
+	flag, ok := f.formal[f.normalizeFlagName(name)]
+	if !ok {
+		return fmt.Errorf("no such flag -%v", name)
+	}
+	err := flag.Value.Set(value)
+	if err != nil {
+		flagName := fmt.Sprintf("--%s", flag.Name)
+		if flag.Shorthand != "" {
+			flagName = fmt.Sprintf("-%s, --%s", flag.Shorthand, flag.Name)
+		}
+		return fmt.Errorf("invalid argument %q for %q flag: %v", value, flagName, err)
+	}
+	flag.Changed = true
+	return nil
+}
+"""
+
+
+def test_a_wrapped_cause_does_not_bury_the_raise_site_of_the_first_clause(tmp_path):
+    """The cause's words (strconv.ParseInt, parsing, invalid syntax) are in every converter: bm25's
+    best rows for the whole message are converters; those for its first clause hold the raise site."""
+    files = {"flag.go": FLAG_GO}
+    for bits in (8, 16, 32, 64):
+        for unsigned in (False, True):
+            for n in range(10):
+                files[f"types{n}/{'u' if unsigned else ''}int{bits}.go"] = _int_value(bits, unsigned)
+    brain = indexed_files(tmp_path, files)
+    query = 'invalid argument "abc" for "-p, --port" flag: strconv.ParseInt: parsing "abc": invalid syntax'
+    bm25 = [r.source for r in _first(brain, query, "bm25")]
+    assert "flag.go" not in bm25
+    first = _first(brain, query)[0]
+    assert (first.source, first.symbol_name) == ("flag.go", "Set")
+    assert lead_clause(query) == 'invalid argument "abc" for "-p, --port" flag'
+    assert lead_clause("Exceeded 30 redirects.") == ""
+
+
+FLAG_STRUCT_GO = """package pflag
+
+// A Flag represents the state of a flag.
+type Flag struct {
+	Name        string // name as it appears on command line
+	Shorthand   string // one-letter abbreviated flag
+	DefValue    string // default value (as text); for usage message
+	NoOptDefVal string // default value (as text); if the flag is on the command line without any options
+	Hidden      bool   // used to hide the flag from help text
+}
+"""
+
+USAGE_GO = """package pflag
+
+import "fmt"
+
+// FlagUsages returns the usage text of every flag, with the value a flag takes when given alone.
+func (f *FlagSet) FlagUsages() string {
+	out := ""
+	for _, flag := range f.flags {
+		line := fmt.Sprintf("  --%s", flag.Name)
+		if flag.NoOptDefVal != "" {
+			switch flag.Value.Type() {
+			case "string":
+				line += fmt.Sprintf("[=%q]", flag.NoOptDefVal)
+			case "bool":
+				if flag.NoOptDefVal != "true" {
+					line += fmt.Sprintf("[=%s]", flag.NoOptDefVal)
+				}
+			default:
+				line += fmt.Sprintf("[=%s]", flag.NoOptDefVal)
+			}
+		}
+		out += line + "\\n"
+	}
+	return out
+}
+
+// CountVarP defines a count flag: each time it is given adds one (NoOptDefVal "+1" means "no value given").
+func (f *FlagSet) CountVarP(p *int, name, shorthand string, usage string) {
+	flag := f.VarPF(newCountValue(0, p), name, shorthand, usage)
+	flag.NoOptDefVal = "+1"
+}
+"""
+
+CONFIG_PY = '''
+class Config(dict):
+    """Works like a dict, filled from files or objects.
+
+    Define the configuration options in a module and load it::
+
+        DEBUG = True
+        SECRET_KEY = 'development key'
+        app.config.from_object(__name__)
+
+    Only uppercase keys are added to the config.
+    """
+
+    def from_object(self, obj):
+        for key in dir(obj):
+            if key.isupper():
+                self[key] = getattr(obj, key)
+'''
+
+SESSIONS_PY = """
+class SecureCookieSessionInterface:
+    def get_signing_serializer(self, app):
+        if not app.secret_key:
+            return None
+        keys = [app.config["SECRET_KEY"]]
+        keys.extend(app.config["SECRET_KEY_FALLBACKS"])
+        return keys
+"""
+
+
+def test_a_question_about_what_a_field_means_puts_the_type_declaring_it_first(tmp_path):
+    """A struct field has no symbol of its own: the functions reading it say its name more often, but
+    the line declaring it, with its comment, says what it means."""
+    brain = indexed_files(tmp_path, {"flag.go": FLAG_STRUCT_GO, "usage.go": USAGE_GO})
+    for query in ["what does NoOptDefVal mean for a flag", "NoOptDefVal"]:
+        first = _first(brain, query)[0]
+        assert (first.source, first.symbol_name) == ("flag.go", "Flag"), query
+    # a question about what the code does with it is not asked about the declaration
+    assert _first(brain, "how is NoOptDefVal shown in the usage text")[0].symbol_name != "Flag"
+
+
+def test_an_example_in_a_docstring_declares_no_member(tmp_path):
+    """``SECRET_KEY = 'development key'`` in a class's docstring is an example, not a member."""
+    brain = indexed_files(tmp_path, {"app/config.py": CONFIG_PY, "app/sessions.py": SESSIONS_PY})
+    assert [r.symbol_name for r in _first(brain, "SECRET_KEY")][:1] == ["get_signing_serializer"]

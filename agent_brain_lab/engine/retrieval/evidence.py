@@ -11,7 +11,11 @@
   text, empty included — comes first, the ones that raise, throw or log it
   before the rest, code before tests and docs. Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
-  on BM25 than the long function that raises it, but does not hold the message.
+  on BM25 than the long function that raises it, but does not hold the message. The line is tried
+  without its leading exception name and as pasted (a command-line tool writes ``error: `` in its own
+  literal); a literal that starts a sentence or a line of the message covers that sentence (the rest
+  was made elsewhere: the reason a parser threw, a suggestion on the next line); and a message that
+  goes on after its first clause (a wrapped cause) is also looked up by that clause in bm25.
 - **Headings** (:func:`title_match`): a doc section whose own title the query's words make (nearly all
   of them, nearly nothing else) comes next: a heading typed as a query finds its section, though a
   merged chunk names only its first section in its header and the blend weighs a title as one line.
@@ -122,6 +126,12 @@ _DIRECTIVE = re.compile(
 )
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
+# "what is X", "what does X mean", "what are X for", "meaning of X": a question about what a name is
+_MEANING = re.compile(r"\s*(?:what(?:'s|\s+(?:is|are|does|do))\b|(?:the\s+)?(?:meaning|purpose)\s+of\b)", re.IGNORECASE)
+_DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example in a docstring declares nothing
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")  # where a sentence or line of a pasted message ends
 _RAISES = re.compile(
     r"\b(raise|throw|throws|panic|abort|bail|fail|fatal|die|errorf|warn|warning|warnings|log|logger|logging|"
     r"console|print|eprint|exception|error)\b|Error\(|Exception\(",
@@ -205,6 +215,54 @@ def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     return _promote(ranked, _allowed(ctx, exact))
 
 
+def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question asking what a name is or means ("what does NoOptDefVal mean for a flag", or the name
+    alone) that no definition answers (a struct field, a class attribute, an interface property: no
+    symbol of its own) puts the type declaring it first: the line declaring the member, with its
+    comment, says what it is; the functions that read or set it say its name more often. Read from
+    the candidates of :func:`_candidates`; a docstring's example (``SECRET_KEY = 'dev'``) declares
+    nothing."""
+    query = ctx.request.query
+    if not (ctx.intent.label == "lookup" or _MEANING.match(query)):
+        return ranked
+    undefined = [n for n in ctx.intent.code_names if _IDENTIFIER.fullmatch(n) and not any(_definitions(ctx, [n]))]
+    if not undefined:
+        return ranked
+    declares = [_member_line(n) for n in undefined]
+    keys = _candidates(ctx, ranked)
+    rows = ctx.chunks_of_keys(keys)
+    found = [
+        k for k in keys if (row := rows.get(k)) is not None and row.symbol_type in _TYPES and _declares(row, declares)
+    ]
+    return _promote(ranked, found)
+
+
+def _declares(row: Chunk, members: list[re.Pattern[str]]) -> bool:
+    """Whether a type's chunk declares one of ``members`` in its body: after its own header (``type
+    Flag struct {``, ``class Config(dict):``) when the chunk holds it (a long interface is cut into
+    several chunks: the later ones hold members only), outside a docstring. A docstring's example
+    (``SECRET_KEY = 'dev'``) declares nothing, and in Python a chunk without its class's header may
+    start inside one: there the header is required."""
+    name = re.escape(row.symbol_name or "")
+    header = re.search(rf"\b(?:class|struct|interface|type|enum|trait)\b[^\n]*?\b{name}\b", row.text) if name else None
+    if header is None and row.language == "python":
+        return False
+    body = _DOCSTRINGS.sub("", row.text[header.end() :] if header else row.text)
+    body = body.split('"""', 1)[0].split("'''", 1)[0]  # an unclosed docstring runs to the chunk's end
+    return any(m.search(body) for m in members)
+
+
+@lru_cache(maxsize=1024)
+def _member_line(name: str) -> re.Pattern[str]:
+    """A line declaring ``name`` as a member: ``NoOptDefVal string // ...`` (Go), ``name?: string``
+    (TypeScript), ``name: int = 0`` or ``name = 0`` (a Python class attribute)."""
+    return re.compile(
+        rf"^[ \t]*(?:(?:readonly|public|private|protected|static|declare)[ \t]+)*{re.escape(name)}\??"
+        r"(?:[ \t]*:|[ \t]*=(?!=)|[ \t]+[\w*\[\]().]+)",
+        re.MULTILINE,
+    )
+
+
 def _definitions(ctx: QueryContext, names: Iterable[str], qualified: bool = False) -> tuple[list[str], list[str]]:
     """The chunk ids of the definitions of ``names``: those spelled exactly so (by name or qualified
     name), then those spelled so in another case; ``qualified``: only those whose qualified name is
@@ -250,10 +308,11 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
 
     Read from the first ``RANKED_DEPTH`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best rows: a chunk
     holding the message, or under the heading, holds the query's words."""
-    message = message_of(ctx.request.query)
-    words = len(WORD.findall(message))
+    said_as = messages_of(ctx.request.query)
+    counted = [(m, len(WORD.findall(m))) for m in said_as]
+    words = counted[0][1]
     tokens = set(ctx.query_tokens)
-    keys = _candidates(ctx, ranked)
+    keys = _candidates(ctx, ranked, said_as[0] if words >= 2 else "")
     rows = ctx.chunks_of_keys(keys)
     messages, titled, defined = [], [], []
     changes = about_changes(ctx.request.query)
@@ -265,7 +324,9 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         cover, raises = (0.0, False)
         # a changelog entry quoting a message or a setting tells when it changed, not where it is made
         if words >= 2 and (changes or not is_changelog(row.source)):
-            cover, raises = message_match(message, words, row.text, code=row.source_type != "doc")
+            cover, raises = max(
+                message_match(m, n, row.text, code=row.source_type != "doc") for m, n in counted if n >= 2
+            )
         if cover:
             tier = (0 if raises else 1) if row.source_type == "code" else 2
             messages.append((tier, -cover, n, key))
@@ -280,13 +341,33 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     return _promote(ranked, headed + defined + said if names else said + headed)
 
 
-def _candidates(ctx: QueryContext, ranked: list[Hit]) -> list[int]:
+def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list[int]:
     """The first ``RANKED_DEPTH`` keys of ``ranked``, then bm25's ``MESSAGE_DEPTH`` best rows: the
     chunks read for text evidence (a chunk holding a message, a heading or a definition holds the
-    query's words)."""
+    query's words). For a pasted ``message`` that goes on after its first clause (a wrapped cause:
+    ``invalid argument "abc" for "--port" flag: strconv.ParseInt: parsing "abc": invalid syntax``, a
+    second line), bm25's best rows for that clause too: the cause's words are everywhere in the code
+    that makes the cause, and bury the one literal that makes the clause."""
     pool = [h.key for h in ranked[:RANKED_DEPTH]]
-    extra = ctx.snapshot.columns.keys[top_rows(ctx.bm25_scores, MESSAGE_DEPTH)].tolist()
-    return list(dict.fromkeys(pool + [int(k) for k in extra]))
+    rows = [top_rows(ctx.bm25_scores, MESSAGE_DEPTH)]
+    lead = lead_clause(message)
+    keywords = ctx.snapshot.keywords
+    if lead and keywords is not None:
+        scores = keywords.scores(tokenize(lead))
+        rows.append(top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), MESSAGE_DEPTH))
+    extra = [int(k) for r in rows for k in ctx.snapshot.columns.keys[r].tolist()]
+    return list(dict.fromkeys(pool + extra))
+
+
+def lead_clause(message: str) -> str:
+    """The first clause of a pasted message when more follows it (its first line, up to a ``": "``
+    that a wrapped cause follows), or "" when the message is one clause or the clause has fewer than
+    two words."""
+    first = message.strip().split("\n", 1)[0]
+    clause = first.split(": ", 1)[0].strip()
+    if clause == message.strip() or len(WORD.findall(clause)) < 2:
+        return ""
+    return clause
 
 
 def title_match(tokens: set[str], row: Chunk) -> float:
@@ -356,7 +437,7 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
         if made:
             # the words a hole took are a value (a name, a repr, a path), not the message: not counted
             values = sum(len(WORD.findall(value)) for value in made.groups())
-            cover = min(1.0, own_words / max(words - values, 1))
+            cover = min(1.0, own_words / max(_words_made(message, made, words) - values, 1))
         elif words >= 3 and _fixed_text(body).find(" ".join(lowered.split()).strip(" .:!")) >= 0:
             cover = 1.0  # the message is part of the literal's own text
         else:
@@ -364,6 +445,17 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
         if cover >= MIN_COVER and cover >= best:
             best, raises = cover, raises or bool(_RAISES.search(_statement_of(text, match.start(), match.end())))
     return best, raises
+
+
+def _words_made(message: str, made: re.Match[str], words: int) -> int:
+    """The message words a literal's match stands for: those of the sentences (or lines) it spans when
+    it starts one (a message another literal goes on: ``error: option '-s' argument 'xl' is invalid.``
+    then ``Allowed choices are small, large.``, a suggestion on the next line), else all ``words``."""
+    before = message[: made.start()].rstrip(" \t")
+    if before.strip() and not before.endswith(("\n", ".", "!", "?")):
+        return words
+    stop = _SENTENCE_END.search(message, made.end())
+    return len(WORD.findall(message[made.start() : stop.start() if stop else None]))
 
 
 def _statement_of(text: str, start: int, end: int) -> str:
@@ -431,6 +523,14 @@ def message_of(query: str) -> str:
     return _EXCEPTION_PREFIX.sub("", query, count=1)
 
 
+def messages_of(query: str) -> tuple[str, ...]:
+    """The texts a pasted line may be made from: its message (:func:`message_of`), then the line as
+    pasted when a prefix was taken off: a command-line tool writes ``error: `` in its own literal
+    (``error: unknown option '${flag}'``)."""
+    message = message_of(query)
+    return (message,) if message == query else (message, query)
+
+
 @lru_cache(maxsize=4096)
 def _own_words(body: str) -> int | None:
     """How many words of its own (not in a hole) a literal has; None when it has fewer than two or too
@@ -468,6 +568,9 @@ def template(body: str) -> re.Pattern[str]:
         elements[-1] = hole.replace("}?", "}")  # a hole at the end takes the rest of its line
     pattern = r"\s*".join(elements)
     pattern = re.sub(r"(\\[.:!;,])+$", "", pattern)  # "Exceeded 30 redirects" pasted without its full stop
+    pattern = pattern.removesuffix(r"\s*")
+    if pattern.endswith(hole):  # a hole then only a full stop (`Allowed choices are ${list}.`) ends it too
+        pattern = pattern[: -len(hole)] + hole.replace("}?", "}")
     return re.compile(pattern, re.IGNORECASE)
 
 

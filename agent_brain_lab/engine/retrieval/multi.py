@@ -34,7 +34,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .context import Hit, QueryContext
-from .evidence import asides_below, exact_names_first, named_subject_first, text_evidence_first
+from .evidence import (
+    asides_below,
+    declared_members_first,
+    exact_names_first,
+    named_subject_first,
+    text_evidence_first,
+)
 from .fusion import rrf
 from .graph import GraphLeg, entity_names, graph_leg
 from .hybrid import blend
@@ -93,6 +99,7 @@ def run(ctx: QueryContext) -> Fused:
             hits = asides_below(ctx, hits, scale=hits[0].score if hits else 1.0)
     if not led_by_graph:  # a pasted message: where it is raised or logged first; a heading: its section
         hits = text_evidence_first(ctx, hits)
+        hits = declared_members_first(ctx, hits)  # "what does NoOptDefVal mean": the struct declaring it
     if intent.label == "lookup":  # "Session": the class Session, then the function session()
         hits = exact_names_first(ctx, hits)
     top_k = ctx.request.top_k
