@@ -459,7 +459,7 @@ def cli(tmp_path_factory) -> Brain:
 
 def test_a_pasted_line_whose_prefix_the_literal_writes_finds_where_it_is_made(cli):
     """``error: `` is no exception name here: the command-line tool writes it in its own literal."""
-    first = _first(cli, "error: required option '-p, --port <number>' not specified")[0]
+    first = top10(cli, "error: required option '-p, --port <number>' not specified")[0]
     assert (first.source, first.symbol_name) == ("lib/command.js", "missingMandatoryOptionValue")
     assert messages_of("error: required option '-p' not specified") == (
         "required option '-p' not specified",
@@ -481,10 +481,10 @@ def test_a_message_two_literals_make_finds_where_each_is_made():
 
 
 def test_a_pasted_message_two_literals_make_puts_a_raise_site_first(cli):
-    first = _first(cli, "error: unknown option '--verbos'\n(Did you mean --verbose?)")[0]
+    first = top10(cli, "error: unknown option '--verbos'\n(Did you mean --verbose?)")[0]
     assert (first.source, first.symbol_name) == ("lib/command.js", "unknownOption")
     query = "error: option '-s, --size <size>' argument 'xl' is invalid. Allowed choices are small, medium, large."
-    first = _first(cli, query)[0]
+    first = top10(cli, query)[0]
     assert first.source in ("lib/command.js", "lib/option.js"), first.source
 
 
@@ -540,9 +540,9 @@ def test_a_wrapped_cause_does_not_bury_the_raise_site_of_the_first_clause(tmp_pa
                 files[f"types{n}/{'u' if unsigned else ''}int{bits}.go"] = _int_value(bits, unsigned)
     brain = indexed_files(tmp_path, files)
     query = 'invalid argument "abc" for "-p, --port" flag: strconv.ParseInt: parsing "abc": invalid syntax'
-    bm25 = [r.source for r in _first(brain, query, "bm25")]
+    bm25 = [r.source for r in top10(brain, query, "bm25")]
     assert "flag.go" not in bm25
-    first = _first(brain, query)[0]
+    first = top10(brain, query)[0]
     assert (first.source, first.symbol_name) == ("flag.go", "Set")
     assert lead_clause(query) == 'invalid argument "abc" for "-p, --port" flag'
     assert lead_clause("Exceeded 30 redirects.") == ""
@@ -628,13 +628,13 @@ def test_a_question_about_what_a_field_means_puts_the_type_declaring_it_first(tm
     the line declaring it, with its comment, says what it means."""
     brain = indexed_files(tmp_path, {"flag.go": FLAG_STRUCT_GO, "usage.go": USAGE_GO})
     for query in ["what does NoOptDefVal mean for a flag", "NoOptDefVal"]:
-        first = _first(brain, query)[0]
+        first = top10(brain, query)[0]
         assert (first.source, first.symbol_name) == ("flag.go", "Flag"), query
     # a question about what the code does with it is not asked about the declaration
-    assert _first(brain, "how is NoOptDefVal shown in the usage text")[0].symbol_name != "Flag"
+    assert top10(brain, "how is NoOptDefVal shown in the usage text")[0].symbol_name != "Flag"
 
 
 def test_an_example_in_a_docstring_declares_no_member(tmp_path):
     """``SECRET_KEY = 'development key'`` in a class's docstring is an example, not a member."""
     brain = indexed_files(tmp_path, {"app/config.py": CONFIG_PY, "app/sessions.py": SESSIONS_PY})
-    assert [r.symbol_name for r in _first(brain, "SECRET_KEY")][:1] == ["get_signing_serializer"]
+    assert [r.symbol_name for r in top10(brain, "SECRET_KEY")][:1] == ["get_signing_serializer"]
