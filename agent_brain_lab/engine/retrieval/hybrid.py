@@ -58,7 +58,7 @@ def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
     # at alpha 1 the keyword leg's weight is 0: not scored at all, unless some chunks have no vector yet
     # (those are found, and ranked, by their keyword score alone)
     keywords_heard = alpha < 1 or partly_embedded
-    depth, scales = POOL, None
+    depth, scales, seen = POOL, None, _Similarities(ctx)
     while True:
         # keywords first: they are scored while the query's embedding, started before, is computed
         kw_hits = bm25_leg(ctx, depth) if keywords_heard else []
@@ -67,7 +67,7 @@ def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
         if not len(keys):
             return []
         bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)] if keywords_heard else np.zeros(len(keys))
-        sims, embedded = similarities(ctx, keys)
+        sims, embedded = seen(keys)
         if scales is None:  # the first POOL of each leg: the same in every request
             scales = Scale.of(bm25), Scale.of(sims[embedded])
         keywords = scales[0](bm25)
@@ -92,6 +92,35 @@ def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
         hit.ranks = {leg: r[key] for leg, r in ranks.items() if key in r}
         hits.append(hit)
     return hits
+
+
+class _Similarities:
+    """:func:`similarities` of the keys one blend has asked for, each computed once: a deeper pass
+    (4 and 16 times the first) asks again for every key of the passes before it. A key's
+    similarity does not depend on the keys asked with it, so a remembered one is the same float."""
+
+    def __init__(self, ctx: QueryContext):
+        self._ctx = ctx
+        self._keys = np.zeros(0, dtype=np.int64)  # sorted
+        self._sims: np.ndarray = np.zeros(0, dtype=np.float32)
+        self._embedded = np.zeros(0, dtype=bool)
+
+    def __call__(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        new = keys[~self._known(keys)]
+        if len(new):
+            sims, embedded = similarities(self._ctx, new)
+            order = np.argsort(np.concatenate([self._keys, new]))
+            self._keys = np.concatenate([self._keys, new])[order]
+            self._sims = np.concatenate([self._sims, sims])[order]
+            self._embedded = np.concatenate([self._embedded, embedded])[order]
+        at = np.searchsorted(self._keys, keys)
+        return self._sims[at], self._embedded[at]
+
+    def _known(self, keys: np.ndarray) -> np.ndarray:
+        if not len(self._keys):
+            return np.zeros(len(keys), dtype=bool)
+        at = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
+        return np.asarray(self._keys[at] == keys, dtype=bool)
 
 
 def _unseen(
