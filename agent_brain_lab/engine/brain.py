@@ -303,13 +303,13 @@ class Brain:
 
     def _query(self, view: View, request: QueryRequest, started: float) -> QueryResponse:
         snapshot, catalog = view.snapshot, view.catalog
-        # The query's embedding runs beside a mode's other work (onnxruntime releases the GIL). multi, and
-        # graph (which orders its neighbourhood by meaning or falls back to vector) whenever the index has
-        # vectors, start it now on the query pool and walk the graph here. hybrid embeds here while its
-        # keyword leg is scored on the pool (hybrid.start); vector has nothing else to do and embeds here,
-        # on its first need. bm25 never loads the model.
+        # The query's embedding runs beside a mode's other work (onnxruntime releases the GIL). vector, multi,
+        # and graph (which orders its neighbourhood by meaning or falls back to vector) whenever the index
+        # has vectors, start it now on the query pool (graph and multi walk the graph here meanwhile);
+        # hybrid embeds here while its keyword leg is scored on the pool (hybrid.start). bm25 never loads
+        # the model. (vector embedding here instead: no clear difference, benchmarks/README.md.)
         mode = request.mode
-        beside = mode == "multi" or (mode == "graph" and bool(snapshot.vectors))
+        beside = mode in ("vector", "multi") or (mode == "graph" and bool(snapshot.vectors))
         vectors = self._query_vectors.soon(request.query) if beside else self._query_vectors.get
         ctx = retrieval.QueryContext(
             snapshot, request, vectors, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids), catalog.chunks_by_key

@@ -1,6 +1,6 @@
 """Query embeddings: cached (hybrid, multi and people repeat queries), and a pool of two threads
 that runs a query's other work beside its embedding (onnxruntime releases the GIL): the embedding
-itself started early (graph and multi walk the graph meanwhile), or another task (hybrid's keyword
+itself started early (vector; graph and multi walk the graph meanwhile), or another task (hybrid's keyword
 leg, while the calling thread embeds)."""
 
 from __future__ import annotations
