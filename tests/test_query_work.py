@@ -86,7 +86,33 @@ def test_graph_mode_embeds_the_query_beside_its_walk(brain):
     finally:
         brain._query_vectors._embed = embed
     assert walked.fallback is None and walked.results and fallback.fallback
-    assert len(threads) == 2 and all(t.startswith("agent-brain-query-embedding") for t in threads), threads
+    assert len(threads) == 2 and all(t.startswith("agent-brain-query-beside") for t in threads), threads
+
+
+def test_hybrid_embeds_on_the_calling_thread_while_its_keywords_are_scored_beside(brain, monkeypatch):
+    """hybrid starts the query's embedding at once on the calling thread (never waiting for another
+    thread to get the GIL) and scores its keyword leg on the query pool meanwhile; at alpha 1 it scores
+    no keywords. Each query embedded and scored once."""
+    here = threading.current_thread().name
+    embedded: list[str] = []
+    scored: list[str] = []
+    embed = brain._query_vectors._embed
+    scores = KeywordIndex.scores
+
+    def recorded(text: str) -> np.ndarray:
+        embedded.append(threading.current_thread().name)
+        return embed(text)
+
+    monkeypatch.setattr(brain._query_vectors, "_embed", recorded)
+    monkeypatch.setattr(
+        KeywordIndex,
+        "scores",
+        lambda self, tokens: scored.append(threading.current_thread().name) or scores(self, tokens),
+    )
+    assert brain.query("discounted totals of a cart", mode="hybrid", top_k=5).results
+    assert embedded == [here] and len(scored) == 1 and scored[0].startswith("agent-brain-query-beside"), scored
+    assert brain.query("totals of the discounted carts", mode="hybrid", alpha=1.0, top_k=5).results
+    assert embedded == [here, here] and len(scored) == 1
 
 
 def test_multi_labels_only_the_results_it_shows(brain, monkeypatch):

@@ -71,3 +71,20 @@ def test_query_entities_are_reported_as_the_code_spells_them(brain, mode):
     assert "QueryContext" in response.query_entities
     assert not any(e in ("queryContext", "query_context") for e in response.query_entities)
     assert "Scale" in brain.query("Scale", mode=mode, top_k=5).query_entities  # written as in the code: kept
+
+
+def test_hybrid_read_deeper_reports_each_results_own_similarity(brain):
+    """A page of 100 makes hybrid read both legs deeper (each pass 4 times the last); the similarities
+    of the keys an earlier pass already scored are remembered, not recomputed: each result still
+    carries its own key's similarity to the query, as scored alone."""
+    view = brain._reader.view()
+    vectors = view.snapshot.vectors
+    assert vectors is not None
+    for query in ["how are results blended from both legs", "blend", "minmax scale of a leg"]:
+        results = brain.query(query, mode="hybrid", top_k=MAX_TOP_K).results
+        assert len(results) == MAX_TOP_K > POOL  # more than the first pass reads of each leg
+        keys = view.catalog.keys_of_chunk_ids(view.snapshot.gen, [r.chunk_id for r in results])
+        query_vector = brain._embedder.embed_query(query)
+        for r in results:
+            alone, stored = vectors.similarities(query_vector, [keys[r.chunk_id]])
+            assert stored[0] and r.vector_score == float(alone[0]), (query, r.chunk_id)

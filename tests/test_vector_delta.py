@@ -192,3 +192,35 @@ def test_a_one_file_edit_links_the_vector_base_and_answers_like_a_rebuild(tmp_pa
     assert status.state == "corrupt" and vec.DELTA_VECTORS in status.problem
     delta.write_bytes(original)
     assert Brain(root).status().state == "ready"
+
+
+def test_a_keys_similarity_does_not_depend_on_the_keys_asked_with_it(tmp_path):
+    """Hybrid remembers the similarities of its first pass for the deeper ones, and equal vectors must
+    score equal (ties are then ordered by key): each key's similarity is the same float alone, in any
+    order and among any others, for base and delta keys, at the model's size and past the ~1,100 rows
+    from which BLAS splits a product over threads."""
+    rng = np.random.default_rng(7)
+    dim, n = 384, 1600
+    vectors = _unit(rng, n, dim)
+    vectors[1] = vectors[0]  # the same text twice
+    base = VectorIndex.empty(dim)
+    base.update([], list(range(n)), vectors)
+    folder = tmp_path / "gen-1"
+    folder.mkdir()
+    base.save(folder)
+    index = VectorIndex.open(folder)
+    assert index is not None
+    index.update([5, 6], [n, n + 1], _unit(rng, 2, dim))  # a delta and two tombstones
+    keys = np.arange(n + 2)
+    query = _unit(rng, 1, dim)[0]
+    sims, stored = index.similarities(query, keys)
+    assert stored.sum() == n and not stored[[5, 6]].any()
+    assert sims[0] == sims[1]
+    order = rng.permutation(len(keys))
+    again, _ = index.similarities(query, keys[order])
+    assert np.array_equal(again, sims[order])
+    for key in [0, 1, 2, 777, n - 1, n, n + 1]:
+        alone, _ = index.similarities(query, [key])
+        assert alone[0] == sims[key], key
+    f16 = np.asarray(vectors[2], dtype=np.float16).astype(np.float64)
+    assert abs(float(f16 @ query) - float(sims[2])) < 1e-5  # the stored (f16) vector's cosine

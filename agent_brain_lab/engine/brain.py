@@ -303,14 +303,19 @@ class Brain:
 
     def _query(self, view: View, request: QueryRequest, started: float) -> QueryResponse:
         snapshot, catalog = view.snapshot, view.catalog
-        # Modes that rank by meaning start the query's embedding now, beside their other work. bm25
-        # never loads the model; graph orders its neighbourhood by meaning or falls back to vector, so it
-        # embeds whenever the index has vectors (and walks the graph while the model runs).
-        always = request.mode in ("vector", "hybrid", "multi") or (request.mode == "graph" and bool(snapshot.vectors))
-        vectors = self._query_vectors.soon(request.query) if always else self._query_vectors.get
+        # The query's embedding runs beside a mode's other work (onnxruntime releases the GIL). vector, multi,
+        # and graph (which orders its neighbourhood by meaning or falls back to vector) whenever the index
+        # has vectors, start it now on the query pool (graph and multi walk the graph here meanwhile);
+        # hybrid embeds here while its keyword leg is scored on the pool (hybrid.start). bm25 never loads
+        # the model. (vector embedding here instead: no clear difference, benchmarks/README.md.)
+        mode = request.mode
+        beside = mode in ("vector", "multi") or (mode == "graph" and bool(snapshot.vectors))
+        vectors = self._query_vectors.soon(request.query) if beside else self._query_vectors.get
         ctx = retrieval.QueryContext(
             snapshot, request, vectors, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids), catalog.chunks_by_key
         )
+        if mode == "hybrid":
+            retrieval.hybrid.start(ctx, self._query_vectors.beside)
         outcome = retrieval.search(ctx)
         rows = _rows_of(catalog, [h.key for h in outcome.hits])
         terms = query_terms(request.query)

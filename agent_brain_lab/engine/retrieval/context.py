@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -43,6 +44,7 @@ class QueryContext:
         self.keys_of_chunk_ids = keys_of_chunk_ids
         self.chunks_of_keys = chunks_of_keys
         self.mask = snapshot.columns.mask(request)
+        self._keywords_beside: Future[np.ndarray] | None = None
 
     @cached_property
     def query_vector(self) -> np.ndarray:
@@ -56,9 +58,19 @@ class QueryContext:
     def query_tokens(self) -> list[str]:
         return tokenize(self.request.query)
 
+    def score_keywords_beside(self, start: Callable[[Callable[[], np.ndarray]], Future[np.ndarray]]) -> None:
+        """Have ``start`` compute :attr:`bm25_scores` on another thread while this one goes on (hybrid
+        embeds the query meanwhile)."""
+        self._keywords_beside = start(self._keyword_scores)
+
     @cached_property
     def bm25_scores(self) -> np.ndarray:
         """BM25 score per row (filtered-out rows are zero)."""
+        if self._keywords_beside is not None:
+            return self._keywords_beside.result()
+        return self._keyword_scores()
+
+    def _keyword_scores(self) -> np.ndarray:
         keywords = self.snapshot.keywords
         if keywords is None:
             return np.zeros(len(self.snapshot), dtype=np.float32)
