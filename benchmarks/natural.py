@@ -8,7 +8,8 @@ its answers, fixed by reading the source before any query ran: a file and a line
 *the* answer, grade 1 for acceptable related code or docs.
 
 The benchmark fetches each package with the registry's own client (``pip download`` of the sdist,
-``npm pack``, ``apt-get download`` of a Debian ``golang-*-dev`` package, unpacked by ``dpkg-deb``)
+``npm pack``, ``apt-get download`` of a Debian ``golang-*-dev`` or ``librust-*-dev`` package, unpacked
+by ``dpkg-deb``)
 into the cache, checks its sha256, unpacks the listed members, indexes them with the
 real engine (real embeddings) and asks every question in every mode, plus a baseline a user could
 pick instead: plain ``bm25s`` over 40-line windows of the same files.
@@ -253,13 +254,15 @@ def check_sha256(path: Path, expected: str) -> None:
 
 
 GOCODE = "usr/share/gocode/src"  # where Debian's golang-*-dev packages put the Go sources
+CARGO_REGISTRY = "usr/share/cargo/registry"  # where Debian's librust-*-dev packages put the crates' sources
+DEB_SOURCES = (GOCODE, CARGO_REGISTRY)
 
 
 def unpack(archive: Path, include: Iterable[str], dest: Path) -> int:
     """Unpack the members under ``include`` into ``dest``; returns the number of files. Member paths
     are below the archive's top folder (an sdist's or npm's ``name-version/``, ``package/``) or, for a
-    Debian ``.deb`` (extracted with ``dpkg-deb``), below :data:`GOCODE`. Links, absolute paths and
-    ``..`` are refused."""
+    Debian ``.deb`` (extracted with ``dpkg-deb``), below :data:`GOCODE` or :data:`CARGO_REGISTRY`
+    (``<crate>-<version>/src/...``). Links, absolute paths and ``..`` are refused."""
     wanted = tuple(PurePosixPath(w) for w in include)
     files = 0
     for rel, read in _members(archive):
@@ -277,10 +280,10 @@ def _members(archive: Path) -> Iterable[tuple[PurePosixPath, Callable[[], bytes]
     if archive.suffix == ".deb":
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run(["dpkg-deb", "-x", str(archive), tmp], check=True, capture_output=True)
-            top = Path(tmp) / GOCODE
-            for path in sorted(top.rglob("*")):
-                if path.is_file() and not path.is_symlink():
-                    yield PurePosixPath(path.relative_to(top).as_posix()), path.read_bytes
+            for top in (Path(tmp) / d for d in DEB_SOURCES):
+                for path in sorted(top.rglob("*")):
+                    if path.is_file() and not path.is_symlink():
+                        yield PurePosixPath(path.relative_to(top).as_posix()), path.read_bytes
         return
     with tarfile.open(archive) as tar:
         for member in tar.getmembers():

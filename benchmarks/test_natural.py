@@ -217,3 +217,30 @@ def test_unpack_reads_a_debian_go_package_below_its_gocode_folder(tmp_path):
         "github.com/acme/flags/flag.go",
         "github.com/acme/flags/flag_test.go",
     ]
+
+
+def test_unpack_reads_a_debian_rust_package_below_its_cargo_registry_folder(tmp_path):
+    """A librust-*-dev package: the crate's sources are below usr/share/cargo/registry/<crate>-<version>."""
+    pkg = tmp_path / "pkg"
+    crate = pkg / natural.CARGO_REGISTRY / "semverish-1.0.0"
+    (crate / "src").mkdir(parents=True)
+    (crate / "src/lib.rs").write_text("pub fn parse() {}\n")
+    (crate / "Cargo.toml").write_text('[package]\nname = "semverish"\n')
+    (crate / ".cargo-checksum.json").write_text("{}\n")
+    (pkg / "usr/share/doc/librust-semverish-dev").mkdir(parents=True)
+    (pkg / "usr/share/doc/librust-semverish-dev/copyright").write_text("MIT\n")
+    (pkg / "DEBIAN").mkdir()
+    (pkg / "DEBIAN/control").write_text(
+        "Package: librust-semverish-dev\nVersion: 1.0.0-1\nArchitecture: amd64\n"
+        "Maintainer: A <a@example.org>\nDescription: semverish\n"
+    )
+    archive = tmp_path / "librust-semverish-dev_1.0.0-1_amd64.deb"
+    subprocess.run(
+        ["dpkg-deb", "--build", "--root-owner-group", str(pkg), str(archive)], check=True, capture_output=True
+    )
+    out = tmp_path / "out"
+    assert natural.unpack(archive, ["semverish-1.0.0/src", "semverish-1.0.0/Cargo.toml"], out) == 2
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        "semverish-1.0.0/Cargo.toml",
+        "semverish-1.0.0/src/lib.rs",
+    ]

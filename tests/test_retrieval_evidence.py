@@ -24,7 +24,7 @@ from agent_brain_lab.engine.retrieval.evidence import (
     title_match,
     titles_of,
 )
-from agent_brain_lab.engine.tokenizer import WORD, tokenize
+from agent_brain_lab.engine.tokenizer import WORD, query_tokens, tokenize
 
 EXCEPTIONS = '''
 class RequestException(IOError):
@@ -638,3 +638,236 @@ def test_an_example_in_a_docstring_declares_no_member(tmp_path):
     """``SECRET_KEY = 'development key'`` in a class's docstring is an example, not a member."""
     brain = indexed_files(tmp_path, {"app/config.py": CONFIG_PY, "app/sessions.py": SESSIONS_PY})
     assert [r.symbol_name for r in top10(brain, "SECRET_KEY")][:1] == ["get_signing_serializer"]
+
+
+VERSION_ERROR_RS = """use core::fmt::{self, Debug, Display};
+
+pub struct Error {
+    kind: ErrorKind,
+}
+
+pub(crate) enum ErrorKind {
+    UnexpectedEnd(Position),
+    LeadingZero(Position),
+}
+
+impl Display for Error {
+    fn fmt(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        match &self.kind {
+            ErrorKind::UnexpectedEnd(pos) => {
+                write!(formatter, "unexpected end of input while parsing {}", pos)
+            }
+            ErrorKind::LeadingZero(pos) => {
+                write!(formatter, "invalid leading zero in {}", pos)
+            }
+        }
+    }
+}
+
+impl Debug for Error {
+    fn fmt(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("Error(\\"")?;
+        Display::fmt(self, formatter)?;
+        formatter.write_str("\\")")?;
+        Ok(())
+    }
+}
+"""
+
+VERSION_TEST_RS = """use semver::Version;
+
+fn assert_to_string(err: semver::Error, expected: &str) {
+    assert_eq!(err.to_string(), expected);
+}
+
+#[test]
+fn test_parse() {
+    let err = Version::parse("").unwrap_err();
+    assert_to_string(err, "unexpected end of input while parsing major version number");
+    let err = Version::parse("1.").unwrap_err();
+    assert_to_string(err, "unexpected end of input while parsing minor version number");
+    let err = Version::parse("1.2.").unwrap_err();
+    assert_to_string(err, "unexpected end of input while parsing patch version number");
+    let err = Version::parse("01.0.0").unwrap_err();
+    assert_to_string(err, "invalid leading zero in major version number");
+}
+"""
+
+
+def test_a_message_quoted_in_a_printed_error_value_finds_where_it_is_made(tmp_path):
+    """A panic on an unwrapped Result prints the error's Debug form around the message: the words
+    around ``Error("...")`` were written by the runtime, the quoted text by the code."""
+    files = {"src/error.rs": VERSION_ERROR_RS, "tests/test_version.rs": VERSION_TEST_RS}
+    brain = indexed_files(tmp_path, files)
+    query = (
+        'called `Result::unwrap()` on an `Err` value: Error("unexpected end of input while parsing major version '
+        'number")'
+    )
+    first = top10(brain, query)[0]
+    assert (first.source, first.start_line <= 16 <= first.end_line) == ("src/error.rs", True)
+    assert messages_of(query)[0] == "unexpected end of input while parsing major version number"
+    assert messages_of("ERROR worker: ValueError('invalid literal for int')")[0] == "invalid literal for int"
+    # a string quoted in a call of a how-to question is no error's message
+    assert messages_of('how do I use from_object("yourapp.default_settings")') == (
+        'how do I use from_object("yourapp.default_settings")',
+    )
+
+
+PRERELEASE_IMPLS_RS = """use core::cmp::Ordering;
+
+impl Ord for Prerelease {
+    fn cmp(&self, rhs: &Self) -> Ordering {
+        match self.is_empty() {
+            true if rhs.is_empty() => return Ordering::Equal,
+            // A real release compares greater than prerelease.
+            true => return Ordering::Greater,
+            // Prerelease compares less than the real release.
+            false if rhs.is_empty() => return Ordering::Less,
+            false => {}
+        }
+
+        let lhs = self.as_str().split('.');
+        let mut rhs = rhs.as_str().split('.');
+
+        for lhs in lhs {
+            let rhs = match rhs.next() {
+                // Spec: "A larger set of pre-release fields has a higher
+                // precedence than a smaller set, if all of the preceding
+                // identifiers are equal."
+                None => return Ordering::Greater,
+                Some(rhs) => rhs,
+            };
+
+            let string_cmp = || Ord::cmp(lhs, rhs);
+            let is_ascii_digit = |b: u8| b.is_ascii_digit();
+            let ordering = match (
+                lhs.bytes().all(is_ascii_digit),
+                rhs.bytes().all(is_ascii_digit),
+            ) {
+                // Respect numeric ordering, for example 99 < 100. Spec says:
+                // "Identifiers consisting of only digits are compared
+                // numerically."
+                (true, true) => Ord::cmp(&lhs.len(), &rhs.len()).then_with(string_cmp),
+                // Spec: "Numeric identifiers always have lower precedence than
+                // non-numeric identifiers."
+                (true, false) => return Ordering::Less,
+                (false, true) => return Ordering::Greater,
+                // Spec: "Identifiers with letters or hyphens are compared
+                // lexically in ASCII sort order."
+                (false, false) => string_cmp(),
+            };
+
+            if ordering != Ordering::Equal {
+                return ordering;
+            }
+        }
+
+        if rhs.next().is_none() {
+            Ordering::Equal
+        } else {
+            Ordering::Less
+        }
+    }
+}
+"""
+
+
+RETRY_RS = """use std::time::Duration;
+
+/// How failed requests are retried: each failed attempt waits before the next one, the delay
+/// doubling after every failure (exponential backoff) until it reaches `max_delay`; after
+/// `max_retries` attempts the last error is returned.
+#[derive(Clone, Debug)]
+pub struct RetryPolicy {
+    pub max_retries: u32,
+    pub base_delay: Duration,
+    pub max_delay: Duration,
+}
+
+impl RetryPolicy {
+    pub fn new(max_retries: u32) -> Self {
+        RetryPolicy { max_retries, base_delay: Duration::from_millis(100), max_delay: Duration::from_secs(10) }
+    }
+
+    /// The delay before attempt `attempt` (0 for the first retry).
+    pub fn next_delay(&self, attempt: u32) -> Duration {
+        let factor = 2u32.saturating_pow(attempt);
+        let delay = self.base_delay.saturating_mul(factor);
+        if delay > self.max_delay {
+            self.max_delay
+        } else {
+            delay
+        }
+    }
+}
+"""
+
+CLIENT_RS = """use crate::retry::RetryPolicy;
+
+pub struct Client {
+    policy: RetryPolicy,
+}
+
+impl Client {
+    /// Sends the request, retrying on failure as the policy says.
+    pub fn send(&self, request: &Request) -> Result<Response, Error> {
+        let mut attempt = 0;
+        loop {
+            match self.transport.send(request) {
+                Ok(response) => return Ok(response),
+                Err(err) if attempt < self.policy.max_retries => {
+                    std::thread::sleep(self.policy.next_delay(attempt));
+                    attempt += 1;
+                }
+                Err(err) => return Err(err),
+            }
+        }
+    }
+}
+"""
+
+
+def test_a_question_about_what_the_code_does_puts_the_function_above_the_documented_struct(tmp_path):
+    """The struct's doc comment says how the delay grows; ``next_delay`` computes it. A declaration
+    does nothing: for a how/where/why question it goes below, as a docs page does ("why doesn't ...":
+    a question about what the code does too)."""
+    brain = indexed_files(tmp_path, {"src/retry.rs": RETRY_RS, "src/client.rs": CLIENT_RS})
+    for query in (
+        "how is the retry delay computed",
+        "how does the delay double after each failure",
+        "why doesn't the backoff delay keep doubling",
+    ):
+        first = top10(brain, query)[0]
+        assert (first.source, first.symbol_name) == ("src/retry.rs", "next_delay"), query
+    assert evidence.about_behaviour("why isn't the cookie set") and not evidence.about_behaviour("why can't I log in")
+
+
+def test_a_compound_written_with_a_hyphen_matches_the_name_that_joins_it(tmp_path):
+    """A question says "pre-release"; the code names ``Prerelease``: the joined token is the query's too."""
+    files = {
+        "src/prerelease.rs": (
+            "/// Orders two tags: a tag made of digits only sorts below one with letters.\n"
+            "impl Ord for Prerelease {\n"
+            "    fn cmp(&self, rhs: &Self) -> Ordering {\n"
+            "        compare_identifiers(self.as_str(), rhs.as_str())\n"
+            "    }\n"
+            "}\n"
+        ),
+        "src/release.rs": (
+            "/// Publishes the crate: a pre-flight check, then the release upload.\n"
+            "pub fn publish(version: &str) -> Result<(), String> {\n"
+            "    check(version)?;\n"
+            "    upload(version)\n"
+            "}\n"
+        ),
+        **{
+            f"src/other{n}.rs": f"/// Step {n} of the build.\npub fn step{n}() -> u32 {{\n    {n}\n}}\n"
+            for n in range(6)
+        },
+    }
+    brain = indexed_files(tmp_path, files)
+    assert top10(brain, "pre-release tags", "bm25")[0].source == "src/prerelease.rs"
+    # the same words without the hyphen are two words, as a question's tokens were before
+    assert top10(brain, "pre release tags", "bm25")[0].source == "src/release.rs"
+    assert "prereleas" in query_tokens("compare two pre-release tags")
+    assert query_tokens("--no-cache 1.0.0-alpha") == tokenize("--no-cache 1.0.0-alpha")

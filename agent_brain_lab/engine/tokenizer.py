@@ -79,3 +79,23 @@ def tokenize(text: str) -> list[str]:
 def identifiers(text: str) -> list[str]:
     """Raw identifier-like words of a text (for entity look-up)."""
     return WORD.findall(text)
+
+
+# a compound written with a hyphen ("pre-release", "sub-command", "e-mail"): code joins its parts in a
+# name (``Prerelease``, ``subcommand``, ``email``)
+HYPHENATED = re.compile(r"(?<![\w-])([A-Za-z]+)-([A-Za-z]+)(?![\w-])")
+
+
+def query_tokens(text: str) -> list[str]:
+    """A query's tokens (:func:`tokenize`), then, for each compound it writes with a hyphen, the token
+    of its parts joined: a question says "pre-release", the code names the type ``Prerelease``
+    (one token, ``prereleas``, where the question's words are ``pre`` and ``releas``). For the query
+    only: a text indexed keeps its words as written."""
+    tokens = tokenize(text)
+    seen = set(tokens)
+    for first, second in HYPHENATED.findall(text):
+        for token in _word_tokens((first + second).lower()):
+            if token not in seen:
+                seen.add(token)
+                tokens.append(token)
+    return tokens

@@ -10,7 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from ..snapshot import Snapshot
-from ..tokenizer import tokenize
+from ..tokenizer import query_tokens
 from ..types import Chunk, QueryRequest
 from .intent import Intent, analyse
 
@@ -56,7 +56,7 @@ class QueryContext:
 
     @cached_property
     def query_tokens(self) -> list[str]:
-        return tokenize(self.request.query)
+        return query_tokens(self.request.query)
 
     def score_keywords_beside(self, start: Callable[[Callable[[], np.ndarray]], Future[np.ndarray]]) -> None:
         """Have ``start`` compute :attr:`bm25_scores` on another thread while this one goes on (hybrid

@@ -95,8 +95,8 @@ _PROSE_IDX = frozenset(SOURCE_TYPES.index(t) for t in _PROSE_TYPES)
 # a question about what the code does: "how does/is/are X ...", "where is", "when does", "why does",
 # "what happens when"; not "how do I", "how can we", "how to"
 _BEHAVIOUR = re.compile(
-    r"\s*(?:(?:how|where|when|why)\s+(?:does|do|is|are|was|were|did|can|could|will|would)"
-    r"(?!\s+(?:i|we|you|one|me)\b)\s+\S|what\s+happens\s+(?:when|if|after|before))",
+    r"\s*(?:(?:how|where|when|why)\s+(?:does|do|is|are|was|were|did|can|could|will|would|wo|ca)"
+    r"(?:n['’]?t\b)?(?!\s+(?:i|we|you|one|me)\b)\s+\S|what\s+happens\s+(?:when|if|after|before))",
     re.IGNORECASE,
 )
 _TEST = SOURCE_TYPES.index("test")
@@ -126,11 +126,17 @@ _DIRECTIVE = re.compile(
 )
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
+# an error value printed with its message quoted (its type named so): ``Error("...")``,
+# ``ValueError('...')``, ``Err("...")``, ``ParseException("...", 3)``
+_REPR = re.compile(
+    r"""\b(?:[A-Za-z_][\w.:]*)?(?:Error|Exception|Err|Warning|Failure|Fault)\(\s*(["'])((?:(?!\1)[^\\\n]|\\.)+)\1\s*[,)]"""
+)
 # "what is X", "what does X mean", "what are X for", "meaning of X": a question about what a name is
 _MEANING = re.compile(r"\s*(?:what(?:'s|\s+(?:is|are|does|do))\b|(?:the\s+)?(?:meaning|purpose)\s+of\b)", re.IGNORECASE)
 _DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example in a docstring declares nothing
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
+_DECLARED = frozenset({"struct", "enum", "trait", "interface", "type"})  # declarations with no behaviour of their own
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")  # where a sentence or line of a pasted message ends
 _RAISES = re.compile(
     r"\b(raise|throw|throws|panic|abort|bail|fail|fatal|die|errorf|warn|warning|warnings|log|logger|logging|"
@@ -178,14 +184,24 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
     at = columns.positions(_keys(ranked))
     types, files = columns.type_idx[at], columns.file_idx[at]
     changelog = {i: is_changelog(columns.files[i]) for i in set(files.tolist())}
+    described = _described_types(ctx, ranked[:RANKED_DEPTH]) if behaviour else set()
     for hit, kind, file in zip(ranked, types, files):
         if tests and kind == _TEST:
             hit.score -= TEST_PENALTY * scale
         elif changelog[int(file)]:  # never docs: the answer when the question asks what changed
             hit.score -= CHANGELOG_PENALTY * scale if changes else 0.0
-        elif behaviour and kind in _PROSE_IDX:
+        elif behaviour and (kind in _PROSE_IDX or hit.key in described):
             hit.score -= DOCS_PENALTY * scale
     return sorted(ranked, key=lambda h: -h.score)
+
+
+def _described_types(ctx: QueryContext, hits: list[Hit]) -> set[int]:
+    """The keys of ``hits`` that declare a type and do nothing (a struct, enum, trait, interface or type
+    alias with its doc comment: a Rust ``///`` block above a three-line struct, the head of a long doc
+    comment cut into a chunk of its own): for a question about what the code does, the declaration's
+    doc says the behaviour's words, the functions and ``impl`` blocks do it, as with a docs page."""
+    rows = ctx.chunks_of_keys([h.key for h in hits])
+    return {k for k, row in rows.items() if row.source_type == "code" and row.symbol_type in _DECLARED}
 
 
 def exact_names_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
@@ -524,11 +540,24 @@ def message_of(query: str) -> str:
 
 
 def messages_of(query: str) -> tuple[str, ...]:
-    """The texts a pasted line may be made from: its message (:func:`message_of`), then the line as
+    """The texts a pasted line may be made from: the text quoted in a value's printed form when the
+    line shows one (:func:`quoted_messages`), its message (:func:`message_of`), then the line as
     pasted when a prefix was taken off: a command-line tool writes ``error: `` in its own literal
     (``error: unknown option '${flag}'``)."""
     message = message_of(query)
-    return (message,) if message == query else (message, query)
+    said = (message,) if message == query else (message, query)
+    return tuple(dict.fromkeys(quoted_messages(query) + said))
+
+
+def quoted_messages(query: str) -> tuple[str, ...]:
+    """The messages quoted in the printed form of an error value (its ``Debug`` or ``repr``) that the
+    pasted line shows: a panic on an unwrapped ``Result`` (``called `Result::unwrap()` on an `Err`
+    value: Error("unexpected end of input while parsing major version number")``), a Python
+    ``ValueError('...')`` in a log line. The code made the quoted text; the words around it were
+    written by the language's runtime or the logger. Only a value whose type is named as an error
+    (``...Error``, ``...Exception``, ``Err``, ``...Warning``): a call quoting a string in a how-to
+    question (``from_object("yourapp.settings")``) pastes no message. Texts of two words or more."""
+    return tuple(m.group(2) for m in _REPR.finditer(query) if len(WORD.findall(m.group(2))) >= 2)
 
 
 @lru_cache(maxsize=4096)
