@@ -14,8 +14,10 @@
   on BM25 than the long function that raises it, but does not hold the message. The line is tried
   without its leading exception name and as pasted (a command-line tool writes ``error: `` in its own
   literal); a literal that starts a sentence or a line of the message covers that sentence (the rest
-  was made elsewhere: the reason a parser threw, a suggestion on the next line); and a message that
-  goes on after its first clause (a wrapped cause) is also looked up by that clause in bm25.
+  was made elsewhere: the reason a parser threw, a suggestion on the next line); a message that
+  goes on after its first clause (a wrapped cause) is also looked up by that clause in bm25; and a
+  message quoted in a printed error value (a Rust ``unwrap()`` panic's ``Error("...")``, a Python
+  ``ValueError('...')``) is tried alone first.
 - **Headings** (:func:`title_match`): a doc section whose own title the query's words make (nearly all
   of them, nearly nothing else) comes next: a heading typed as a query finds its section, though a
   merged chunk names only its first section in its header and the blend weighs a title as one line.
@@ -25,7 +27,10 @@
   ask about tests ("where is the timeout applied") puts a test chunk ``TEST_PENALTY`` lower on the
   blend's [0, 1] scale, and one that does not ask what changed (no version, no "changed",
   "deprecated", ...) a changelog entry ``CHANGELOG_PENALTY`` lower: tests and release notes say the
-  words of a behaviour as often as the code that does it ("Fix req.ip when trust proxy is set").
+  words of a behaviour as often as the code that does it ("Fix req.ip when trust proxy is set"). A
+  question about what the code does ("how are pre-releases ordered", "why doesn't ...") puts docs and
+  type declarations (a struct, enum, trait, interface: their doc comments describe, functions do)
+  ``DOCS_PENALTY`` lower.
 
 Every step re-orders a list that does not depend on ``top_k`` (the fused pool and bm25's first
 ``MESSAGE_DEPTH`` rows), so a page of 10 stays the prefix of a page of 50.
