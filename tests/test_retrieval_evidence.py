@@ -638,3 +638,43 @@ def test_an_example_in_a_docstring_declares_no_member(tmp_path):
     """``SECRET_KEY = 'development key'`` in a class's docstring is an example, not a member."""
     brain = indexed_files(tmp_path, {"app/config.py": CONFIG_PY, "app/sessions.py": SESSIONS_PY})
     assert [r.symbol_name for r in top10(brain, "SECRET_KEY")][:1] == ["get_signing_serializer"]
+
+
+def test_a_pasted_ruby_message_finds_the_interpolated_literal_it_was_made_from(tmp_path):
+    """Ruby writes a message's values as ``#{expr}`` holes: the pasted message (the option's name and
+    the value typed in place of the holes) finds the method raising it, above the error class whose
+    name and words say more of the message's words."""
+    files = {
+        "lib/cli/errors.rb": (
+            "module Cli\n"
+            "  # Raised when an argument's value does not fit its type: a numeric value, a choice.\n"
+            "  class MalformattedArgumentError < StandardError\n"
+            "  end\n"
+            "end\n"
+        ),
+        "lib/cli/arguments.rb": (
+            'require_relative "errors"\n\n'
+            "module Cli\n"
+            "  class Arguments\n"
+            "    def parse_numeric(name)\n"
+            "      return shift if peek.is_a?(Numeric)\n\n"
+            "      unless peek =~ NUMERIC && $& == peek\n"
+            "        raise MalformattedArgumentError, \"Expected numeric value for '#{name}'; got #{peek.inspect}\"\n"
+            "      end\n\n"
+            "      shift.to_i\n"
+            "    end\n\n"
+            "    def parse_array(name)\n"
+            "      array = []\n"
+            "      array << shift while current_is_value?\n"
+            "      array\n"
+            "    end\n"
+            "  end\n"
+            "end\n"
+        ),
+    }
+    assert message_match(
+        "Expected numeric value for '--port'; got \"abc\"", 7, files["lib/cli/arguments.rb"], code=True
+    ) == (1.0, True)
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, "Expected numeric value for '--port'; got \"abc\"")[0]
+    assert (first.source, first.symbol_name) == ("lib/cli/arguments.rb", "parse_numeric")

@@ -7,7 +7,7 @@
   res.send decide the Content-Type") puts that function first (:func:`named_subject_first`).
 - **Pasted messages** (:func:`message_match`): a chunk holding a string literal the query's text was
   made from — a template's holes (``f"Exceeded {n} redirects."``, ``"%s not found"``,
-  ``"{name}"``, ``${x}``, a value concatenated in: ``'view "' + name + '" in '``) standing for any
+  ``"{name}"``, ``${x}``, Ruby's ``#{x}``, a value concatenated in: ``'view "' + name + '" in '``) standing for any
   text, empty included — comes first, the ones that raise, throw or log it
   before the rest, code before tests and docs. Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
@@ -106,8 +106,8 @@ _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", 
 _LITERAL = re.compile(
     r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`'
 )
-_HOLE = re.compile(
-    r"\$\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
+_HOLE = re.compile(  # ${x} (JS), #{x} (Ruby), {x} / {} (Python), %s, %(name)s, %v (printf)
+    r"[$#]\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
 )
 _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
 # a value concatenated into a message ('Failed to lookup view "' + name + '" in ' + dirs): a name, member
