@@ -678,3 +678,45 @@ def test_a_pasted_ruby_message_finds_the_interpolated_literal_it_was_made_from(t
     brain = indexed_files(tmp_path, files)
     first = top10(brain, "Expected numeric value for '--port'; got \"abc\"")[0]
     assert (first.source, first.symbol_name) == ("lib/cli/arguments.rb", "parse_numeric")
+
+
+def test_a_question_about_what_a_setting_does_puts_the_code_reading_it_first(tmp_path):
+    """"what does APP_DEBUG=1 do": no definition names the variable and no type declares it; the code
+    reading it by its name (``ENV["APP_DEBUG"]``) is where it takes effect, above the functions saying
+    "debug" more often."""
+    files = {
+        "lib/app/command.rb": (
+            "module App\n"
+            "  class Command\n"
+            "    # Whether the app runs in debug mode: debugging shows the debug log.\n"
+            "    def debugging?(instance)\n"
+            "      instance.class.respond_to?(:debugging) && instance.class.debugging\n"
+            "    end\n\n"
+            "    # Writes a debug line when debugging.\n"
+            "    def debug_log(instance, message)\n"
+            '      puts "debug: #{message}" if debugging?(instance)\n'
+            "    end\n"
+            "  end\n"
+            "end\n"
+        ),
+        "lib/app/base.rb": (
+            "module App\n"
+            "  module Base\n"
+            "    def start(given_args = ARGV, config = {})\n"
+            "      dispatch(nil, given_args.dup, nil, config)\n"
+            "    rescue App::Error => e\n"
+            '      config[:debug] || ENV["APP_DEBUG"] == "1" ? (raise e) : config[:shell].error(e.message)\n'
+            "      exit(false) if exit_on_failure?\n"
+            "    end\n\n"
+            "    def dispatch(meth, given_args, given_opts, config)\n"
+            "      new(given_args, given_opts, config).invoke_command(meth)\n"
+            "    end\n"
+            "  end\n"
+            "end\n"
+        ),
+    }
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, "what does APP_DEBUG=1 do")[0]
+    assert (first.source, first.symbol_name) == ("lib/app/base.rb", "start")
+    # read as a key only: a longer name that starts with it is another setting
+    assert not evidence._read_as_key("APP_DEBUG").search('ENV["APP_DEBUG_LOG"]')

@@ -219,8 +219,10 @@ def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     """A question asking what a name is or means ("what does NoOptDefVal mean for a flag", or the name
     alone) that no definition answers (a struct field, a class attribute, an interface property: no
     symbol of its own) puts the type declaring it first: the line declaring the member, with its
-    comment, says what it is; the functions that read or set it say its name more often. Read from
-    the candidates of :func:`_candidates`; a docstring's example (``SECRET_KEY = 'dev'``) declares
+    comment, says what it is; the functions that read or set it say its name more often. When no type
+    declares it, the code reading it as a key (:func:`_read_as_key`: an environment variable, a
+    setting: "what does THOR_DEBUG=1 do") comes first: that is where it takes effect. Read from the
+    candidates of :func:`_candidates`; a docstring's example (``SECRET_KEY = 'dev'``) declares
     nothing."""
     query = ctx.request.query
     if not (ctx.intent.label == "lookup" or _MEANING.match(query)):
@@ -234,6 +236,13 @@ def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     found = [
         k for k in keys if (row := rows.get(k)) is not None and row.symbol_type in _TYPES and _declares(row, declares)
     ]
+    if not found:  # no type declares it: a setting the code reads by its name (ENV["THOR_DEBUG"])
+        reads = [_read_as_key(n) for n in undefined]
+        found = [
+            k
+            for k in keys
+            if (row := rows.get(k)) is not None and row.source_type == "code" and any(r.search(row.text) for r in reads)
+        ]
     return _promote(ranked, found)
 
 
@@ -250,6 +259,15 @@ def _declares(row: Chunk, members: list[re.Pattern[str]]) -> bool:
     body = _DOCSTRINGS.sub("", row.text[header.end() :] if header else row.text)
     body = body.split('"""', 1)[0].split("'''", 1)[0]  # an unclosed docstring runs to the chunk's end
     return any(m.search(body) for m in members)
+
+
+@lru_cache(maxsize=1024)
+def _read_as_key(name: str) -> re.Pattern[str]:
+    """``name`` read as a setting's key: a whole string literal (``ENV["THOR_DEBUG"]``,
+    ``os.environ.get('NO_COLOR')``, ``config["SECRET_KEY"]``) or an environment's member
+    (``process.env.DEBUG``)."""
+    quoted = re.escape(name)
+    return re.compile(rf"([\"'`]){quoted}\1|\benv\.{quoted}\b")
 
 
 @lru_cache(maxsize=1024)
