@@ -681,7 +681,7 @@ def test_a_pasted_ruby_message_finds_the_interpolated_literal_it_was_made_from(t
 
 
 def test_a_question_about_what_a_setting_does_puts_the_code_reading_it_first(tmp_path):
-    """"what does APP_DEBUG=1 do": no definition names the variable and no type declares it; the code
+    """A question "what does APP_DEBUG=1 do": no definition names the variable and no type declares it; the code
     reading it by its name (``ENV["APP_DEBUG"]``) is where it takes effect, above the functions saying
     "debug" more often."""
     files = {
