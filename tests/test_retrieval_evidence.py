@@ -720,3 +720,54 @@ def test_a_question_about_what_a_setting_does_puts_the_code_reading_it_first(tmp
     assert (first.source, first.symbol_name) == ("lib/app/base.rb", "start")
     # read as a key only: a longer name that starts with it is another setting
     assert not evidence._read_as_key("APP_DEBUG").search('ENV["APP_DEBUG_LOG"]')
+
+
+ZOD_DUMP = """ZodError: [
+  {
+    "expected": "string",
+    "code": "invalid_type",
+    "path": [
+      "name"
+    ],
+    "message": "Invalid input: expected string, received number"
+  }
+]"""
+
+
+def test_a_message_quoted_in_a_pasted_dump_finds_the_literal_it_was_made_from(tmp_path):
+    """A structured error pasted whole (a JSON array of issues): its message is the quoted value of one
+    field, among short fields (``"code": "invalid_type"``) the code writes as literals of their own.
+    The literal making the quoted message covers it (not the dump's every word), and a one-word value
+    is no message."""
+    files = {
+        "src/locales/en.ts": (
+            "export const localeError = (issue: Issue): string => {\n"
+            "  switch (issue.code) {\n"
+            '    case "invalid_type":\n'
+            "      return `Invalid input: expected ${issue.expected}, received ${typeof issue.input}`;\n"
+            '    case "too_small":\n'
+            "      return `Too small: expected ${issue.origin} to have >=${issue.minimum} items`;\n"
+            "    default:\n"
+            '      return "Invalid input";\n'
+            "  }\n"
+            "};\n"
+        ),
+        "src/core/schemas.ts": (
+            "export function parseString(payload: Payload, inst: Schema): Payload {\n"
+            '  if (typeof payload.value === "string") return payload;\n'
+            "  payload.issues.push({\n"
+            '    expected: "string",\n'
+            '    code: "invalid_type",\n'
+            "    input: payload.value,\n"
+            "    inst,\n"
+            "  });\n"
+            "  return payload;\n"
+            "}\n"
+        ),
+    }
+    assert evidence.wordiest_line(ZOD_DUMP) == "Invalid input: expected string, received number"
+    words = len(WORD.findall(message_of(ZOD_DUMP)))
+    assert message_match(message_of(ZOD_DUMP), words, files["src/core/schemas.ts"], code=True) == (0.0, False)
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, ZOD_DUMP)[0]
+    assert first.source == "src/locales/en.ts"

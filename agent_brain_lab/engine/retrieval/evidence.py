@@ -83,6 +83,7 @@ MIN_FIXED_LETTERS = 8  # a template's own text, holes aside: "%s: %s" or "{}" al
 MIN_COVER = 0.5  # the share of the message's words a literal must spell with its own text
 HOLE_CHARS = 60  # a template's hole holds a value (a number, a name, a URL), not a sentence
 STATEMENT_CHARS = 400  # how far before a message its call's open bracket is looked for
+QUOTED_WORDS = 3  # a quoted message in a pasted dump is a sentence; one or two words are a value
 TITLE_MATCH = 0.75  # the token overlap (Jaccard) of query and heading that makes the query that heading
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CHANGELOG = re.compile(
@@ -126,6 +127,7 @@ _DIRECTIVE = re.compile(
 )
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
+_FIELD = re.compile(r"^\s*[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s+")  # "message": , message = (a dump's field)
 # "what is X", "what does X mean", "what are X for", "meaning of X": a question about what a name is
 _MEANING = re.compile(r"\s*(?:what(?:'s|\s+(?:is|are|does|do))\b|(?:the\s+)?(?:meaning|purpose)\s+of\b)", re.IGNORECASE)
 _DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example in a docstring declares nothing
@@ -365,16 +367,32 @@ def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list
     query's words). For a pasted ``message`` that goes on after its first clause (a wrapped cause:
     ``invalid argument "abc" for "--port" flag: strconv.ParseInt: parsing "abc": invalid syntax``, a
     second line), bm25's best rows for that clause too: the cause's words are everywhere in the code
-    that makes the cause, and bury the one literal that makes the clause."""
+    that makes the cause, and bury the one literal that makes the clause. For a message of several
+    lines, bm25's best rows for its wordiest line (:func:`wordiest_line`) as well: a dump's short
+    fields (``"code": "invalid_type"``) are the words of the code that fills them, not of the text."""
     pool = [h.key for h in ranked[:RANKED_DEPTH]]
     rows = [top_rows(ctx.bm25_scores, MESSAGE_DEPTH)]
-    lead = lead_clause(message)
     keywords = ctx.snapshot.keywords
-    if lead and keywords is not None:
-        scores = keywords.scores(tokenize(lead))
-        rows.append(top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), MESSAGE_DEPTH))
+    for clause in (lead_clause(message), wordiest_line(message)):
+        if clause and keywords is not None:
+            scores = keywords.scores(tokenize(clause))
+            rows.append(top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), MESSAGE_DEPTH))
     extra = [int(k) for r in rows for k in ctx.snapshot.columns.keys[r].tolist()]
     return list(dict.fromkeys(pool + extra))
+
+
+def wordiest_line(message: str) -> str:
+    """The line of a pasted message of several lines with the most words, when that is not its first
+    (which :func:`lead_clause` reads): the message itself in a structured dump (``"message":
+    "Invalid input: expected string, received number"`` among a JSON issue's short fields), without
+    its field's name and quotes; "" else."""
+    lines = [line for line in message.strip().splitlines() if line.strip()]
+    if len(lines) < 2:
+        return ""
+    best = max(lines, key=lambda line: len(WORD.findall(line)))
+    if best == lines[0] or len(WORD.findall(best)) < 2:
+        return ""
+    return _FIELD.sub("", best, count=1).strip().rstrip(",").strip("\"'`")
 
 
 def lead_clause(message: str) -> str:
@@ -466,10 +484,19 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
 
 
 def _words_made(message: str, made: re.Match[str], words: int) -> int:
-    """The message words a literal's match stands for: those of the sentences (or lines) it spans when
-    it starts one (a message another literal goes on: ``error: option '-s' argument 'xl' is invalid.``
-    then ``Allowed choices are small, large.``, a suggestion on the next line), else all ``words``."""
+    """The message words a literal's match stands for: those of the quoted string it starts (a message
+    printed as a value of a structured error: ``"message": "Invalid input: expected string, received
+    number"`` in a JSON dump of issues), those of the sentences (or lines) it spans when it starts
+    one (a message another literal goes on: ``error: option '-s' argument 'xl' is invalid.`` then
+    ``Allowed choices are small, large.``, a suggestion on the next line), else all ``words``."""
     before = message[: made.start()].rstrip(" \t")
+    if before.endswith(('"', "'", "`")):
+        close = message.find(before[-1], made.start())  # a hole at the end takes the closing quote too
+        line_end = message.find("\n", made.start())
+        quoted = len(WORD.findall(message[made.start() : close])) if close >= 0 else 0
+        # a sentence, not a value (``"code": "invalid_type"``: a key the code writes, not a message)
+        if quoted >= QUOTED_WORDS and (line_end < 0 or close < line_end):
+            return quoted
     if before.strip() and not before.endswith(("\n", ".", "!", "?")):
         return words
     stop = _SENTENCE_END.search(message, made.end())
