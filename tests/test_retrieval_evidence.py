@@ -718,6 +718,15 @@ def test_a_question_about_what_a_setting_does_puts_the_code_reading_it_first(tmp
     brain = indexed_files(tmp_path, files)
     first = top10(brain, "what does APP_DEBUG=1 do")[0]
     assert (first.source, first.symbol_name) == ("lib/app/base.rb", "start")
+    # where the docs hold the entry defining it, that entry stays first for the name alone
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/config.rst").write_text(
+        "Configuration\n=============\n\n.. envvar:: APP_DEBUG\n\n"
+        "    Set to 1 to raise errors with their backtrace instead of printing their message.\n",
+        encoding="utf-8",
+    )
+    brain.index()
+    assert top10(brain, "APP_DEBUG")[0].source == "docs/config.rst"
     # read as a key only: a longer name that starts with it is another setting
     assert not evidence._read_as_key("APP_DEBUG").search('ENV["APP_DEBUG_LOG"]')
 
@@ -771,3 +780,7 @@ def test_a_message_quoted_in_a_pasted_dump_finds_the_literal_it_was_made_from(tm
     brain = indexed_files(tmp_path, files)
     first = top10(brain, ZOD_DUMP)[0]
     assert first.source == "src/locales/en.ts"
+    # a value quoted inside a sentence is no field's value: it is a value, not the message
+    sentence = "The mimetype for the request is 'application/x-www-form-urlencoded' instead of 'multipart/form-data'"
+    words = len(WORD.findall(sentence))
+    assert message_match(sentence, words, 'MULTIPART = "multipart/form-data"\n', code=True) == (0.0, False)

@@ -127,6 +127,7 @@ _DIRECTIVE = re.compile(
 )
 _OWN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
+_FIELD_VALUE = re.compile(r"[:=][ \t]*[\"'`]$")  # the opening quote of a field's value: "message": "
 _FIELD = re.compile(r"^\s*[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s+")  # "message": , message = (a dump's field)
 # "what is X", "what does X mean", "what are X for", "meaning of X": a question about what a name is
 _MEANING = re.compile(r"\s*(?:what(?:'s|\s+(?:is|are|does|do))\b|(?:the\s+)?(?:meaning|purpose)\s+of\b)", re.IGNORECASE)
@@ -223,9 +224,9 @@ def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     symbol of its own) puts the type declaring it first: the line declaring the member, with its
     comment, says what it is; the functions that read or set it say its name more often. When no type
     declares it, the code reading it as a key (:func:`_read_as_key`: an environment variable, a
-    setting: "what does THOR_DEBUG=1 do") comes first: that is where it takes effect. Read from the
-    candidates of :func:`_candidates`; a docstring's example (``SECRET_KEY = 'dev'``) declares
-    nothing."""
+    setting: "what does THOR_DEBUG=1 do") comes first, where no doc entry defines it: that is where it
+    takes effect. Read from the candidates of :func:`_candidates`; a docstring's example (``SECRET_KEY =
+    'dev'``) declares nothing."""
     query = ctx.request.query
     if not (ctx.intent.label == "lookup" or _MEANING.match(query)):
         return ranked
@@ -238,7 +239,12 @@ def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     found = [
         k for k in keys if (row := rows.get(k)) is not None and row.symbol_type in _TYPES and _declares(row, declares)
     ]
-    if not found:  # no type declares it: a setting the code reads by its name (ENV["THOR_DEBUG"])
+    # no type declares it: a setting the code reads by its name (ENV["THOR_DEBUG"]), unless its docs
+    # hold the entry defining it (``.. py:data:: SECRET_KEY``), which a look-up puts first
+    if not found and not any(
+        (row := rows.get(k)) is not None and row.source_type in _PROSE_TYPES and _defines(row, set(undefined))
+        for k in keys
+    ):
         reads = [_read_as_key(n) for n in undefined]
         found = [
             k
@@ -484,13 +490,13 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
 
 
 def _words_made(message: str, made: re.Match[str], words: int) -> int:
-    """The message words a literal's match stands for: those of the quoted string it starts (a message
-    printed as a value of a structured error: ``"message": "Invalid input: expected string, received
+    """The message words a literal's match stands for: those of the quoted string it starts as a
+    field's value (a message printed in a structured error: ``"message": "Invalid input: expected string, received
     number"`` in a JSON dump of issues), those of the sentences (or lines) it spans when it starts
     one (a message another literal goes on: ``error: option '-s' argument 'xl' is invalid.`` then
     ``Allowed choices are small, large.``, a suggestion on the next line), else all ``words``."""
     before = message[: made.start()].rstrip(" \t")
-    if before.endswith(('"', "'", "`")):
+    if _FIELD_VALUE.search(before):
         close = message.find(before[-1], made.start())  # a hole at the end takes the closing quote too
         line_end = message.find("\n", made.start())
         quoted = len(WORD.findall(message[made.start() : close])) if close >= 0 else 0
