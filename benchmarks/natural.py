@@ -8,9 +8,9 @@ its answers, fixed by reading the source before any query ran: a file and a line
 *the* answer, grade 1 for acceptable related code or docs.
 
 The benchmark fetches each package with the registry's own client (``pip download`` of the sdist,
-``npm pack``, ``apt-get download`` of a Debian ``golang-*-dev`` package, unpacked by ``dpkg-deb``)
-into the cache, checks its sha256, unpacks the listed members, indexes them with the
-real engine (real embeddings) and asks every question in every mode, plus a baseline a user could
+``npm pack``, ``apt-get download`` of a Debian ``golang-*-dev`` or ``ruby-*`` package, unpacked by
+``dpkg-deb`` below the file's ``root``) into the cache, checks its sha256, unpacks the listed members,
+indexes them with the real engine (real embeddings) and asks every question in every mode, plus a baseline a user could
 pick instead: plain ``bm25s`` over 40-line windows of the same files.
 
 Grading: a result matches an answer when it is in the answer's file and their line ranges overlap;
