@@ -7,15 +7,17 @@
   res.send decide the Content-Type") puts that function first (:func:`named_subject_first`).
 - **Pasted messages** (:func:`message_match`): a chunk holding a string literal the query's text was
   made from — a template's holes (``f"Exceeded {n} redirects."``, ``"%s not found"``,
-  ``"{name}"``, ``${x}``, Ruby's ``#{x}``, a value concatenated in: ``'view "' + name + '" in '``) standing for any
-  text, empty included — comes first, the ones that raise, throw or log it
-  before the rest, code before tests and docs. Read from the blend's candidates and bm25's best
+  ``"{name}"``, ``${x}``, Ruby's ``#{x}``, a value concatenated in: ``'view "' + name + '" in '``)
+  standing for any text, empty included — comes first, the ones that raise, throw or log it before
+  the rest, code before tests and docs. Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
   on BM25 than the long function that raises it, but does not hold the message. The line is tried
   without its leading exception name and as pasted (a command-line tool writes ``error: `` in its own
   literal); a literal that starts a sentence or a line of the message covers that sentence (the rest
-  was made elsewhere: the reason a parser threw, a suggestion on the next line); and a message that
-  goes on after its first clause (a wrapped cause) is also looked up by that clause in bm25.
+  was made elsewhere: the reason a parser threw, a suggestion on the next line), and one that starts a
+  field's quoted value (``"message": "..."`` in a pasted dump) covers that value; a message that goes
+  on after its first clause (a wrapped cause) is also looked up by that clause in bm25, and one of
+  several lines by its wordiest line.
 - **Headings** (:func:`title_match`): a doc section whose own title the query's words make (nearly all
   of them, nearly nothing else) comes next: a heading typed as a query finds its section, though a
   merged chunk names only its first section in its header and the blend weighs a title as one line.
