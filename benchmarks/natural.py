@@ -8,9 +8,9 @@ its answers, fixed by reading the source before any query ran: a file and a line
 *the* answer, grade 1 for acceptable related code or docs.
 
 The benchmark fetches each package with the registry's own client (``pip download`` of the sdist,
-``npm pack``, ``apt-get download`` of a Debian ``golang-*-dev`` package, unpacked by ``dpkg-deb``)
-into the cache, checks its sha256, unpacks the listed members, indexes them with the
-real engine (real embeddings) and asks every question in every mode, plus a baseline a user could
+``npm pack``, ``apt-get download`` of a Debian ``golang-*-dev`` or ``ruby-*`` package, unpacked by
+``dpkg-deb`` below the file's ``root``) into the cache, checks its sha256, unpacks the listed members,
+indexes them with the real engine (real embeddings) and asks every question in every mode, plus a baseline a user could
 pick instead: plain ``bm25s`` over 40-line windows of the same files.
 
 Grading: a result matches an answer when it is in the answer's file and their line ranges overlap;
@@ -87,6 +87,7 @@ class Repository:
     package: Package
     include: tuple[str, ...]  # members of the unpacked package that make the workspace
     questions: tuple[Question, ...]
+    root: str = ""  # a Debian package's folder the members are below (default: :data:`GOCODE`)
 
 
 def load_repositories(directory: Path = QUESTIONS_DIR) -> list[Repository]:
@@ -130,6 +131,7 @@ def parse_repository(doc: Mapping[str, Any]) -> Repository:
         package=Package(pkg["registry"], pkg["name"], pkg["version"], pkg["file"], pkg["sha256"]),
         include=tuple(doc["include"]),
         questions=tuple(questions),
+        root=doc.get("root", ""),
     )
 
 
@@ -255,14 +257,15 @@ def check_sha256(path: Path, expected: str) -> None:
 GOCODE = "usr/share/gocode/src"  # where Debian's golang-*-dev packages put the Go sources
 
 
-def unpack(archive: Path, include: Iterable[str], dest: Path) -> int:
+def unpack(archive: Path, include: Iterable[str], dest: Path, root: str = "") -> int:
     """Unpack the members under ``include`` into ``dest``; returns the number of files. Member paths
     are below the archive's top folder (an sdist's or npm's ``name-version/``, ``package/``) or, for a
-    Debian ``.deb`` (extracted with ``dpkg-deb``), below :data:`GOCODE`. Links, absolute paths and
-    ``..`` are refused."""
+    Debian ``.deb`` (extracted with ``dpkg-deb``), below ``root`` (default :data:`GOCODE`; a Ruby
+    library's is ``usr/share/rubygems-integration/all/gems/<name>-<version>``). Links, absolute
+    paths and ``..`` are refused."""
     wanted = tuple(PurePosixPath(w) for w in include)
     files = 0
-    for rel, read in _members(archive):
+    for rel, read in _members(archive, root or GOCODE):
         if not any(rel == w or w in rel.parents for w in wanted):
             continue
         out = dest / rel
@@ -272,12 +275,12 @@ def unpack(archive: Path, include: Iterable[str], dest: Path) -> int:
     return files
 
 
-def _members(archive: Path) -> Iterable[tuple[PurePosixPath, Callable[[], bytes]]]:
-    """(path below the top folder, reader) for each regular file of ``archive``."""
+def _members(archive: Path, root: str = GOCODE) -> Iterable[tuple[PurePosixPath, Callable[[], bytes]]]:
+    """(path below the top folder, or a ``.deb``'s ``root``, reader) for each regular file of ``archive``."""
     if archive.suffix == ".deb":
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run(["dpkg-deb", "-x", str(archive), tmp], check=True, capture_output=True)
-            top = Path(tmp) / GOCODE
+            top = Path(tmp) / root
             for path in sorted(top.rglob("*")):
                 if path.is_file() and not path.is_symlink():
                     yield PurePosixPath(path.relative_to(top).as_posix()), path.read_bytes
@@ -302,7 +305,7 @@ def workspace(repo: Repository, cache_dir: Path, label: str, log: Log = print) -
     if not marker.is_file():
         shutil.rmtree(home, ignore_errors=True)
         root.mkdir(parents=True)
-        files = unpack(fetch(repo.package, cache_dir, log), repo.include, root)
+        files = unpack(fetch(repo.package, cache_dir, log), repo.include, root, repo.root)
         marker.write_text(str(files))
     return root
 
