@@ -8,10 +8,10 @@ its answers, fixed by reading the source before any query ran: a file and a line
 *the* answer, grade 1 for acceptable related code or docs.
 
 The benchmark fetches each package with the registry's own client (``pip download`` of the sdist,
-``npm pack``, ``apt-get download`` of a Debian ``golang-*-dev`` or ``librust-*-dev`` package, unpacked
-by ``dpkg-deb``)
-into the cache, checks its sha256, unpacks the listed members, indexes them with the
-real engine (real embeddings) and asks every question in every mode, plus a baseline a user could
+``npm pack``, ``apt-get download`` of a Debian ``golang-*-dev``, ``librust-*-dev`` or ``ruby-*``
+package, unpacked by ``dpkg-deb`` below the file's ``root``) into the cache, checks its sha256, unpacks
+the listed members, indexes them with the real engine (real embeddings) and asks every question in
+every mode, plus a baseline a user could
 pick instead: plain ``bm25s`` over 40-line windows of the same files.
 
 Grading: a result matches an answer when it is in the answer's file and their line ranges overlap;
@@ -88,6 +88,7 @@ class Repository:
     package: Package
     include: tuple[str, ...]  # members of the unpacked package that make the workspace
     questions: tuple[Question, ...]
+    root: str = ""  # a Debian package's folder the members are below (default: :data:`GOCODE`)
 
 
 def load_repositories(directory: Path = QUESTIONS_DIR) -> list[Repository]:
@@ -131,6 +132,7 @@ def parse_repository(doc: Mapping[str, Any]) -> Repository:
         package=Package(pkg["registry"], pkg["name"], pkg["version"], pkg["file"], pkg["sha256"]),
         include=tuple(doc["include"]),
         questions=tuple(questions),
+        root=doc.get("root", ""),
     )
 
 
@@ -258,14 +260,16 @@ CARGO_REGISTRY = "usr/share/cargo/registry"  # where Debian's librust-*-dev pack
 DEB_SOURCES = (GOCODE, CARGO_REGISTRY)
 
 
-def unpack(archive: Path, include: Iterable[str], dest: Path) -> int:
+def unpack(archive: Path, include: Iterable[str], dest: Path, root: str = "") -> int:
     """Unpack the members under ``include`` into ``dest``; returns the number of files. Member paths
     are below the archive's top folder (an sdist's or npm's ``name-version/``, ``package/``) or, for a
-    Debian ``.deb`` (extracted with ``dpkg-deb``), below :data:`GOCODE` or :data:`CARGO_REGISTRY`
-    (``<crate>-<version>/src/...``). Links, absolute paths and ``..`` are refused."""
+    Debian ``.deb`` (extracted with ``dpkg-deb``), below ``root`` (default: :data:`GOCODE` and
+    :data:`CARGO_REGISTRY`, ``<crate>-<version>/src/...``; a Ruby library's is
+    ``usr/share/rubygems-integration/all/gems/<name>-<version>``). Links, absolute paths and ``..``
+    are refused."""
     wanted = tuple(PurePosixPath(w) for w in include)
     files = 0
-    for rel, read in _members(archive):
+    for rel, read in _members(archive, root):
         if not any(rel == w or w in rel.parents for w in wanted):
             continue
         out = dest / rel
@@ -275,12 +279,12 @@ def unpack(archive: Path, include: Iterable[str], dest: Path) -> int:
     return files
 
 
-def _members(archive: Path) -> Iterable[tuple[PurePosixPath, Callable[[], bytes]]]:
-    """(path below the top folder, reader) for each regular file of ``archive``."""
+def _members(archive: Path, root: str = "") -> Iterable[tuple[PurePosixPath, Callable[[], bytes]]]:
+    """(path below the top folder, or a ``.deb``'s ``root``, reader) for each regular file of ``archive``."""
     if archive.suffix == ".deb":
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run(["dpkg-deb", "-x", str(archive), tmp], check=True, capture_output=True)
-            for top in (Path(tmp) / d for d in DEB_SOURCES):
+            for top in (Path(tmp) / d for d in ((root,) if root else DEB_SOURCES)):
                 for path in sorted(top.rglob("*")):
                     if path.is_file() and not path.is_symlink():
                         yield PurePosixPath(path.relative_to(top).as_posix()), path.read_bytes
@@ -305,7 +309,7 @@ def workspace(repo: Repository, cache_dir: Path, label: str, log: Log = print) -
     if not marker.is_file():
         shutil.rmtree(home, ignore_errors=True)
         root.mkdir(parents=True)
-        files = unpack(fetch(repo.package, cache_dir, log), repo.include, root)
+        files = unpack(fetch(repo.package, cache_dir, log), repo.include, root, repo.root)
         marker.write_text(str(files))
     return root
 

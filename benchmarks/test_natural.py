@@ -244,3 +244,28 @@ def test_unpack_reads_a_debian_rust_package_below_its_cargo_registry_folder(tmp_
         "semverish-1.0.0/Cargo.toml",
         "semverish-1.0.0/src/lib.rs",
     ]
+
+
+def test_unpack_reads_a_debian_ruby_package_below_the_root_its_question_file_names(tmp_path):
+    """A ruby-* package puts the gem below usr/share/rubygems-integration/all/gems/<name>-<version>: the
+    question file names that folder as its ``root``; members are read below it."""
+    gem = "usr/share/rubygems-integration/all/gems/acme-1.0"
+    pkg = tmp_path / "pkg"
+    (pkg / gem / "lib/acme").mkdir(parents=True)
+    (pkg / gem / "lib/acme.rb").write_text("module Acme\nend\n")
+    (pkg / gem / "lib/acme/cli.rb").write_text("module Acme\n  class Cli\n  end\nend\n")
+    (pkg / "usr/share/doc/ruby-acme").mkdir(parents=True)
+    (pkg / "usr/share/doc/ruby-acme/copyright").write_text("MIT\n")
+    (pkg / "DEBIAN").mkdir()
+    (pkg / "DEBIAN/control").write_text(
+        "Package: ruby-acme\nVersion: 1.0-1\nArchitecture: all\nMaintainer: A <a@example.org>\nDescription: acme\n"
+    )
+    archive = tmp_path / "ruby-acme_1.0-1_all.deb"
+    subprocess.run(
+        ["dpkg-deb", "--build", "--root-owner-group", str(pkg), str(archive)], check=True, capture_output=True
+    )
+    out = tmp_path / "out"
+    assert natural.unpack(archive, ["lib"], out, root=gem) == 2
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*.rb")) == ["lib/acme.rb", "lib/acme/cli.rb"]
+    thor = next(r for r in natural.load_repositories() if r.name == "thor")
+    assert thor.root == "usr/share/rubygems-integration/all/gems/thor-1.2.1"

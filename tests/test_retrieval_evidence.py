@@ -871,3 +871,149 @@ def test_a_compound_written_with_a_hyphen_matches_the_name_that_joins_it(tmp_pat
     assert top10(brain, "pre release tags", "bm25")[0].source == "src/release.rs"
     assert "prereleas" in query_tokens("compare two pre-release tags")
     assert query_tokens("--no-cache 1.0.0-alpha") == tokenize("--no-cache 1.0.0-alpha")
+
+
+def test_a_pasted_ruby_message_finds_the_interpolated_literal_it_was_made_from(tmp_path):
+    """Ruby writes a message's values as ``#{expr}`` holes: the pasted message (the option's name and
+    the value typed in place of the holes) finds the method raising it, above the error class whose
+    name and words say more of the message's words."""
+    files = {
+        "lib/cli/errors.rb": (
+            "module Cli\n"
+            "  # Raised when an argument's value does not fit its type: a numeric value, a choice.\n"
+            "  class MalformattedArgumentError < StandardError\n"
+            "  end\n"
+            "end\n"
+        ),
+        "lib/cli/arguments.rb": (
+            'require_relative "errors"\n\n'
+            "module Cli\n"
+            "  class Arguments\n"
+            "    def parse_numeric(name)\n"
+            "      return shift if peek.is_a?(Numeric)\n\n"
+            "      unless peek =~ NUMERIC && $& == peek\n"
+            "        raise MalformattedArgumentError, \"Expected numeric value for '#{name}'; got #{peek.inspect}\"\n"
+            "      end\n\n"
+            "      shift.to_i\n"
+            "    end\n\n"
+            "    def parse_array(name)\n"
+            "      array = []\n"
+            "      array << shift while current_is_value?\n"
+            "      array\n"
+            "    end\n"
+            "  end\n"
+            "end\n"
+        ),
+    }
+    assert message_match(
+        "Expected numeric value for '--port'; got \"abc\"", 7, files["lib/cli/arguments.rb"], code=True
+    ) == (1.0, True)
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, "Expected numeric value for '--port'; got \"abc\"")[0]
+    assert (first.source, first.symbol_name) == ("lib/cli/arguments.rb", "parse_numeric")
+
+
+def test_a_question_about_what_a_setting_does_puts_the_code_reading_it_first(tmp_path):
+    """A question "what does APP_DEBUG=1 do": no definition names the variable and no type declares it; the code
+    reading it by its name (``ENV["APP_DEBUG"]``) is where it takes effect, above the functions saying
+    "debug" more often."""
+    files = {
+        "lib/app/command.rb": (
+            "module App\n"
+            "  class Command\n"
+            "    # Whether the app runs in debug mode: debugging shows the debug log.\n"
+            "    def debugging?(instance)\n"
+            "      instance.class.respond_to?(:debugging) && instance.class.debugging\n"
+            "    end\n\n"
+            "    # Writes a debug line when debugging.\n"
+            "    def debug_log(instance, message)\n"
+            '      puts "debug: #{message}" if debugging?(instance)\n'
+            "    end\n"
+            "  end\n"
+            "end\n"
+        ),
+        "lib/app/base.rb": (
+            "module App\n"
+            "  module Base\n"
+            "    def start(given_args = ARGV, config = {})\n"
+            "      dispatch(nil, given_args.dup, nil, config)\n"
+            "    rescue App::Error => e\n"
+            '      config[:debug] || ENV["APP_DEBUG"] == "1" ? (raise e) : config[:shell].error(e.message)\n'
+            "      exit(false) if exit_on_failure?\n"
+            "    end\n\n"
+            "    def dispatch(meth, given_args, given_opts, config)\n"
+            "      new(given_args, given_opts, config).invoke_command(meth)\n"
+            "    end\n"
+            "  end\n"
+            "end\n"
+        ),
+    }
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, "what does APP_DEBUG=1 do")[0]
+    assert (first.source, first.symbol_name) == ("lib/app/base.rb", "start")
+    # where the docs hold the entry defining it, that entry stays first for the name alone
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/config.rst").write_text(
+        "Configuration\n=============\n\n.. envvar:: APP_DEBUG\n\n"
+        "    Set to 1 to raise errors with their backtrace instead of printing their message.\n",
+        encoding="utf-8",
+    )
+    brain.index()
+    assert top10(brain, "APP_DEBUG")[0].source == "docs/config.rst"
+    # read as a key only: a longer name that starts with it is another setting
+    assert not evidence._read_as_key("APP_DEBUG").search('ENV["APP_DEBUG_LOG"]')
+
+
+ZOD_DUMP = """ZodError: [
+  {
+    "expected": "string",
+    "code": "invalid_type",
+    "path": [
+      "name"
+    ],
+    "message": "Invalid input: expected string, received number"
+  }
+]"""
+
+
+def test_a_message_quoted_in_a_pasted_dump_finds_the_literal_it_was_made_from(tmp_path):
+    """A structured error pasted whole (a JSON array of issues): its message is the quoted value of one
+    field, among short fields (``"code": "invalid_type"``) the code writes as literals of their own.
+    The literal making the quoted message covers it (not the dump's every word), and a one-word value
+    is no message."""
+    files = {
+        "src/locales/en.ts": (
+            "export const localeError = (issue: Issue): string => {\n"
+            "  switch (issue.code) {\n"
+            '    case "invalid_type":\n'
+            "      return `Invalid input: expected ${issue.expected}, received ${typeof issue.input}`;\n"
+            '    case "too_small":\n'
+            "      return `Too small: expected ${issue.origin} to have >=${issue.minimum} items`;\n"
+            "    default:\n"
+            '      return "Invalid input";\n'
+            "  }\n"
+            "};\n"
+        ),
+        "src/core/schemas.ts": (
+            "export function parseString(payload: Payload, inst: Schema): Payload {\n"
+            '  if (typeof payload.value === "string") return payload;\n'
+            "  payload.issues.push({\n"
+            '    expected: "string",\n'
+            '    code: "invalid_type",\n'
+            "    input: payload.value,\n"
+            "    inst,\n"
+            "  });\n"
+            "  return payload;\n"
+            "}\n"
+        ),
+    }
+    assert evidence.wordiest_line(ZOD_DUMP) == "Invalid input: expected string, received number"
+    words = len(WORD.findall(message_of(ZOD_DUMP)))
+    assert message_match(message_of(ZOD_DUMP), words, files["src/core/schemas.ts"], code=True) == (0.0, False)
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, ZOD_DUMP)[0]
+    assert first.source == "src/locales/en.ts"
+    # a value quoted inside a sentence is no field's value: it is a value, not the message
+    sentence = "The mimetype for the request is 'application/x-www-form-urlencoded' instead of 'multipart/form-data'"
+    words = len(WORD.findall(sentence))
+    assert message_match(sentence, words, 'MULTIPART = "multipart/form-data"\n', code=True) == (0.0, False)

@@ -281,6 +281,7 @@ def test_cli_watch_polls_when_the_watch_limit_is_reached_and_stops_on_ctrl_c(wor
         text=True,
         env=env,
     )
+    late = None
     try:
         stderr = Lines(proc.stderr)
         first = eventually(lambda: (line := stderr.next()).startswith("Watching") and line)
@@ -289,10 +290,13 @@ def test_cli_watch_polls_when_the_watch_limit_is_reached_and_stops_on_ctrl_c(wor
         eventually(lambda: sources(brain, "heronbeak") == {"docs/guide.md"}, what="the catch-up run")
         (workspace / "dir1" / "late.md").write_text("# Late\n\nThe ochremoth arrives.\n")
         eventually(lambda: sources(brain, "ochremoth") == {"dir1/late.md"}, what="a change seen by polling")
+    except AssertionError as err:
+        late = err  # raised below with what the watcher said meanwhile
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)
     out, err = proc.stdout.read(), stderr.rest()
+    assert late is None, f"{late}\nwatcher stdout:\n{out}\nwatcher stderr:\n{err}"
     assert proc.returncode == 0, err
     assert "Stopped watching" in err and "Traceback" not in err
     assert out.count("Indexed") >= 2  # one line per run: the catch-up run and the change

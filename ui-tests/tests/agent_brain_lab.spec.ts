@@ -158,6 +158,27 @@ async function search(
   return panel.locator('.jp-AgentBrain-result');
 }
 
+/**
+ * Open `path` in the file editor and wait until it is the current document. The command's
+ * promise is not awaited in the page: on a loaded machine Chromium once collected it before
+ * it settled ("Resulting promise was garbage collected") and failed the test around it.
+ */
+async function openInEditor(page: IJupyterLabPageFixture, path: string) {
+  await page.evaluate(path => {
+    void (window as any).jupyterapp.commands.execute('docmanager:open', {
+      path,
+      factory: 'Editor'
+    });
+  }, path);
+  await page.waitForFunction(
+    path =>
+      (window as any).jupyterapp.shell.currentWidget?.context?.path === path,
+    path,
+    { timeout: 60 * 1000 }
+  );
+  await expect(page.locator('.jp-FileEditor .cm-content')).toBeVisible();
+}
+
 /** Path and 1-based cursor line of the active document, as JupyterLab sees them. */
 async function activeDocument(page: IJupyterLabPageFixture) {
   return page.evaluate(() => {
@@ -466,13 +487,7 @@ test('the agent-brain:open window event opens a file at a line', async ({
 test('searches the editor selection from the context menu', async ({
   page
 }) => {
-  // Nothing returned: the opened widget cannot be serialised back to the test.
-  await page.evaluate(async () => {
-    await (window as any).jupyterapp.commands.execute('docmanager:open', {
-      path: 'shop/pricing.py',
-      factory: 'Editor'
-    });
-  });
+  await openInEditor(page, 'shop/pricing.py');
   const line = page.locator('.jp-FileEditor .cm-line', {
     hasText: 'def apply_tax('
   });
@@ -620,12 +635,7 @@ test('a file saved in the editor while the run embeds is found by bm25 before th
   await search(panel, token, 'bm25');
   await expect(found).toHaveCount(0);
 
-  await page.evaluate(async path => {
-    await (window as any).jupyterapp.commands.execute('docmanager:open', {
-      path,
-      factory: 'Editor'
-    });
-  }, file);
+  await openInEditor(page, file);
   const editor = page.locator('.jp-FileEditor .cm-content');
   await editor.click();
   await page.keyboard.press('Control+End');

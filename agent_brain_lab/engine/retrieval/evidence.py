@@ -7,17 +7,18 @@
   res.send decide the Content-Type") puts that function first (:func:`named_subject_first`).
 - **Pasted messages** (:func:`message_match`): a chunk holding a string literal the query's text was
   made from — a template's holes (``f"Exceeded {n} redirects."``, ``"%s not found"``,
-  ``"{name}"``, ``${x}``, a value concatenated in: ``'view "' + name + '" in '``) standing for any
-  text, empty included — comes first, the ones that raise, throw or log it
-  before the rest, code before tests and docs. Read from the blend's candidates and bm25's best
+  ``"{name}"``, ``${x}``, Ruby's ``#{x}``, a value concatenated in: ``'view "' + name + '" in '``)
+  standing for any text, empty included — comes first, the ones that raise, throw or log it before
+  the rest, code before tests and docs. Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
   on BM25 than the long function that raises it, but does not hold the message. The line is tried
   without its leading exception name and as pasted (a command-line tool writes ``error: `` in its own
   literal); a literal that starts a sentence or a line of the message covers that sentence (the rest
-  was made elsewhere: the reason a parser threw, a suggestion on the next line); a message that
-  goes on after its first clause (a wrapped cause) is also looked up by that clause in bm25; and a
-  message quoted in a printed error value (a Rust ``unwrap()`` panic's ``Error("...")``, a Python
-  ``ValueError('...')``) is tried alone first.
+  was made elsewhere: the reason a parser threw, a suggestion on the next line), and one that starts a
+  field's quoted value (``"message": "..."`` in a pasted dump) covers that value; a message that goes
+  on after its first clause (a wrapped cause) is also looked up by that clause in bm25, and one of
+  several lines by its wordiest line; a message quoted in a printed error value (a Rust ``unwrap()``
+  panic's ``Error("...")``, a Python ``ValueError('...')``) is tried alone first.
 - **Headings** (:func:`title_match`): a doc section whose own title the query's words make (nearly all
   of them, nearly nothing else) comes next: a heading typed as a query finds its section, though a
   merged chunk names only its first section in its header and the blend weighs a title as one line.
@@ -88,6 +89,7 @@ MIN_FIXED_LETTERS = 8  # a template's own text, holes aside: "%s: %s" or "{}" al
 MIN_COVER = 0.5  # the share of the message's words a literal must spell with its own text
 HOLE_CHARS = 60  # a template's hole holds a value (a number, a name, a URL), not a sentence
 STATEMENT_CHARS = 400  # how far before a message its call's open bracket is looked for
+QUOTED_WORDS = 3  # a quoted message in a pasted dump is a sentence; one or two words are a value
 TITLE_MATCH = 0.75  # the token overlap (Jaccard) of query and heading that makes the query that heading
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CHANGELOG = re.compile(
@@ -111,8 +113,8 @@ _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", 
 _LITERAL = re.compile(
     r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`'
 )
-_HOLE = re.compile(
-    r"\$\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
+_HOLE = re.compile(  # ${x} (JS), #{x} (Ruby), {x} / {} (Python), %s, %(name)s, %v (printf)
+    r"[$#]\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
 )
 _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
 # a value concatenated into a message ('Failed to lookup view "' + name + '" in ' + dirs): a name, member
@@ -136,6 +138,8 @@ _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
 _REPR = re.compile(
     r"""\b(?:[A-Za-z_][\w.:]*)?(?:Error|Exception|Err|Warning|Failure|Fault)\(\s*(["'])((?:(?!\1)[^\\\n]|\\.)+)\1\s*[,)]"""
 )
+_FIELD_VALUE = re.compile(r"[:=][ \t]*[\"'`]$")  # the opening quote of a field's value: "message": "
+_FIELD = re.compile(r"^\s*[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s+")  # "message": , message = (a dump's field)
 # "what is X", "what does X mean", "what are X for", "meaning of X": a question about what a name is
 _MEANING = re.compile(r"\s*(?:what(?:'s|\s+(?:is|are|does|do))\b|(?:the\s+)?(?:meaning|purpose)\s+of\b)", re.IGNORECASE)
 _DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example in a docstring declares nothing
@@ -240,9 +244,11 @@ def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     """A question asking what a name is or means ("what does NoOptDefVal mean for a flag", or the name
     alone) that no definition answers (a struct field, a class attribute, an interface property: no
     symbol of its own) puts the type declaring it first: the line declaring the member, with its
-    comment, says what it is; the functions that read or set it say its name more often. Read from
-    the candidates of :func:`_candidates`; a docstring's example (``SECRET_KEY = 'dev'``) declares
-    nothing."""
+    comment, says what it is; the functions that read or set it say its name more often. When no type
+    declares it, the code reading it as a key (:func:`_read_as_key`: an environment variable, a
+    setting: "what does THOR_DEBUG=1 do") comes first, where no doc entry defines it: that is where it
+    takes effect. Read from the candidates of :func:`_candidates`; a docstring's example (``SECRET_KEY =
+    'dev'``) declares nothing."""
     query = ctx.request.query
     if not (ctx.intent.label == "lookup" or _MEANING.match(query)):
         return ranked
@@ -255,6 +261,18 @@ def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     found = [
         k for k in keys if (row := rows.get(k)) is not None and row.symbol_type in _TYPES and _declares(row, declares)
     ]
+    # no type declares it: a setting the code reads by its name (ENV["THOR_DEBUG"]), unless its docs
+    # hold the entry defining it (``.. py:data:: SECRET_KEY``), which a look-up puts first
+    if not found and not any(
+        (row := rows.get(k)) is not None and row.source_type in _PROSE_TYPES and _defines(row, set(undefined))
+        for k in keys
+    ):
+        reads = [_read_as_key(n) for n in undefined]
+        found = [
+            k
+            for k in keys
+            if (row := rows.get(k)) is not None and row.source_type == "code" and any(r.search(row.text) for r in reads)
+        ]
     return _promote(ranked, found)
 
 
@@ -271,6 +289,15 @@ def _declares(row: Chunk, members: list[re.Pattern[str]]) -> bool:
     body = _DOCSTRINGS.sub("", row.text[header.end() :] if header else row.text)
     body = body.split('"""', 1)[0].split("'''", 1)[0]  # an unclosed docstring runs to the chunk's end
     return any(m.search(body) for m in members)
+
+
+@lru_cache(maxsize=1024)
+def _read_as_key(name: str) -> re.Pattern[str]:
+    """``name`` read as a setting's key: a whole string literal (``ENV["THOR_DEBUG"]``,
+    ``os.environ.get('NO_COLOR')``, ``config["SECRET_KEY"]``) or an environment's member
+    (``process.env.DEBUG``)."""
+    quoted = re.escape(name)
+    return re.compile(rf"([\"'`]){quoted}\1|\benv\.{quoted}\b")
 
 
 @lru_cache(maxsize=1024)
@@ -368,16 +395,32 @@ def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list
     query's words). For a pasted ``message`` that goes on after its first clause (a wrapped cause:
     ``invalid argument "abc" for "--port" flag: strconv.ParseInt: parsing "abc": invalid syntax``, a
     second line), bm25's best rows for that clause too: the cause's words are everywhere in the code
-    that makes the cause, and bury the one literal that makes the clause."""
+    that makes the cause, and bury the one literal that makes the clause. For a message of several
+    lines, bm25's best rows for its wordiest line (:func:`wordiest_line`) as well: a dump's short
+    fields (``"code": "invalid_type"``) are the words of the code that fills them, not of the text."""
     pool = [h.key for h in ranked[:RANKED_DEPTH]]
     rows = [top_rows(ctx.bm25_scores, MESSAGE_DEPTH)]
-    lead = lead_clause(message)
     keywords = ctx.snapshot.keywords
-    if lead and keywords is not None:
-        scores = keywords.scores(tokenize(lead))
-        rows.append(top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), MESSAGE_DEPTH))
+    for clause in (lead_clause(message), wordiest_line(message)):
+        if clause and keywords is not None:
+            scores = keywords.scores(tokenize(clause))
+            rows.append(top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), MESSAGE_DEPTH))
     extra = [int(k) for r in rows for k in ctx.snapshot.columns.keys[r].tolist()]
     return list(dict.fromkeys(pool + extra))
+
+
+def wordiest_line(message: str) -> str:
+    """The line of a pasted message of several lines with the most words, when that is not its first
+    (which :func:`lead_clause` reads): the message itself in a structured dump (``"message":
+    "Invalid input: expected string, received number"`` among a JSON issue's short fields), without
+    its field's name and quotes; "" else."""
+    lines = [line for line in message.strip().splitlines() if line.strip()]
+    if len(lines) < 2:
+        return ""
+    best = max(lines, key=lambda line: len(WORD.findall(line)))
+    if best == lines[0] or len(WORD.findall(best)) < 2:
+        return ""
+    return _FIELD.sub("", best, count=1).strip().rstrip(",").strip("\"'`")
 
 
 def lead_clause(message: str) -> str:
@@ -469,10 +512,19 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
 
 
 def _words_made(message: str, made: re.Match[str], words: int) -> int:
-    """The message words a literal's match stands for: those of the sentences (or lines) it spans when
-    it starts one (a message another literal goes on: ``error: option '-s' argument 'xl' is invalid.``
-    then ``Allowed choices are small, large.``, a suggestion on the next line), else all ``words``."""
+    """The message words a literal's match stands for: those of the quoted string it starts as a
+    field's value (a message printed in a structured error: ``"message": "Invalid input: expected string, received
+    number"`` in a JSON dump of issues), those of the sentences (or lines) it spans when it starts
+    one (a message another literal goes on: ``error: option '-s' argument 'xl' is invalid.`` then
+    ``Allowed choices are small, large.``, a suggestion on the next line), else all ``words``."""
     before = message[: made.start()].rstrip(" \t")
+    if _FIELD_VALUE.search(before):
+        close = message.find(before[-1], made.start())  # a hole at the end takes the closing quote too
+        line_end = message.find("\n", made.start())
+        quoted = len(WORD.findall(message[made.start() : close])) if close >= 0 else 0
+        # a sentence, not a value (``"code": "invalid_type"``: a key the code writes, not a message)
+        if quoted >= QUOTED_WORDS and (line_end < 0 or close < line_end):
+            return quoted
     if before.strip() and not before.endswith(("\n", ".", "!", "?")):
         return words
     stop = _SENTENCE_END.search(message, made.end())
