@@ -192,80 +192,67 @@ def test_the_docs_question_files_ask_about_docs_only_with_a_report_split():
         assert all(a.path.startswith(tuple(r.include)) for q in r.questions for a in q.answers), r.name
 
 
-def test_unpack_reads_a_debian_go_package_below_its_gocode_folder(tmp_path):
-    """A golang-*-dev package: its members are below usr/share/gocode/src, the rest (its docs) is not
-    in the workspace."""
+def _deb(tmp_path, package: str, files: dict[str, str]):
+    """A Debian package built by ``dpkg-deb`` from ``files`` (path below the package root -> text),
+    with a copyright file in its docs, as the registry's packages have."""
     pkg = tmp_path / "pkg"
-    src = pkg / natural.GOCODE / "github.com/acme/flags"
-    src.mkdir(parents=True)
-    (src / "flag.go").write_text("package flags\n")
-    (src / "flag_test.go").write_text("package flags\n")
-    (pkg / "usr/share/doc/golang-github-acme-flags-dev").mkdir(parents=True)
-    (pkg / "usr/share/doc/golang-github-acme-flags-dev/copyright").write_text("MIT\n")
+    for rel, text in {**files, f"usr/share/doc/{package}/copyright": "MIT\n"}.items():
+        (pkg / rel).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / rel).write_text(text)
     (pkg / "DEBIAN").mkdir()
     (pkg / "DEBIAN/control").write_text(
-        "Package: golang-github-acme-flags-dev\nVersion: 1.0-1\nArchitecture: all\n"
-        "Maintainer: A <a@example.org>\nDescription: flags\n"
+        f"Package: {package}\nVersion: 1.0-1\nArchitecture: all\nMaintainer: A <a@example.org>\nDescription: test\n"
     )
-    archive = tmp_path / "golang-github-acme-flags-dev_1.0-1_all.deb"
+    archive = tmp_path / f"{package}_1.0-1_all.deb"
     subprocess.run(
         ["dpkg-deb", "--build", "--root-owner-group", str(pkg), str(archive)], check=True, capture_output=True
     )
+    return archive
+
+
+def _unpacked(out) -> list[str]:
+    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+
+
+def test_unpack_reads_a_debian_go_package_below_its_gocode_folder(tmp_path):
+    """A golang-*-dev package: its members are below usr/share/gocode/src, the rest (its docs) is not
+    in the workspace."""
+    src = f"{natural.GOCODE}/github.com/acme/flags"
+    archive = _deb(
+        tmp_path,
+        "golang-github-acme-flags-dev",
+        {f"{src}/flag.go": "package flags\n", f"{src}/flag_test.go": "package flags\n"},
+    )
     out = tmp_path / "out"
     assert natural.unpack(archive, ["github.com/acme/flags"], out) == 2
-    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*.go")) == [
-        "github.com/acme/flags/flag.go",
-        "github.com/acme/flags/flag_test.go",
-    ]
+    assert _unpacked(out) == ["github.com/acme/flags/flag.go", "github.com/acme/flags/flag_test.go"]
 
 
 def test_unpack_reads_a_debian_rust_package_below_its_cargo_registry_folder(tmp_path):
     """A librust-*-dev package: the crate's sources are below usr/share/cargo/registry/<crate>-<version>."""
-    pkg = tmp_path / "pkg"
-    crate = pkg / natural.CARGO_REGISTRY / "semverish-1.0.0"
-    (crate / "src").mkdir(parents=True)
-    (crate / "src/lib.rs").write_text("pub fn parse() {}\n")
-    (crate / "Cargo.toml").write_text('[package]\nname = "semverish"\n')
-    (crate / ".cargo-checksum.json").write_text("{}\n")
-    (pkg / "usr/share/doc/librust-semverish-dev").mkdir(parents=True)
-    (pkg / "usr/share/doc/librust-semverish-dev/copyright").write_text("MIT\n")
-    (pkg / "DEBIAN").mkdir()
-    (pkg / "DEBIAN/control").write_text(
-        "Package: librust-semverish-dev\nVersion: 1.0.0-1\nArchitecture: amd64\n"
-        "Maintainer: A <a@example.org>\nDescription: semverish\n"
-    )
-    archive = tmp_path / "librust-semverish-dev_1.0.0-1_amd64.deb"
-    subprocess.run(
-        ["dpkg-deb", "--build", "--root-owner-group", str(pkg), str(archive)], check=True, capture_output=True
-    )
+    crate = f"{natural.CARGO_REGISTRY}/semverish-1.0.0"
+    files = {
+        f"{crate}/src/lib.rs": "pub fn parse() {}\n",
+        f"{crate}/Cargo.toml": '[package]\nname = "semverish"\n',
+        f"{crate}/.cargo-checksum.json": "{}\n",
+    }
+    archive = _deb(tmp_path, "librust-semverish-dev", files)
     out = tmp_path / "out"
     assert natural.unpack(archive, ["semverish-1.0.0/src", "semverish-1.0.0/Cargo.toml"], out) == 2
-    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
-        "semverish-1.0.0/Cargo.toml",
-        "semverish-1.0.0/src/lib.rs",
-    ]
+    assert _unpacked(out) == ["semverish-1.0.0/Cargo.toml", "semverish-1.0.0/src/lib.rs"]
 
 
 def test_unpack_reads_a_debian_ruby_package_below_the_root_its_question_file_names(tmp_path):
     """A ruby-* package puts the gem below usr/share/rubygems-integration/all/gems/<name>-<version>: the
     question file names that folder as its ``root``; members are read below it."""
     gem = "usr/share/rubygems-integration/all/gems/acme-1.0"
-    pkg = tmp_path / "pkg"
-    (pkg / gem / "lib/acme").mkdir(parents=True)
-    (pkg / gem / "lib/acme.rb").write_text("module Acme\nend\n")
-    (pkg / gem / "lib/acme/cli.rb").write_text("module Acme\n  class Cli\n  end\nend\n")
-    (pkg / "usr/share/doc/ruby-acme").mkdir(parents=True)
-    (pkg / "usr/share/doc/ruby-acme/copyright").write_text("MIT\n")
-    (pkg / "DEBIAN").mkdir()
-    (pkg / "DEBIAN/control").write_text(
-        "Package: ruby-acme\nVersion: 1.0-1\nArchitecture: all\nMaintainer: A <a@example.org>\nDescription: acme\n"
-    )
-    archive = tmp_path / "ruby-acme_1.0-1_all.deb"
-    subprocess.run(
-        ["dpkg-deb", "--build", "--root-owner-group", str(pkg), str(archive)], check=True, capture_output=True
-    )
+    files = {
+        f"{gem}/lib/acme.rb": "module Acme\nend\n",
+        f"{gem}/lib/acme/cli.rb": "module Acme\n  class Cli\n  end\nend\n",
+    }
+    archive = _deb(tmp_path, "ruby-acme", files)
     out = tmp_path / "out"
     assert natural.unpack(archive, ["lib"], out, root=gem) == 2
-    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*.rb")) == ["lib/acme.rb", "lib/acme/cli.rb"]
+    assert _unpacked(out) == ["lib/acme.rb", "lib/acme/cli.rb"]
     thor = next(r for r in natural.load_repositories() if r.name == "thor")
     assert thor.root == "usr/share/rubygems-integration/all/gems/thor-1.2.1"
