@@ -373,7 +373,9 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         # a changelog entry quoting a message or a setting tells when it changed, not where it is made
         if words >= 2 and (changes or not is_changelog(row.source)):
             cover, raises = max(
-                message_match(m, n, row.text, code=row.source_type != "doc") for m, n in counted if n >= 2
+                message_match(message, count, row.text, code=row.source_type != "doc")
+                for message, count in counted
+                if count >= 2
             )
         if cover:
             tier = (0 if raises else 1) if row.source_type == "code" else 2

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..store.vectors import is_in
 from .bm25 import bm25_leg
 from .context import POOL, Hit, QueryContext
 from .vector import similarities, vector_leg
@@ -127,21 +128,16 @@ class _Similarities:
         self._embedded = np.zeros(0, dtype=bool)
 
     def __call__(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        new = keys[~self._known(keys)]
+        new = keys[~is_in(keys, self._keys)]
         if len(new):
             sims, embedded = similarities(self._ctx, new)
-            order = np.argsort(np.concatenate([self._keys, new]))
-            self._keys = np.concatenate([self._keys, new])[order]
+            known = np.concatenate([self._keys, new])
+            order = np.argsort(known)
+            self._keys = known[order]
             self._sims = np.concatenate([self._sims, sims])[order]
             self._embedded = np.concatenate([self._embedded, embedded])[order]
         at = np.searchsorted(self._keys, keys)
         return self._sims[at], self._embedded[at]
-
-    def _known(self, keys: np.ndarray) -> np.ndarray:
-        if not len(self._keys):
-            return np.zeros(len(keys), dtype=bool)
-        at = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
-        return np.asarray(self._keys[at] == keys, dtype=bool)
 
 
 def _unseen(
