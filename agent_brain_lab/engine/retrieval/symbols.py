@@ -136,9 +136,8 @@ def compared_names(query: str) -> frozenset[str]:
 
 def _definitions(graph: CodeGraph, name: str) -> int:
     """How many functions, methods and classes are named exactly ``name``."""
-    return sum(
-        1 for n in graph.lookup(name) if graph.attrs(n).get("kind") in _KINDS and graph.attrs(n).get("name") == name
-    )
+    found = (graph.attrs(node) for node in graph.lookup(name))
+    return sum(1 for data in found if data.get("kind") in _KINDS and data.get("name") == name)
 
 
 def describes_action(query: str) -> bool:
