@@ -231,7 +231,7 @@ def _instrument(brain, cpu: bool) -> dict[str, float]:
         (vector, "similarities"),
         (catalog.Catalog, "keys_of_chunk_ids"),
         (catalog.Catalog, "chunks_by_key"),
-        (brain_mod, "_result"),
+        (brain_mod, "highlight_texts"),
         (retrieval, "search"),
     ]:
         wrap(owner, name, f"{getattr(owner, '__name__', '')}.{name}")

@@ -89,6 +89,24 @@ def test_same_ranges_as_reading_every_word():
     assert 1000 < anchored < len(texts) - 100  # both ways are compared: by anchors, and word by word
 
 
+def test_a_page_of_texts_marks_each_as_alone():
+    """A page of results is highlighted in one pass over its texts joined (highlight_texts): each
+    text gets exactly the ranges it gets alone, wherever it sits on the page, next to texts with
+    letters that lower to several code points, empty texts, texts starting or ending in a word."""
+    rng = random.Random(11)
+    texts = ["".join(rng.choice(PIECES) for _ in range(rng.randint(0, 20))) for _ in range(2000)]
+    pages = compared = 0
+    for start in range(0, len(texts), 10):
+        page = texts[start : start + rng.randint(1, 10)]
+        terms = query_terms(" ".join(rng.sample(QUERY_WORDS, rng.randint(1, 3))))
+        alone = [highlight._scan(text, terms) for text in page]
+        assert highlight.highlight_texts(page, terms) == alone, (page, terms)
+        pages += 1
+        compared += sum(bool(r) for r in alone)
+    assert pages == 200 and compared > 150  # many texts mark something
+    assert highlight.highlight_texts([], query_terms("parse")) == []
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     pieces=st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=40),
@@ -128,9 +146,9 @@ def test_every_word_yielding_a_stem_holds_its_anchor():
 
 
 def test_a_words_parts_are_the_tokens_bm25_reads():
-    """The fast path looks a word's parts and their tokens up once (highlight._parts): they are the
-    parts of the word and the tokens ``tokenize`` gives each, for every word of the fixture files
-    and of random texts."""
+    """The fast path looks a word's whole form, parts and their tokens up once (highlight._word_parts):
+    they are the word lowercased without its outer underscores, the parts of the word and the tokens
+    ``tokenize`` gives each, for every word of the fixture files and of random texts."""
     files = [p for p in sorted(FIXTURES.rglob("*")) if p.suffix in {".py", ".md", ".ts", ".go", ".ipynb"}]
     rng = random.Random(3)
     texts = [p.read_text(errors="replace") for p in files]
@@ -138,5 +156,7 @@ def test_a_words_parts_are_the_tokens_bm25_reads():
     words = {w for text in texts for w in WORD.findall(text)}
     assert len(words) > 1500
     for word in words:
-        parts = [(word[a:b], tokens) for a, b, tokens in highlight._parts(word)]
+        whole, found = highlight._word_parts(word)
+        parts = [(word[a:b], tokens) for a, b, tokens in found]
         assert parts == [(p, frozenset(tokenize(p))) for p in PARTS.findall(word)], word
+        assert whole == word.lower().strip("_"), word

@@ -23,7 +23,7 @@ from .config import BrainConfig
 from .embed_dask import embedder_for
 from .embedding import Embedder, resolve_model
 from .explore import explore
-from .highlight import highlight_ranges, query_terms
+from .highlight import highlight_texts, query_terms
 from .indexer import Indexer, IndexSettings, Scope, count_by_kind, model_changed
 from .merges import Merges
 from .native import release_free_memory
@@ -317,9 +317,11 @@ class Brain:
         if mode == "hybrid":
             retrieval.hybrid.start(ctx, self._query_vectors.beside)
         outcome = retrieval.search(ctx)
-        rows = _rows_of(catalog, [h.key for h in outcome.hits])
-        terms = query_terms(request.query)
-        results = [_result(rows[h.key], h, terms, request.mode) for h in outcome.hits]
+        hits = outcome.hits
+        rows = _rows_of(catalog, [h.key for h in hits])
+        chunks = [rows[h.key] for h in hits]
+        marks = highlight_texts([c.text for c in chunks], query_terms(request.query))  # the page in one pass
+        results = [QueryResult.of(c, h, m, mode) for c, h, m in zip(chunks, hits, marks)]
         return QueryResponse(
             query=request.query,
             mode=request.mode,
@@ -447,7 +449,7 @@ def _neighbourhood(view: View, request: GraphRequest) -> GraphNeighbourhood:
     return GraphNeighbourhood(
         query=name,
         matches=matches,
-        chunks=[_result(rows[keys[c]], retrieval.Hit(keys[c], 0.0)).to_dict() for c in chunk_ids if c in keys],
+        chunks=[QueryResult.of(rows[keys[c]], retrieval.Hit(keys[c], 0.0)).to_dict() for c in chunk_ids if c in keys],
         per_relation=request.per_relation,
         all_relations=request.all_relations,
         **found,
@@ -456,10 +458,3 @@ def _neighbourhood(view: View, request: GraphRequest) -> GraphNeighbourhood:
 
 def _scan_options(config: BrainConfig) -> ScanOptions:
     return config.scan_options()
-
-
-def _result(
-    chunk: Chunk, hit: retrieval.Hit, terms: frozenset[str] = frozenset(), mode: str | None = None
-) -> QueryResult:
-    """A hit of a ``mode`` search on ``chunk``, with the characters matching the query's keyword ``terms`` marked."""
-    return QueryResult.of(chunk, hit, highlight_ranges(chunk.text, terms), mode)

@@ -7,7 +7,7 @@ result has the same words marked everywhere.
 from __future__ import annotations
 
 import re
-from collections.abc import Set
+from collections.abc import Iterable, Sequence, Set
 from functools import lru_cache
 
 from .tokenizer import PARTS, WORD, _word_tokens, tokenize
@@ -35,50 +35,83 @@ def highlight_ranges(text: str, terms: Set[str]) -> list[list[int]]:
     """``[start, end)`` code-point ranges of ``text`` matching ``terms`` the way BM25 does.
 
     A whole identifier or any of its parts (``parseHTTPHeader`` → parse, HTTP, Header) is marked
-    when its token is one of the query's; adjacent ranges are merged.
+    when its token is one of the query's; adjacent ranges are merged. (:func:`highlight_texts` of
+    one text.)
+    """
+    return highlight_texts((text,), terms)[0]
+
+
+def highlight_texts(texts: Sequence[str], terms: Set[str]) -> list[list[list[int]]]:
+    """:func:`highlight_ranges` of each of ``texts`` (a page of results), found in one pass.
 
     The same ranges as reading every word in turn (:func:`_scan`), at a fraction of its cost: every
     word that can yield a query term holds that term's anchor (:func:`_anchor`) in its lowercased
     letters, so only the runs of word characters around the places ``str.find`` finds an anchor
-    are read, each distinct word once.
+    are read. The texts are searched as one, joined by a newline (no word character: no run
+    crosses from one text into the next), so a page pays for one lowering and one search per
+    anchor instead of one per result. A run's words and their parts' tokens are the query's own
+    business only through a set test: what a word yields is cached once per distinct word
+    (:func:`_word_parts`), whatever the query.
     """
-    if not terms:
-        return []
+    if not terms or not texts:
+        return [[] for _ in texts]
     terms = frozenset(terms)
     anchors = _anchors(terms)
     if anchors is None:  # a dotted number asked for, or a term too short to anchor: read word by word
-        return _scan(text, terms)
-    lowered = text.lower()
-    if len(lowered) != len(text):  # a letter that lowers to several ("İ"): keep places, lower ASCII only
-        lowered = text.translate(_ASCII_LOWER)
+        return [_scan(text, terms) for text in texts]
+    joined = "\n".join(texts)
+    lowered = joined.lower()
+    if len(lowered) != len(joined):  # a letter that lowers to several ("İ"): keep places, lower ASCII only
+        lowered = joined.translate(_ASCII_LOWER)  # (words are ASCII: the same runs are found either way)
     backwards = ""
-    size = len(text)
+    size = len(joined)
+    find, run_at = lowered.find, _RUN.match
     runs: dict[int, int] = {}  # start -> end of each run of word characters an anchor was found in
     for anchor in anchors:
-        at = lowered.find(anchor)
+        at = find(anchor)
         while at >= 0:
-            if text[at - 1 : at] in _WORD_CHARS:  # inside a run: where it starts, read backwards
-                backwards = backwards or text[::-1]
-                start = size - _RUN.match(backwards, size - at).end()  # type: ignore[union-attr]
+            if joined[at - 1 : at] in _WORD_CHARS:  # inside a run: where it starts, read backwards
+                backwards = backwards or joined[::-1]
+                start = size - run_at(backwards, size - at).end()  # type: ignore[union-attr]
             else:  # most places: a word starts with the anchor
                 start = at
-            end = _RUN.match(text, at).end()  # type: ignore[union-attr]
+            end = run_at(joined, at).end()  # type: ignore[union-attr]
             runs[start] = end
-            at = lowered.find(anchor, end if end > at else at + 1)
-    spans: list[tuple[int, int]] = []
+            at = find(anchor, end if end > at else at + 1)
+    out: list[list[list[int]]] = [[] for _ in texts]
+    text_no, base, limit = 0, 0, len(texts[0])  # the text the runs are in now: its place in joined
+    ranges = out[0]
     for start in sorted(runs):
-        marks = _run_marks(text[start : runs[start]], terms)
-        if marks:
-            spans.extend([(start + a, start + b) for a, b in marks])
-    ranges: list[list[int]] = []
-    merged = [-1, -1]
-    for start, end in spans:
-        if merged[1] == start:
-            merged[1] = end
-        else:
-            merged = [start, end]
-            ranges.append(merged)
-    return ranges
+        end = runs[start]
+        if start == end:  # an anchor found in no word (as "k" lowered from the Kelvin sign)
+            continue
+        while start > limit:  # past that text's end (the newline after it)
+            text_no += 1
+            base, limit = limit + 1, limit + 1 + len(texts[text_no])
+            ranges = out[text_no]
+        for at, word in _run_words(joined, start, end):
+            whole, parts = _word_parts(word)
+            if whole in terms:
+                spans: Iterable[tuple[int, int]] = ((0, len(word)),)
+            else:
+                spans = [(a, b) for a, b, tokens in parts if not tokens.isdisjoint(terms)]
+            at -= base
+            for a, b in spans:
+                if ranges and ranges[-1][1] == at + a:
+                    ranges[-1][1] = at + b
+                else:
+                    ranges.append([at + a, at + b])
+    return out
+
+
+def _run_words(text: str, start: int, end: int) -> tuple[tuple[int, str], ...]:
+    """The words WORD reads in the run ``text[start:end]``, each with its place: its leading digits
+    as a number, the rest as one identifier."""
+    if text[start] > "9":  # most runs: a letter or "_" first ("0"-"9" sort before both)
+        return ((start, text[start:end]),)
+    run = text[start:end]
+    digits = len(run) - len(run.lstrip("0123456789"))
+    return ((start, run[:digits]), (start + digits, run[digits:])) if digits < len(run) else ((start, run),)
 
 
 _RUN = re.compile(r"[0-9A-Za-z_]*")  # the characters WORD reads, from a place on (always matches)
@@ -119,32 +152,15 @@ def _anchors(terms: frozenset[str]) -> tuple[str, ...] | None:
     return tuple(sorted(a for a in anchors if not any(b != a and b in a for b in anchors)))
 
 
-@lru_cache(maxsize=20_000)  # a few MB; the runs of recent results, under their queries' terms
-def _run_marks(run: str, terms: frozenset[str]) -> tuple[tuple[int, int], ...]:
-    """The marks of a run of word characters (none when it is empty: an anchor found in no word, as
-    "k" lowered from the Kelvin sign): its leading digits read as a number, the rest as one identifier."""
-    digits = len(run) - len(run.lstrip("0123456789"))
-    if not digits:
-        return _marks(run, terms) if run else ()
-    rest = [(digits + a, digits + b) for a, b in _marks(run[digits:], terms)] if digits < len(run) else []
-    return (*_marks(run[:digits], terms), *rest)
-
-
-def _marks(word: str, terms: Set[str]) -> tuple[tuple[int, int], ...]:
-    """The ``[start, end)`` ranges of one word WORD reads that ``terms`` mark: the whole word when its
-    whole form is a term, else each identifier part whose tokens hold one. (A word's tokens are its
-    whole form and its parts' tokens: with the whole form no term, a part's tokens decide.)"""
-    if word.lower().strip("_") in terms:
-        return ((0, len(word)),)
-    return tuple((start, end) for start, end, tokens in _parts(word) if not tokens.isdisjoint(terms))
-
-
 @lru_cache(maxsize=100_000)
-def _parts(word: str) -> tuple[tuple[int, int, frozenset[str]], ...]:
-    """Each identifier part of a word WORD reads, with the tokens it yields (computed once per
-    distinct word, not per result). A part is one word of its own to WORD: its tokens are
-    ``_word_tokens``'s (what ``tokenize`` gives it), looked up without reading it again."""
-    return tuple((p.start(), p.end(), frozenset(_word_tokens(p.group()))) for p in PARTS.finditer(word))
+def _word_parts(word: str) -> tuple[str, tuple[tuple[int, int, frozenset[str]], ...]]:
+    """What marks one word WORD reads (computed once per distinct word, not per result or query):
+    its whole form, marked whole when that is a term, and each identifier part with the tokens it
+    yields, marked when they hold a term. (A word's tokens are its whole form and its parts' tokens:
+    with the whole form no term, a part's tokens decide.) A part is one word of its own to WORD: its
+    tokens are ``_word_tokens``'s (what ``tokenize`` gives it), looked up without reading it again."""
+    parts = tuple((p.start(), p.end(), frozenset(_word_tokens(p.group()))) for p in PARTS.finditer(word))
+    return word.lower().strip("_"), parts
 
 
 def _scan(text: str, terms: Set[str]) -> list[list[int]]:
