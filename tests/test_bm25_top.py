@@ -17,3 +17,16 @@ scores = st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 2.5]), max_size=60).
 def test_top_rows_are_the_best_positive_scores_in_score_then_row_order(scores, count):
     expected = sorted((i for i in range(len(scores)) if scores[i] > 0), key=lambda i: (-scores[i], i))[:count]
     assert top_rows(scores, count).tolist() == expected
+
+
+@given(
+    scores=st.lists(st.sampled_from([-1.0, 0.0, 0.5, 1.0, 1.5, 2.0]), max_size=400).map(
+        lambda v: np.array(v, dtype=np.float64)
+    ),
+    count=st.integers(0, 20),
+)
+def test_top_rows_of_long_rows_with_many_ties_and_zeros_below(scores, count):
+    """Pages much shorter than the rows, most rows tied at the cut or not positive (as a masked
+    leg's float64 scores are): still the best positive scores in score, then row, order."""
+    expected = sorted((i for i in range(len(scores)) if scores[i] > 0), key=lambda i: (-scores[i], i))[:count]
+    assert top_rows(scores, count).tolist() == expected

