@@ -43,7 +43,7 @@ class Identity(NamedTuple):
     def of(cls, index_dir: IndexDir) -> Identity:
         """The identity of the index in ``index_dir`` now (IndexProblem when CURRENT is unreadable)."""
         gen = index_dir.current()
-        generation_inode = inode_of(index_dir.gen_path(gen)) if gen else None
+        generation_inode = inode_of(index_dir.gen_folder(gen)) if gen else None
         return cls(index_dir.index_id(), gen, inode_of(index_dir.catalog_file), generation_inode)
 
 

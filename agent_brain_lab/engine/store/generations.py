@@ -103,7 +103,9 @@ class IndexDir:
 
     def check_folder(self) -> None:
         """IndexCorrupt when something other than a folder sits where the index folder belongs."""
-        if not self.path.is_dir() and (self.path.exists() or self.path.is_symlink()):
+        if os.path.isdir(self._folder):  # every query asks: one stat of a plain string
+            return
+        if self.path.exists() or self.path.is_symlink():
             raise IndexCorrupt(f"{INDEX_DIR} is not a folder", FIX_RESET)
 
     def write_format(self) -> None:
@@ -150,6 +152,10 @@ class IndexDir:
 
     def gen_path(self, gen: int) -> Path:
         return self.path / f"gen-{gen}"
+
+    def gen_folder(self, gen: int) -> str:
+        """:meth:`gen_path` as a plain string (what every query's identity check stats)."""
+        return f"{self._folder}/gen-{gen}"
 
     def staging(self, gen: int) -> Path:
         path = self.path / f"staging-{gen}"
