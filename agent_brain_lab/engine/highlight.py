@@ -49,9 +49,11 @@ def highlight_texts(texts: Sequence[str], terms: Set[str]) -> list[list[list[int
     letters, so only the runs of word characters around the places ``str.find`` finds an anchor
     are read. The texts are searched as one, joined by a newline (no word character: no run
     crosses from one text into the next), so a page pays for one lowering and one search per
-    anchor instead of one per result. A run's words and their parts' tokens are the query's own
-    business only through a set test: what a word yields is cached once per distinct word
-    (:func:`_word_parts`), whatever the query.
+    anchor instead of one per result. What marks a word (its whole form, its parts and their
+    tokens) does not depend on the query: it is cached once per distinct word (:func:`_word_parts`),
+    and a query only tests it against its terms (a cache per run and query missed on every new query).
+    The lowering may differ (ASCII only when a letter lowers to several code points): words are
+    ASCII, so the runs that hold a term are found either way.
     """
     if not terms or not texts:
         return [[] for _ in texts]
