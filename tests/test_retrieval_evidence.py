@@ -1017,3 +1017,88 @@ def test_a_message_quoted_in_a_pasted_dump_finds_the_literal_it_was_made_from(tm
     sentence = "The mimetype for the request is 'application/x-www-form-urlencoded' instead of 'multipart/form-data'"
     words = len(WORD.findall(sentence))
     assert message_match(sentence, words, 'MULTIPART = "multipart/form-data"\n', code=True) == (0.0, False)
+
+
+KOTLIN_EXCEPTIONS = """package app.files
+
+/** Thrown when a file cannot be downloaded: the response has no body or its status is an error status. */
+internal class UnableToDownloadException(reason: String) :
+  CodedException("Unable to download a file: $reason")
+
+internal class UnableToDeleteException(reason: String) :
+  CodedException("Unable to delete file or directory: $reason")
+"""
+
+KOTLIN_DOWNLOAD = """package app.files
+
+/** Downloads [url] into [to], following the server's answer. */
+fun downloadFile(url: String, to: File, headers: Map<String, String>): File {
+  val builder = Request.Builder().url(url)
+  headers.forEach { (key, value) -> builder.addHeader(key, value) }
+  val response = client.newCall(builder.build()).execute()
+  if (!response.isSuccessful) {
+    throw UnableToDownloadException("response has status: ${response.code}")
+  }
+  val body = response.body ?: throw UnableToDownloadException("response body is null")
+  body.byteStream().use { input -> to.outputStream().use { input.copyTo(it) } }
+  return to
+}
+
+/** Deletes [file] and everything below it. */
+fun deleteFile(file: File) {
+  if (!file.exists()) {
+    throw UnableToDeleteException("uri '${file.path}' does not exist")
+  }
+  file.deleteRecursively()
+}
+"""
+
+SWIFT_EXCEPTIONS = """import Foundation
+
+internal final class WatcherUnsupportedPathException: GenericException<String> {
+  override var reason: String {
+    "Cannot watch path '\\(param)'. Only local file:// paths are supported."
+  }
+}
+
+internal final class WatcherPathNotFoundException: GenericException<String> {
+  override var reason: String {
+    "Path does not exist: '\\(param)'"
+  }
+}
+
+internal final class UnableToGetInfoException: GenericException<String> {
+  override var reason: String {
+    "Unable to get info from a file: \\(param)"
+  }
+}
+"""
+
+
+def test_kotlin_and_swift_interpolations_are_holes_and_a_thrown_reason_comes_before_its_class(tmp_path):
+    """Kotlin writes a message's values as ``$name`` (and ``${expr}``), Swift as ``\\(expr)``: both are
+    holes of the message's template. An exception class whose message ends in the reason it is given
+    (``"Unable to download a file: $reason"``) and the throw giving that reason (``"response has
+    status: ${response.code}"``) both make the pasted text; the throw, whose literal the class's hole
+    took, comes first, then the class."""
+    swift_body = 'Cannot watch path \\(param). Only local file:// paths are supported.'
+    assert _HOLE.sub("{}", swift_body) == "Cannot watch path {}. Only local file:// paths are supported."
+    assert _HOLE.sub("{}", "Unable to download a file: $reason") == "Unable to download a file: {}"
+    brain = indexed_files(
+        tmp_path,
+        {
+            "android/FileSystemExceptions.kt": KOTLIN_EXCEPTIONS,
+            "android/FileSystemDownload.kt": KOTLIN_DOWNLOAD,
+            "ios/FileSystemExceptions.swift": SWIFT_EXCEPTIONS,
+        },
+    )
+    pasted = "Error: Unable to download a file: response has status: 404"
+    assert message_match(message_of(pasted), 9, KOTLIN_EXCEPTIONS, code=True) == (1.0, True)
+    assert message_match(message_of(pasted), 9, KOTLIN_DOWNLOAD, code=True) == (1.0, True)
+    top = top10(brain, pasted)
+    assert [(r.source, r.symbol_name) for r in top[:2]] == [
+        ("android/FileSystemDownload.kt", "downloadFile"),
+        ("android/FileSystemExceptions.kt", "UnableToDownloadException"),
+    ]
+    first = top10(brain, "Error: Cannot watch path 'https://example.com/a.txt'. Only local file:// paths are supported.")[0]
+    assert (first.source, first.symbol_name) == ("ios/FileSystemExceptions.swift", "WatcherUnsupportedPathException")

@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -113,8 +114,10 @@ _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", 
 _LITERAL = re.compile(
     r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`'
 )
-_HOLE = re.compile(  # ${x} (JS), #{x} (Ruby), {x} / {} (Python), %s, %(name)s, %v (printf)
-    r"[$#]\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
+_HOLE = re.compile(  # ${x} (JS), #{x} (Ruby), {x} / {} (Python), %s, %(name)s, %v (printf),
+    # $name (Kotlin, Groovy, Dart, PHP, shell), \(expr) (Swift, one level of brackets inside)
+    r"[$#]\{[^}]*\}|\$[A-Za-z_]\w*|\\\((?:[^()\n]|\([^()\n]*\))*\)|\{[^{}]*\}"
+    r"|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
 )
 _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
 # a value concatenated into a message ('Failed to lookup view "' + name + '" in ' + dirs): a name, member
@@ -357,34 +360,47 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     Read from the first ``RANKED_DEPTH`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best rows: a chunk
     holding the message, or under the heading, holds the query's words."""
     said_as = messages_of(ctx.request.query)
-    counted = [(m, len(WORD.findall(m))) for m in said_as]
+    query = ctx.request.query
+    counted = [(m, len(WORD.findall(m)), max(query.find(m), 0)) for m in said_as]
     words = counted[0][1]
     tokens = set(ctx.query_tokens)
     keys = _candidates(ctx, ranked, said_as[0] if words >= 2 else "")
     rows = ctx.chunks_of_keys(keys)
-    messages, titled, defined = [], [], []
+    made: list[tuple[int, Said, int, int]] = []
+    titled: list[tuple[float, int, int]] = []
+    defined: list[int] = []
     changes = about_changes(ctx.request.query)
     names = set(ctx.intent.names) if ctx.intent.label == "lookup" else set()
     for n, key in enumerate(keys):
         row = rows.get(key)
         if row is None:
             continue
-        cover, raises = (0.0, False)
+        found = Said()
         # a changelog entry quoting a message or a setting tells when it changed, not where it is made
         if words >= 2 and (changes or not is_changelog(row.source)):
-            cover, raises = max(
-                message_match(message, count, row.text, code=row.source_type != "doc")
-                for message, count in counted
-                if count >= 2
+            found = max(
+                (
+                    message_evidence(message, count, row.text, code=row.source_type != "doc").moved(at)
+                    for message, count, at in counted
+                    if count >= 2
+                ),
+                key=lambda m: (m.cover, m.raises),
             )
-        if cover:
-            tier = (0 if raises else 1) if row.source_type == "code" else 2
-            messages.append((tier, -cover, n, key))
+        if found.cover:
+            tier = (0 if found.raises else 1) if row.source_type == "code" else 2
+            made.append((tier, found, n, key))
         match = title_match(tokens, row) if row.source_type in _PROSE_TYPES and tokens else 0.0
         if match >= TITLE_MATCH:
             titled.append((-match, n, key))
         if names and row.source_type in _PROSE_TYPES and _defines(row, names):
             defined.append(key)
+    # a literal made the text another literal's hole took (``"Unable to download a file: $reason"``, thrown
+    # as ``UnableToDownloadException("response has status: ${code}")``): the one saying more is first
+    holes = [(tier, hole) for tier, m, _, _ in made for hole in m.holes]
+    messages = [
+        (tier, not any(t == tier and h[0] <= m.start < h[1] for t, h in holes), -m.cover, n, key)
+        for tier, m, n, key in made
+    ]
     said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
     # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
     # the heading or the doc entry naming it
@@ -483,12 +499,32 @@ def title_tokens(title: str) -> frozenset[str]:
     return frozenset(tokenize(title))
 
 
+class Said(NamedTuple):
+    """What the best literal of a chunk makes of a pasted message (:func:`message_evidence`)."""
+
+    cover: float = 0.0  # the share of the message's words it spells with its own text
+    raises: bool = False  # raised, thrown or logged
+    start: int = 0  # where its text starts in the message
+    holes: tuple[tuple[int, int], ...] = ()  # the spans of the message its holes took
+
+    def moved(self, by: int) -> Said:
+        """The same, its places counted in a text the message starts ``by`` characters into."""
+        return self._replace(start=self.start + by, holes=tuple((a + by, b + by) for a, b in self.holes))
+
+
 def message_match(message: str, words: int, text: str, code: bool = False) -> tuple[float, bool]:
     """(the share of the message's ``words`` the best literal in ``text`` spells with its own text,
-    whether that literal is raised, thrown or logged); (0, False) when no literal makes the message.
-    In ``code`` a quoted phrase in a comment (``* When "trust proxy" is set``) is prose about the code,
+    whether that literal is raised, thrown or logged); (0, False) when no literal makes the message."""
+    said = message_evidence(message, words, text, code)
+    return said.cover, said.raises
+
+
+def message_evidence(message: str, words: int, text: str, code: bool = False) -> Said:
+    """The best literal in ``text`` the message was made from (:class:`Said`; cover 0 when none). In
+    ``code`` a quoted phrase in a comment (``* When "trust proxy" is set``) is prose about the code,
     not a message it makes."""
     best, raises = 0.0, False
+    start, holes = 0, Said().holes
 
     lowered = message.lower()
     for match, body in _literals(text):
@@ -510,7 +546,8 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
             continue
         if cover >= MIN_COVER and cover >= best:
             best, raises = cover, raises or bool(_RAISES.search(_statement_of(text, match.start(), match.end())))
-    return best, raises
+            start, holes = (made.start(), tuple(made.regs[1:])) if made else (0, ())
+    return Said(best, raises, start, holes)
 
 
 def _words_made(message: str, made: re.Match[str], words: int) -> int:
@@ -518,7 +555,9 @@ def _words_made(message: str, made: re.Match[str], words: int) -> int:
     field's value (a message printed in a structured error: ``"message": "Invalid input: expected string, received
     number"`` in a JSON dump of issues), those of the sentences (or lines) it spans when it starts
     one (a message another literal goes on: ``error: option '-s' argument 'xl' is invalid.`` then
-    ``Allowed choices are small, large.``, a suggestion on the next line), else all ``words``."""
+    ``Allowed choices are small, large.``, a suggestion on the next line) or the clause after a colon
+    (the reason an exception class's ``"Unable to download a file: $reason"`` was given), else all
+    ``words``."""
     before = message[: made.start()].rstrip(" \t")
     if _FIELD_VALUE.search(before):
         close = message.find(before[-1], made.start())  # a hole at the end takes the closing quote too
@@ -527,7 +566,7 @@ def _words_made(message: str, made: re.Match[str], words: int) -> int:
         # a sentence, not a value (``"code": "invalid_type"``: a key the code writes, not a message)
         if quoted >= QUOTED_WORDS and (line_end < 0 or close < line_end):
             return quoted
-    if before.strip() and not before.endswith(("\n", ".", "!", "?")):
+    if before.strip() and not before.endswith(("\n", ".", "!", "?", ":")):
         return words
     stop = _SENTENCE_END.search(message, made.end())
     return len(WORD.findall(message[made.start() : stop.start() if stop else None]))
