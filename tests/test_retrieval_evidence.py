@@ -1081,7 +1081,7 @@ def test_kotlin_and_swift_interpolations_are_holes_and_a_thrown_reason_comes_bef
     (``"Unable to download a file: $reason"``) and the throw giving that reason (``"response has
     status: ${response.code}"``) both make the pasted text; the throw, whose literal the class's hole
     took, comes first, then the class."""
-    swift_body = 'Cannot watch path \\(param). Only local file:// paths are supported.'
+    swift_body = "Cannot watch path \\(param). Only local file:// paths are supported."
     assert _HOLE.sub("{}", swift_body) == "Cannot watch path {}. Only local file:// paths are supported."
     assert _HOLE.sub("{}", "Unable to download a file: $reason") == "Unable to download a file: {}"
     brain = indexed_files(
@@ -1100,5 +1100,6 @@ def test_kotlin_and_swift_interpolations_are_holes_and_a_thrown_reason_comes_bef
         ("android/FileSystemDownload.kt", "downloadFile"),
         ("android/FileSystemExceptions.kt", "UnableToDownloadException"),
     ]
-    first = top10(brain, "Error: Cannot watch path 'https://example.com/a.txt'. Only local file:// paths are supported.")[0]
+    watched = "Error: Cannot watch path 'https://example.com/a.txt'. Only local file:// paths are supported."
+    first = top10(brain, watched)[0]
     assert (first.source, first.symbol_name) == ("ios/FileSystemExceptions.swift", "WatcherUnsupportedPathException")
