@@ -141,6 +141,27 @@ class Canvas {
     void draw() {}
 }
 """,
+    # Java: one class of the workspace defines getInputStream; a call of it on a receiver of a type from
+    # outside (HttpURLConnection) is that type's method, one on `this` or on a workspace type is its own
+    "java/Files.java": """class Files {
+    InputStream getInputStream(String path) { return null; }
+
+    byte[] readFile(String path) {
+        return getInputStream(path).readAllBytes();
+    }
+}
+
+class Uploader {
+    void upload(Files files) {
+        HttpURLConnection connection = open();
+        connection.getInputStream();
+    }
+
+    void copy(Files files) {
+        files.getInputStream("a");
+    }
+}
+""",
     "go/cart.go": """package cart
 
 type Cart struct{}
@@ -268,6 +289,14 @@ def test_what_the_file_writes_picks_among_same_named_entities(graph, caller, cal
     assert callee in found
     same_named = {n for n in found if n.rpartition(".")[2] == callee.rpartition(".")[2]}
     assert same_named == {callee}  # and not the other class's method of the same name
+
+
+def test_a_receiver_of_a_type_from_outside_the_workspace_calls_none_of_its_methods(graph):
+    """`connection.getInputStream()` with `HttpURLConnection connection` is not a call of the workspace's
+    one `getInputStream`; `files.getInputStream(...)` with `Files files`, and the bare call, are."""
+    assert "java/Files.java::Files.getInputStream" not in calls(graph, "java/Files.java::Uploader.upload")
+    assert "java/Files.java::Files.getInputStream" in calls(graph, "java/Files.java::Uploader.copy")
+    assert "java/Files.java::Files.getInputStream" in calls(graph, "java/Files.java::Files.readFile")
 
 
 def test_an_untyped_receiver_across_files_stays_unresolved(graph):

@@ -142,6 +142,7 @@ def references(path: str, facts: Mapping[str, Any]) -> tuple[set[str], set[str]]
             modules.update(module_candidates(path, rel["target"]))
         else:
             names.add(symbol_key(rel["target"]))
+            names.update(symbol_key(t) for t in rel.get("receiver_types", ()))  # resolve() looks them up too
     return names, modules
 
 
@@ -254,8 +255,12 @@ class _Scope(NamedTuple):
         """The entity a name written in ``source`` means; None when none, or several and nothing
         the file writes tells them apart. Same-named entities are told apart by the receiver's
         ``types`` when the file wrote them, else by the caller's own class, else by the caller's
-        file, else by the files it imports."""
+        file, else by the files it imports. A call on a receiver whose every written type is from
+        outside the workspace (``HttpURLConnection connection``; ``connection.getInputStream()``)
+        calls that type's method, not a same-named one of the workspace: no edge."""
         found = self.candidates(symbol_key(raw))
+        if found and types and not any(self.candidates(symbol_key(t)) for t in types):
+            return None
         if len(found) <= 1:
             return found[0] if found else None
         mine = self.path + "::"
