@@ -526,3 +526,28 @@ def test_a_named_function_a_factory_wraps_is_its_variables_function():
     assert calls == {"_curry2", "_dispatchable", "fn"}
     assert all(r.chunk_id == tap.chunk_id for r in analysis.relations if r.source_id == "tap.js::tap")
     assert_lines_faithful(analysis.chunks, text.split("\n"))
+
+
+def test_a_body_wrapped_in_one_long_statement_is_cut_at_the_statements_inside_it():
+    """A Java method whose whole body is one ``try`` (a Kotlin ``use {}``, a Swift ``do {}``) longer than
+    a chunk: its parts begin where a statement or clause inside it begins, never inside a statement, and
+    the first part holds the signature with the first statements (not the signature alone)."""
+    statement = "      Request request{i} = client.newRequest(url, headers, {i});\n      send(request{i}, {i});\n"
+    text = (
+        "class Downloader {\n"
+        "  @Override\n"
+        "  public void download(String url, Map<String, String> headers) {\n"
+        "    try {\n" + "".join(statement.format(i=i) for i in range(12)) + "    } catch (IOException ex) {\n"
+        "      reject(url, ex);\n"
+        "    }\n"
+        "  }\n"
+        "}\n"
+    )
+    lines = text.split("\n")
+    starts = {i + 1 for i, line in enumerate(lines) if line.lstrip().startswith(("Request request", "} catch"))}
+    parts = [
+        c for c in analyze_code("Downloader.java", text, "java", "code", 300).chunks if c.symbol_name == "download"
+    ]
+    assert len(parts) > 2 and all(len(c.text) <= 300 for c in parts)
+    assert parts[0].text.startswith("  @Override\n  public void download(") and "Request request0" in parts[0].text
+    assert all(c.start_line in starts for c in parts[1:]), [c.text.split("\n")[0] for c in parts]

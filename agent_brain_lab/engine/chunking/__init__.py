@@ -5,4 +5,6 @@
 # by its next run (every chunk text it already embedded comes from the embedding cache), so an
 # upgrade never leaves unchanged files with the old chunks next to edited files with the new.
 # 2: JavaScript member-assigned functions as methods, doc comments across a blank line.
-CHUNKER_VERSION = 2
+# 3: a statement longer than a chunk is cut at the statements inside it; calls on receivers of outside
+# types are no calls of same-named workspace methods (the graph's edges are re-resolved with the chunks).
+CHUNKER_VERSION = 3

@@ -167,6 +167,21 @@ def _statements(body: Node) -> list[Node]:
     return kids
 
 
+def _breaks(nodes: Iterable[Node], limit: int) -> list[Node]:
+    """The nodes a part may begin at: ``nodes``, and within each longer than ``limit`` characters its
+    own parts, down to those that fit (a method body wrapped in one ``try``, an ``if`` of 80 lines):
+    a statement too long for one chunk is cut where a statement, clause or element inside it starts,
+    not at whichever line fills the chunk."""
+    out: list[Node] = []
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if node.end_byte - node.start_byte > limit:
+            stack.extend(node.named_children)
+    return out
+
+
 def _default_name(node: Node) -> str | None:
     name = node.child_by_field_name("name")
     if name is None:
@@ -459,7 +474,8 @@ class _Analysis:
         for sym in top:
             covered.update(range(sym.start, sym.end + 1))
         rows = [r for r in range(len(self.lines)) if r not in covered]
-        parts = _pack(rows, self._starts(root.named_children, top), self.lines, self.chunk_size, contiguous=True)
+        starts = self._starts(_breaks(root.named_children, self.chunk_size), top)
+        parts = _pack(rows, starts, self.lines, self.chunk_size, contiguous=True)
         return [self._chunk(part, None, "module", None) for part in parts]
 
     def _symbol_chunks(self, sym: _Sym, nested: list[_Sym]) -> list[Chunk]:
@@ -470,7 +486,7 @@ class _Analysis:
             signatures.update(range(child.outer.start_point[0], child.header_end + 1))
         rows = [r for r in range(sym.start, sym.end + 1) if r not in covered or r in signatures or r <= sym.header_end]
         body = _body(sym.node)
-        starts = self._starts(_statements(body) if body is not None else (), nested)
+        starts = self._starts(_breaks(_statements(body), self.chunk_size) if body is not None else (), nested)
         starts.add(sym.header_end + 1)
         chunks = []
         for part in _pack(rows, starts, self.lines, self.chunk_size, contiguous=False):
