@@ -1053,6 +1053,19 @@ fun deleteFile(file: File) {
 }
 """
 
+SWIFT_DOWNLOAD = """import Foundation
+
+/// Downloads a file from the URL to the destination, reporting progress while the response is streamed.
+func downloadFile(url: URL, to destination: URL) async throws -> URL {
+  let (location, response) = try await URLSession.shared.download(from: url)
+  if let httpResponse = response as? HTTPURLResponse, !(200...299).contains(httpResponse.statusCode) {
+    throw UnableToDownloadException("response has status \\(httpResponse.statusCode)")
+  }
+  try FileManager.default.moveItem(at: location, to: destination)
+  return destination
+}
+"""
+
 SWIFT_EXCEPTIONS = """import Foundation
 
 internal final class WatcherUnsupportedPathException: GenericException<String> {
@@ -1080,7 +1093,8 @@ def test_kotlin_and_swift_interpolations_are_holes_and_a_thrown_reason_comes_bef
     holes of the message's template. An exception class whose message ends in the reason it is given
     (``"Unable to download a file: $reason"``) and the throw giving that reason (``"response has
     status: ${response.code}"``) both make the pasted text; the throw, whose literal the class's hole
-    took, comes first, then the class."""
+    took, comes first, then the class; a Swift throw making the same text but for the colon its hole
+    takes (``"response has status \\(code)"``) after the one spelling it."""
     swift_body = "Cannot watch path \\(param). Only local file:// paths are supported."
     assert _HOLE.sub("{}", swift_body) == "Cannot watch path {}. Only local file:// paths are supported."
     assert _HOLE.sub("{}", "Unable to download a file: $reason") == "Unable to download a file: {}"
@@ -1090,14 +1104,16 @@ def test_kotlin_and_swift_interpolations_are_holes_and_a_thrown_reason_comes_bef
             "android/FileSystemExceptions.kt": KOTLIN_EXCEPTIONS,
             "android/FileSystemDownload.kt": KOTLIN_DOWNLOAD,
             "ios/FileSystemExceptions.swift": SWIFT_EXCEPTIONS,
+            "ios/FileSystemDownload.swift": SWIFT_DOWNLOAD,
         },
     )
     pasted = "Error: Unable to download a file: response has status: 404"
     assert message_match(message_of(pasted), 9, KOTLIN_EXCEPTIONS, code=True) == (1.0, True)
     assert message_match(message_of(pasted), 9, KOTLIN_DOWNLOAD, code=True) == (1.0, True)
     top = top10(brain, pasted)
-    assert [(r.source, r.symbol_name) for r in top[:2]] == [
+    assert [(r.source, r.symbol_name) for r in top[:3]] == [
         ("android/FileSystemDownload.kt", "downloadFile"),
+        ("ios/FileSystemDownload.swift", "downloadFile"),
         ("android/FileSystemExceptions.kt", "UnableToDownloadException"),
     ]
     watched = "Error: Cannot watch path 'https://example.com/a.txt'. Only local file:// paths are supported."

@@ -395,10 +395,12 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         if names and row.source_type in _PROSE_TYPES and _defines(row, names):
             defined.append(key)
     # a literal made the text another literal's hole took (``"Unable to download a file: $reason"``, thrown
-    # as ``UnableToDownloadException("response has status: ${code}")``): the one saying more is first
+    # as ``UnableToDownloadException("response has status: ${code}")``): the one saying more is first;
+    # of two making it alike, the one spelling more of it (``status: ${code}`` before ``status \(code)``
+    # for "status: 404")
     holes = [(tier, hole) for tier, m, _, _ in made for hole in m.holes]
     messages = [
-        (tier, not any(t == tier and h[0] <= m.start < h[1] for t, h in holes), -m.cover, n, key)
+        (tier, not any(t == tier and h[0] <= m.start < h[1] for t, h in holes), -m.cover, m.held, n, key)
         for tier, m, n, key in made
     ]
     said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
@@ -506,6 +508,11 @@ class Said(NamedTuple):
     raises: bool = False  # raised, thrown or logged
     start: int = 0  # where its text starts in the message
     holes: tuple[tuple[int, int], ...] = ()  # the spans of the message its holes took
+
+    @property
+    def held(self) -> int:
+        """How many characters of the message its holes took (the fewer, the more it spells itself)."""
+        return sum(b - a for a, b in self.holes)
 
     def moved(self, by: int) -> Said:
         """The same, its places counted in a text the message starts ``by`` characters into."""
