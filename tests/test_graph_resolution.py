@@ -141,6 +141,25 @@ class Canvas {
     void draw() {}
 }
 """,
+    # Kotlin and Swift halves of one app: each language's classes extend and call their own
+    "android/FilePath.kt": """abstract class FilePath(var uri: String) {
+  abstract fun validateType()
+
+  fun copy(to: FilePath) {
+    validateType()
+  }
+}
+""",
+    "android/FileEntry.kt": "class FileEntry(uri: String) : FilePath(uri)\n",
+    "ios/FilePath.swift": """class FilePath {
+  func validateType() throws {}
+
+  func copy(to destination: FilePath) throws {
+    try validateType()
+  }
+}
+""",
+    "ios/FileEntry.swift": "final class FileEntry: FilePath {}\n",
     # Java: one class of the workspace defines getInputStream; a call of it on a receiver of a type from
     # outside (HttpURLConnection) is that type's method, one on `this` or on a workspace type is its own
     "java/Files.java": """class Files {
@@ -297,6 +316,20 @@ def test_a_receiver_of_a_type_from_outside_the_workspace_calls_none_of_its_metho
     assert "java/Files.java::Files.getInputStream" not in calls(graph, "java/Files.java::Uploader.upload")
     assert "java/Files.java::Files.getInputStream" in calls(graph, "java/Files.java::Uploader.copy")
     assert "java/Files.java::Files.getInputStream" in calls(graph, "java/Files.java::Files.readFile")
+
+
+def test_a_file_extends_and_calls_the_entities_of_its_own_language(graph):
+    """An app's Kotlin and Swift halves define the same names: each half's subclass extends its own
+    language's base (not an outside entity: the name is not ambiguous within the language), and a
+    call of a name only the other language defines with a body is no call."""
+
+    def bases(node: str) -> set[str]:
+        return {e.target for e in graph.out_edges(node) if e.relation == "extends"}
+
+    assert bases("android/FileEntry.kt::FileEntry") == {"android/FilePath.kt::FilePath"}
+    assert bases("ios/FileEntry.swift::FileEntry") == {"ios/FilePath.swift::FilePath"}
+    assert not {n for n in calls(graph, "android/FilePath.kt::FilePath.copy") if n.startswith("ios/")}
+    assert "ios/FilePath.swift::FilePath.validateType" in calls(graph, "ios/FilePath.swift::FilePath.copy")
 
 
 def test_an_untyped_receiver_across_files_stays_unresolved(graph):
