@@ -160,6 +160,26 @@ class Canvas {
 }
 """,
     "ios/FileEntry.swift": "final class FileEntry: FilePath {}\n",
+    # C#: an extension method of an outside type likewise
+    "cs/Strings.cs": """static class StringExtensions {
+    public static bool IsBlank(this string s) { return s.Length == 0; }
+}
+
+class Form {
+    bool Check(string name) { return name.IsBlank(); }
+}
+""",
+    # Kotlin: an extension function of an outside type is that type's method, and calls on it find it
+    "android/Uris.kt": """fun Uri.isSAFUri(context: Context): Boolean = scheme == "content"
+
+class Reader {
+  fun open(uri: Uri, context: Context) {
+    if (uri.isSAFUri(context)) {
+      uri.normalizeScheme()
+    }
+  }
+}
+""",
     # Java: one class of the workspace defines getInputStream; a call of it on a receiver of a type from
     # outside (HttpURLConnection) is that type's method, one on `this` or on a workspace type is its own
     "java/Files.java": """class Files {
@@ -330,6 +350,14 @@ def test_a_file_extends_and_calls_the_entities_of_its_own_language(graph):
     assert bases("ios/FileEntry.swift::FileEntry") == {"ios/FilePath.swift::FilePath"}
     assert not {n for n in calls(graph, "android/FilePath.kt::FilePath.copy") if n.startswith("ios/")}
     assert "ios/FilePath.swift::FilePath.validateType" in calls(graph, "ios/FilePath.swift::FilePath.copy")
+
+
+def test_an_extension_function_is_a_method_of_its_receiver_type(graph):
+    """Kotlin's `fun Uri.isSAFUri(…)` is the entity `Uri.isSAFUri`, C#'s `IsBlank(this string s)` in a
+    static class is `StringExtensions.string.IsBlank`, and a call on a receiver of that type (`uri:
+    Uri`, `string name`) calls it, though the type is from outside the workspace."""
+    assert "android/Uris.kt::Uri.isSAFUri" in calls(graph, "android/Uris.kt::Reader.open")
+    assert "cs/Strings.cs::StringExtensions.string.IsBlank" in calls(graph, "cs/Strings.cs::Form.Check")
 
 
 def test_an_untyped_receiver_across_files_stays_unresolved(graph):

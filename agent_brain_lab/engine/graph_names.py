@@ -267,7 +267,8 @@ class _Scope(NamedTuple):
         ``types`` when the file wrote them, else by the caller's own class, else by the caller's
         file, else by the files it imports. A call on a receiver whose every written type is from
         outside the workspace (``HttpURLConnection connection``; ``connection.getInputStream()``)
-        calls that type's method, not a same-named one of the workspace: no edge. A file's code names
+        calls that type's method, not a same-named one of the workspace (but an extension of that type
+        the workspace defines, Kotlin's ``fun Uri.isSAFUri``): no edge. A file's code names
         entities of its own language only (a Kotlin class extends the Kotlin ``FileSystemPath``, not the
         Swift one of the same app's iOS half)."""
         found = self.candidates(symbol_key(raw))
@@ -275,7 +276,7 @@ class _Scope(NamedTuple):
         if language is not None:
             found = [c for c in found if language_of(c.partition("::")[0]) in (language, None)]
         if found and types and not any(self.candidates(symbol_key(t)) for t in types):
-            return None
+            found = [c for c in found if _owner_name(c) in types]  # unless the workspace extends that type
         if len(found) <= 1:
             return found[0] if found else None
         mine = self.path + "::"

@@ -6,5 +6,6 @@
 # upgrade never leaves unchanged files with the old chunks next to edited files with the new.
 # 2: JavaScript member-assigned functions as methods, doc comments across a blank line.
 # 3: a statement longer than a chunk is cut at the statements inside it; calls on receivers of outside
-# types are no calls of same-named workspace methods (the graph's edges are re-resolved with the chunks).
+# types are no calls of same-named workspace methods (the graph's edges are re-resolved with the chunks);
+# Kotlin extension functions and C# extension methods are named after the type they extend.
 CHUNKER_VERSION = 3

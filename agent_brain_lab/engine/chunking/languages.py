@@ -164,6 +164,26 @@ def _go_method(node: Node) -> str | None:
     return f"{rtype}.{name}" if rtype else name or None
 
 
+def _kotlin_function(node: Node) -> str | None:
+    """A Kotlin extension function is named ``Receiver.name`` (``fun Uri.isSAFUri(…)``: a method of
+    ``Uri`` as calls on a ``Uri`` find it), any other by its own name."""
+    name = next((c for c in node.named_children if c.type == "simple_identifier"), None)
+    receiver = next((c for c in node.named_children if c.type == "receiver_type"), None)
+    rtype = strip_generics(text_of(receiver)).rstrip("?") if receiver is not None else ""
+    return f"{rtype}.{text_of(name)}" if rtype and name is not None else text_of(name) or None
+
+
+def _csharp_method(node: Node) -> str | None:
+    """A C# extension method (``static bool IsBlank(this string s)``) is named ``Type.Name`` like a
+    Kotlin extension function; any other method by its own name."""
+    name = text_of(node.child_by_field_name("name")) or None
+    params = node.child_by_field_name("parameters")
+    first = next((c for c in params.named_children if c.type == "parameter"), None) if params else None
+    extends = first is not None and any(c.type == "modifier" and text_of(c) == "this" for c in first.children)
+    rtype = strip_generics(text_of(first.child_by_field_name("type"))) if extends and first is not None else ""
+    return f"{rtype}.{name}" if rtype and name else name
+
+
 def _go_type_kind(node: Node) -> str:
     return {"struct_type": "struct", "interface_type": "interface"}.get(
         getattr(node.child_by_field_name("type"), "type", ""), "type"
@@ -353,6 +373,7 @@ SPECS: dict[str, LanguageSpec] = {
             "constructor_declaration": "function",
             "local_function_statement": "function",
         },
+        namers={"method_declaration": _csharp_method},
         needs_body=frozenset({"method_declaration"}),
         calls={"invocation_expression": None, "object_creation_expression": "type"},
         imports={"using_directive": "text"},
@@ -407,7 +428,7 @@ SPECS: dict[str, LanguageSpec] = {
             "companion_object": "object",
             "function_declaration": "function",
         },
-        namers={"companion_object": _constant("Companion")},
+        namers={"companion_object": _constant("Companion"), "function_declaration": _kotlin_function},
         attached=frozenset({"comment", "line_comment", "multiline_comment"}),
         needs_body=frozenset({"function_declaration"}),
         calls={"call_expression": None},
