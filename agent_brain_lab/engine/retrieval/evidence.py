@@ -7,9 +7,12 @@
   res.send decide the Content-Type") puts that function first (:func:`named_subject_first`).
 - **Pasted messages** (:func:`message_match`): a chunk holding a string literal the query's text was
   made from — a template's holes (``f"Exceeded {n} redirects."``, ``"%s not found"``,
-  ``"{name}"``, ``${x}``, Ruby's ``#{x}``, a value concatenated in: ``'view "' + name + '" in '``)
-  standing for any text, empty included — comes first, the ones that raise, throw or log it before
-  the rest, code before tests and docs. Read from the blend's candidates and bm25's best
+  ``"{name}"``, ``${x}``, Ruby's ``#{x}``, Kotlin's ``$x``, Swift's ``\\(x)``, a value concatenated in:
+  ``'view "' + name + '" in '``) standing for any text, empty included — comes first, the ones that
+  raise, throw or log it before the rest, code before tests and docs; a literal whose text another
+  one's hole took (the reason an exception class's ``"Unable to download a file: $reason"`` was given
+  at the throw) before that one, and of two making it alike the one whose holes take less of it.
+  Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
   on BM25 than the long function that raises it, but does not hold the message. The line is tried
   without its leading exception name and as pasted (a command-line tool writes ``error: `` in its own
