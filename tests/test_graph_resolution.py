@@ -160,6 +160,24 @@ class Canvas {
 }
 """,
     "ios/FileEntry.swift": "final class FileEntry: FilePath {}\n",
+    # Python: an optional's type is its value's; a mapping from outside calls none of the workspace's `items`
+    "py/ctx.py": """import typing as t
+
+
+class Context:
+    def get_all(self):
+        return {}
+
+
+class Cache:
+    def items(self):
+        return []
+
+
+def template_locals(real: t.Mapping[str, t.Any], ctx: t.Optional[Context]):
+    data = ctx.get_all()
+    return data, list(real.items())
+""",
     # C#: an extension method of an outside type likewise
     "cs/Strings.cs": """static class StringExtensions {
     public static bool IsBlank(this string s) { return s.Length == 0; }
@@ -336,6 +354,14 @@ def test_a_receiver_of_a_type_from_outside_the_workspace_calls_none_of_its_metho
     assert "java/Files.java::Files.getInputStream" not in calls(graph, "java/Files.java::Uploader.upload")
     assert "java/Files.java::Files.getInputStream" in calls(graph, "java/Files.java::Uploader.copy")
     assert "java/Files.java::Files.getInputStream" in calls(graph, "java/Files.java::Files.readFile")
+
+
+def test_an_optional_receiver_has_its_values_type_and_an_outside_mapping_none_of_ours(graph):
+    """`ctx: t.Optional[Context]` types `ctx` as Context (`ctx.get_all()` calls Context.get_all);
+    `real: t.Mapping[...]` is a type from outside, so `real.items()` is not the workspace's `Cache.items`."""
+    found = calls(graph, "py/ctx.py::template_locals")
+    assert "py/ctx.py::Context.get_all" in found
+    assert "py/ctx.py::Cache.items" not in found
 
 
 def test_a_file_extends_and_calls_the_entities_of_its_own_language(graph):
