@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 
 import pytest
@@ -526,3 +527,84 @@ def test_a_named_function_a_factory_wraps_is_its_variables_function():
     assert calls == {"_curry2", "_dispatchable", "fn"}
     assert all(r.chunk_id == tap.chunk_id for r in analysis.relations if r.source_id == "tap.js::tap")
     assert_lines_faithful(analysis.chunks, text.split("\n"))
+
+
+C_HEADER = """/* lib.h: the library's interface. */
+#ifndef LIB_H
+#define LIB_H
+
+#if defined (__cplusplus)
+extern "C" {
+#endif
+
+/*! lib_bound() :
+ *  The largest size compression may output for an input of `size` bytes,
+ *  for allocating the destination buffer.
+ */
+int lib_bound(int size);
+
+/* Linked blocks compress better; independent blocks can be decoded alone. */
+typedef enum {
+    lib_linked = 0,
+    lib_independent
+} lib_mode_t;
+
+/*! LIB_MEMORY :
+ *  Memory usage formula : N->2^N bytes.
+ */
+#define LIB_MEMORY 14
+
+/*! lib_decode() :
+ *  Decodes `src` into `dst`; a negative result is an error code.
+ */
+int lib_decode(const char* src, char* dst, int size);
+
+#if defined (__cplusplus)
+}
+#endif
+
+#endif /* LIB_H */
+
+#if defined(LIB_STATIC) && !defined(LIB_H_STATIC)
+#define LIB_H_STATIC
+
+#if defined (__cplusplus)
+extern "C" {
+#endif
+
+int lib_decode_usingDict(const char* src, char* dst, int size, const void* dict);
+
+#if defined (__cplusplus)
+}
+#endif
+
+#endif
+"""
+
+
+def test_a_c_header_behind_a_split_extern_c_guard_is_parsed():
+    """`extern "C" {` opened in one `#if __cplusplus` block and closed in another (twice, as
+    lz4frame.h does for its static section) made the whole header one parse error (line windows, no
+    symbols): the guard's brace lines are read as blanks, rows unchanged, and the text of every chunk
+    is still the file's own."""
+    analysis = analyze_code("lib.h", C_HEADER, "c", "code", 1500)
+    assert {(s.qualname, s.kind, s.start_line, s.end_line) for s in analysis.symbols} == {
+        ("lib_mode_t", "enum", 15, 19)  # an anonymous typedef'd enum is named by its typedef
+    }
+    assert_lines_faithful(analysis.chunks, C_HEADER.split("\n"))
+    assert any('extern "C" {' in c.text for c in analysis.chunks)
+
+
+def test_a_c_headers_module_chunks_begin_at_its_declarations_doc_comments():
+    """A header inside its include guard is one statement: parts must still begin at the declarations
+    inside it, so a prototype's doc comment is never cut from the prototype."""
+    text = re.sub(r'#if defined \(__cplusplus\)\n(?:extern "C" \{|\})\n#endif\n', "", C_HEADER)
+    analysis = analyze_code("lib.h", text, "c", "code", 230)
+    texts = [c.text for c in analysis.chunks if c.symbol_type == "module"]
+    for declaration, doc in (
+        ("int lib_bound(int size);", "/*! lib_bound() :"),
+        ("int lib_decode(", "/*! lib_decode() :"),
+        ("#define LIB_MEMORY 14", "/*! LIB_MEMORY :"),
+    ):
+        assert doc in next(t for t in texts if declaration in t)
+    assert not [t for t in texts if t.startswith(" *")]

@@ -5,4 +5,6 @@
 # by its next run (every chunk text it already embedded comes from the embedding cache), so an
 # upgrade never leaves unchanged files with the old chunks next to edited files with the new.
 # 2: JavaScript member-assigned functions as methods, doc comments across a blank line.
-CHUNKER_VERSION = 2
+# 3: C/C++ headers behind a split `extern "C"` guard parse; parts begin at declarations inside
+#    preprocessor conditionals; anonymous typedef'd structs and enums take the typedef's name.
+CHUNKER_VERSION = 3

@@ -74,7 +74,8 @@ def analyze_code(source: str, text: str, language: str, source_type: str, chunk_
     spec = spec_for(language)
     parser = parser_for(spec) if spec is not None else None
     minified = sum(len(line) for line in lines) > chunk_size * len(lines)  # average line longer than a chunk
-    tree = parser.parse(text.encode("utf-8", "replace")) if parser is not None and not minified else None
+    parsed = _without_split_guards(lines) if spec is not None and spec.grammar in ("c", "cpp") else text
+    tree = parser.parse(parsed.encode("utf-8", "replace")) if parser is not None and not minified else None
     if tree is None or spec is None or _broken(tree):
         return CodeAnalysis(chunk_lines(source, text, language, source_type, chunk_size), [], [])
     return _Analysis(source, lines, language, source_type, chunk_size, spec).run(tree)
@@ -147,6 +148,28 @@ def _broken(tree: Tree) -> bool:
     return broken * 2 > root.end_byte - root.start_byte
 
 
+_GUARD_OPEN = re.compile(r'\s*extern\s+"C(?:\+\+)?"\s*\{\s*(?://.*|/\*.*\*/\s*)?')
+_GUARD_CLOSE = re.compile(r"\s*\}\s*(?://.*|/\*.*\*/\s*)?")
+_PREPROC_IF = re.compile(r"\s*#\s*if")
+_PREPROC_END = re.compile(r"\s*#\s*(?:endif|else|elif)")
+
+
+def _without_split_guards(lines: list[str]) -> str:
+    """The text a C/C++ parser can read: a header's ``extern "C" {`` and its ``}`` each alone in an
+    ``#ifdef __cplusplus`` block open a brace in one conditional and close it in another, which no
+    grammar follows (the whole header parses as one error). Those lines become blanks of the same
+    length, so every row and column stays where it was."""
+    out = list(lines)
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    for k, i in enumerate(filled):
+        line = lines[i]
+        if not (_GUARD_OPEN.fullmatch(line) or _GUARD_CLOSE.fullmatch(line)) or k == 0 or k + 1 == len(filled):
+            continue
+        if _PREPROC_IF.match(lines[filled[k - 1]]) and _PREPROC_END.match(lines[filled[k + 1]]):
+            out[i] = " " * len(line)
+    return "\n".join(out)
+
+
 def _end_row(node: Node) -> int:
     row, column = node.end_point
     return row - 1 if column == 0 and row > node.start_point[0] else row
@@ -165,6 +188,27 @@ def _statements(body: Node) -> list[Node]:
     if len(kids) == 1 and kids[0].named_child_count and kids[0].type in ("statement_list", "statements", "block"):
         return kids[0].named_children
     return kids
+
+
+# blocks whose statements are the file's own: a C header's `#ifndef GUARD` body, `extern "C" { … }`
+_TRANSPARENT = frozenset(
+    {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef", "linkage_specification"}
+)
+
+
+def _top_level(root: Node) -> list[Node]:
+    """The file's statements, looking into preprocessor conditionals and linkage blocks: a header
+    wrapped in an include guard is one node, and its declarations must still be where parts begin."""
+    out: list[Node] = []
+    stack = list(reversed(root.named_children))
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if node.type in _TRANSPARENT or (
+            node.type == "declaration_list" and node.parent is not None and node.parent.type == "linkage_specification"
+        ):
+            stack.extend(reversed(node.named_children))
+    return out
 
 
 def _default_name(node: Node) -> str | None:
@@ -459,7 +503,7 @@ class _Analysis:
         for sym in top:
             covered.update(range(sym.start, sym.end + 1))
         rows = [r for r in range(len(self.lines)) if r not in covered]
-        parts = _pack(rows, self._starts(root.named_children, top), self.lines, self.chunk_size, contiguous=True)
+        parts = _pack(rows, self._starts(_top_level(root), top), self.lines, self.chunk_size, contiguous=True)
         return [self._chunk(part, None, "module", None) for part in parts]
 
     def _symbol_chunks(self, sym: _Sym, nested: list[_Sym]) -> list[Chunk]:

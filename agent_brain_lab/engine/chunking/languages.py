@@ -100,6 +100,19 @@ def _c_declarator(node: Node) -> str | None:
     return text_of(d) or None
 
 
+def _c_type_name(node: Node) -> str | None:
+    """``struct s {…}`` is ``s``; an anonymous ``typedef struct {…} name_t;`` (or enum, union) is the
+    name the typedef gives it."""
+    name = node.child_by_field_name("name")
+    if name is not None:
+        return text_of(name)
+    parent = node.parent
+    if parent is None or parent.type != "type_definition":
+        return None
+    declarator = parent.child_by_field_name("declarator")
+    return text_of(declarator) if declarator is not None and declarator.type == "type_identifier" else None
+
+
 def _assigned_name(node: Node) -> str | None:
     """`const f = () => {}` (JS/TS) or `f <- function(x) {}` (R): the name is on the parent. Assigned
     to a member (JS/TS), a function is a method of the object: `res.send = function send() {}` is
@@ -267,7 +280,12 @@ _C_SYMBOLS = {
     "enum_specifier": "enum",
 }
 _C_COMMON: dict[str, Any] = dict(
-    namers={"function_definition": _c_declarator},
+    namers={
+        "function_definition": _c_declarator,
+        "struct_specifier": _c_type_name,
+        "union_specifier": _c_type_name,
+        "enum_specifier": _c_type_name,
+    },
     wrappers=frozenset({"type_definition", "template_declaration", "declaration"}),
     needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"}),
     calls=_C_LIKE_CALLS,
