@@ -608,3 +608,22 @@ def test_a_c_headers_module_chunks_begin_at_its_declarations_doc_comments():
     ):
         assert doc in next(t for t in texts if declaration in t)
     assert not [t for t in texts if t.startswith(" *")]
+
+
+def test_a_c_file_whose_root_the_grammar_gives_up_on_keeps_the_symbols_it_parsed():
+    """A label right above an `#endif` (lz4.c's decoder: `safe_literal_copy:` then `#endif`) makes
+    tree-sitter's root an ERROR node though it holds every other function whole: those stay symbols
+    (lz4.c was 2700 lines of line windows), the broken function's lines module code."""
+    fn = "int {0}(int x)\n{{\n    return x + {1};\n}}\n\n"
+    decode = (
+        "int decode(const char* src, int n)\n{\n    int length = 0;\n    while (1) {\n        length = n;\n"
+        "#if FAST_LOOP\n    safe_literal_copy:\n#endif\n        length += 4;\n"
+        "#if FAST_LOOP\n    safe_match_copy:\n#endif\n"
+        "        if (length < 8) {\n            break;\n        }\n    }\n    return length;\n}\n\n"
+    )
+    text = fn.format("first", 1) + fn.format("second", 2) + decode + fn.format("third", 3) + fn.format("fourth", 4)
+    analysis = analyze_code("lz.c", text, "c", "code", 1500)
+    assert {s.qualname for s in analysis.symbols} >= {"first", "second", "third", "fourth"}
+    lines = text.split("\n")
+    assert_lines_faithful(analysis.chunks, lines)
+    assert {i + 1 for i, line in enumerate(lines) if line.strip()} <= covered_lines(analysis.chunks, lines)

@@ -1017,3 +1017,61 @@ def test_a_message_quoted_in_a_pasted_dump_finds_the_literal_it_was_made_from(tm
     sentence = "The mimetype for the request is 'application/x-www-form-urlencoded' instead of 'multipart/form-data'"
     words = len(WORD.findall(sentence))
     assert message_match(sentence, words, 'MULTIPART = "multipart/form-data"\n', code=True) == (0.0, False)
+
+
+def test_a_pasted_c_message_with_size_and_unsigned_holes_finds_where_it_is_set(tmp_path):
+    """C writes unsigned and size_t values as ``%u``, ``%zu`` (``%lld``, ``%hhu``...): holes of the
+    template, as ``%d`` is; and a ``PyErr_Format``/``fprintf(stderr, …)`` call raises (a part of its
+    names says so) where a message table does not."""
+    raising = (
+        "static PyObject *\ndecompress (PyObject *self, PyObject *args)\n{\n"
+        "  if (output_size != dest_size)\n    {\n      PyErr_Format (LZ4BlockError,\n"
+        '                    "Decompressor wrote %u bytes, but %zu bytes expected from header",\n'
+        "                    output_size, dest_size);\n      return NULL;\n    }\n  return result;\n}\n"
+    )
+    message = "Decompressor wrote 12 bytes, but 40 bytes expected from header"
+    assert message_match(message, 9, raising, code=True) == (1.0, True)
+    printed = 'void report(int n)\n{\n    fprintf(stderr, "Decompressor wrote %lld bytes, but %zu bytes expected",'
+    printed += " n, m);\n}\n"
+    assert message_match("Decompressor wrote 12 bytes, but 40 bytes expected", 8, printed, code=True) == (1.0, True)
+    files = {
+        "src/block.c": raising,
+        "src/messages.c": (
+            "/* The decompressor's messages, for the bytes written and the bytes expected from the header. */\n"
+            "static const char* header_messages[] = {\n"
+            '    "Decompressor wrote %u bytes, but %zu bytes expected from header",\n'
+            '    "Decompressor wrote no bytes: the header expected bytes",\n'
+            "};\n"
+            "/* bytes expected from header: bytes the decompressor wrote */\n"
+        ),
+    }
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, f"lz4.block.LZ4BlockError: {message}")[0]
+    assert (first.source, first.symbol_name) == ("src/block.c", "decompress")
+
+
+def test_a_message_a_string_builder_goes_on_finds_the_literal_starting_it(tmp_path):
+    """C# (and Java) build a message by appending to a ``StringBuilder``: the literal starting the
+    pasted message covers its lead clause, up to the ``: `` the argument list follows."""
+    binder = (
+        "namespace Python.Runtime\n{\n    internal class MethodBinder\n    {\n"
+        "        internal virtual NewReference Invoke(BorrowedReference inst, BorrowedReference args)\n"
+        "        {\n            Binding? binding = Bind(inst, args);\n            if (binding == null)\n            {\n"
+        '                var value = new StringBuilder("No method matches given arguments");\n'
+        "                if (methodinfo != null && methodinfo.Length > 0)\n                {\n"
+        '                    value.Append($" for {methodinfo[0].DeclaringType?.Name}.{methodinfo[0].Name}");\n'
+        "                }\n"
+        '                value.Append(": ");\n                AppendArgumentTypes(to: value, args);\n'
+        "                return Exceptions.RaiseTypeError(value.ToString());\n            }\n"
+        "            return binding.Invoke();\n        }\n\n"
+        "        /// <summary>The method matching the given arguments: the class of each argument matches.</summary>\n"
+        "        internal static MethodBase? MatchSignature(MethodBase[] methods, Type[] args)\n        {\n"
+        "            return methods.FirstOrDefault(m => m.GetParameters().Length == args.Length);\n        }\n"
+        "    }\n}\n"
+    )
+    message = "No method matches given arguments for Calculator.Add: (<class 'str'>, <class 'int'>)"
+    cover, _ = message_match(message, len(WORD.findall(message)), binder, code=True)
+    assert cover >= 0.5
+    brain = indexed_files(tmp_path, {"src/runtime/MethodBinder.cs": binder})
+    first = top10(brain, f"TypeError: {message}")[0]
+    assert first.symbol_name == "Invoke"

@@ -7,4 +7,5 @@
 # 2: JavaScript member-assigned functions as methods, doc comments across a blank line.
 # 3: C/C++ headers behind a split `extern "C"` guard parse; parts begin at declarations inside
 #    preprocessor conditionals; anonymous typedef'd structs and enums take the typedef's name.
+#    A file whose root the grammar makes an ERROR node around whole functions is chunked by them.
 CHUNKER_VERSION = 3

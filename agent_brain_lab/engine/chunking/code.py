@@ -140,12 +140,15 @@ def _trim(rows: list[int], lines: list[str]) -> list[int]:
 def _broken(tree: Tree) -> bool:
     """Mostly unparsable (wrong language, garbage): line windows serve it better than a guessed structure."""
     root = tree.root_node
-    if root.type == "ERROR" or not root.named_child_count:
+    if not root.named_child_count:
         return True
     if not root.has_error:
         return False
+    size = root.end_byte - root.start_byte
+    if root.type == "ERROR":  # a few tokens the grammar could not place (lz4.c: 3 bytes) can make the root one
+        return sum(c.end_byte - c.start_byte for c in root.named_children if c.type != "ERROR") * 2 < size
     broken = sum(c.end_byte - c.start_byte for c in root.children if c.type == "ERROR")
-    return broken * 2 > root.end_byte - root.start_byte
+    return broken * 2 > size
 
 
 _GUARD_OPEN = re.compile(r'\s*extern\s+"C(?:\+\+)?"\s*\{\s*(?://.*|/\*.*\*/\s*)?')

@@ -113,8 +113,9 @@ _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", 
 _LITERAL = re.compile(
     r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`'
 )
-_HOLE = re.compile(  # ${x} (JS), #{x} (Ruby), {x} / {} (Python), %s, %(name)s, %v (printf)
-    r"[$#]\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
+_HOLE = re.compile(  # ${x} (JS), #{x} (Ruby), {x} / {} (Python), %s, %(name)s, %v, %zu, %lld (printf)
+    r"[$#]\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]"
+    r"|%[-#+ 0-9.*]*(?:hh|ll|[hljztLqI]|I64|I32)?[sdiufrxXeEgGcvqTpob]|\{\}"
 )
 _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
 # a value concatenated into a message ('Failed to lookup view "' + name + '" in ' + dirs): a name, member
@@ -146,12 +147,25 @@ _DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example i
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
 _DECLARED = frozenset({"struct", "enum", "trait", "interface", "type"})  # declarations with no behaviour of their own
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")  # where a sentence or line of a pasted message ends
+# where a sentence, a line or a lead clause (``No method matches given arguments for X.f: (<class 'str'>)``,
+# the rest appended to a StringBuilder or made by the cause) of a pasted message ends
+_SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
 _RAISES = re.compile(
     r"\b(raise|throw|throws|panic|abort|bail|fail|fatal|die|errorf|warn|warning|warnings|log|logger|logging|"
     r"console|print|eprint|exception|error)\b|Error\(|Exception\(",
     re.IGNORECASE,
 )
+# the same words as parts of a name: C's `PyErr_SetString(LZ4StreamError, "...")`, `fprintf(stderr, "...")`
+_NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_RAISE_PARTS = frozenset(
+    ["raise", "throw", "panic", "abort", "fatal", "die", "err", "error", "errorf", "exception", "stderr", "warn"]
+)
+
+
+def _raises(statement: str) -> bool:
+    """Whether a statement raises, throws or logs what it makes: a word saying so, or a name one of
+    whose parts says so."""
+    return bool(_RAISES.search(statement)) or any(p.lower() in _RAISE_PARTS for p in _NAME_PART.findall(statement))
 
 
 def about_tests(query: str) -> bool:
@@ -509,7 +523,7 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
         else:
             continue
         if cover >= MIN_COVER and cover >= best:
-            best, raises = cover, raises or bool(_RAISES.search(_statement_of(text, match.start(), match.end())))
+            best, raises = cover, raises or _raises(_statement_of(text, match.start(), match.end()))
     return best, raises
 
 
