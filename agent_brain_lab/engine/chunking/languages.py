@@ -113,6 +113,22 @@ def _c_type_name(node: Node) -> str | None:
     return text_of(declarator) if declarator is not None and declarator.type == "type_identifier" else None
 
 
+def _csharp_destructor(node: Node) -> str | None:
+    """``~GILState()`` is ``~GILState``, as C++ names its destructors: not the constructor's name."""
+    name = text_of(node.child_by_field_name("name"))
+    return f"~{name}" if name else None
+
+
+def _csharp_operator(node: Node) -> str | None:
+    """``operator +(A a, A b)`` is ``operator+``; a conversion ``implicit operator int(A a)`` is
+    ``operator int``."""
+    op = node.child_by_field_name("operator")
+    if op is not None:
+        return f"operator{text_of(op)}"
+    target = text_of(node.child_by_field_name("type"))
+    return f"operator {target}" if target else None
+
+
 def _assigned_name(node: Node) -> str | None:
     """`const f = () => {}` (JS/TS) or `f <- function(x) {}` (R): the name is on the parent. Assigned
     to a member (JS/TS), a function is a method of the object: `res.send = function send() {}` is
@@ -369,7 +385,15 @@ SPECS: dict[str, LanguageSpec] = {
             "file_scoped_namespace_declaration": "module",
             "method_declaration": "function",
             "constructor_declaration": "function",
+            "destructor_declaration": "function",
+            "operator_declaration": "function",
+            "conversion_operator_declaration": "function",
             "local_function_statement": "function",
+        },
+        namers={
+            "destructor_declaration": _csharp_destructor,
+            "operator_declaration": _csharp_operator,
+            "conversion_operator_declaration": _csharp_operator,
         },
         needs_body=frozenset({"method_declaration"}),
         calls={"invocation_expression": None, "object_creation_expression": "type"},
