@@ -627,3 +627,28 @@ def test_a_c_file_whose_root_the_grammar_gives_up_on_keeps_the_symbols_it_parsed
     lines = text.split("\n")
     assert_lines_faithful(analysis.chunks, lines)
     assert {i + 1 for i, line in enumerate(lines) if line.strip()} <= covered_lines(analysis.chunks, lines)
+
+
+def test_csharp_destructors_and_operators_are_methods_of_their_own():
+    """A finalizer (`~GILState()`, which throws when the GIL was never released) and operators were no
+    symbols: their bodies sat in the class's skeleton chunk, the throw's message with them."""
+    text = (
+        "namespace Python.Runtime;\n\npublic class GILState : IDisposable\n{\n"
+        "    internal GILState()\n    {\n        state = PythonEngine.AcquireLock();\n    }\n\n"
+        "    ~GILState()\n    {\n"
+        '        throw new InvalidOperationException("GIL must always be released, and it must be released '
+        'from the same thread that acquired it.");\n    }\n\n'
+        "    public static GILState operator +(GILState a, GILState b)\n    {\n        return a;\n    }\n\n"
+        "    public static implicit operator bool(GILState s) => s.state != null;\n}\n"
+    )
+    analysis = analyze_code("Py.cs", text, "csharp", "code", 1500)
+    spans = {(s.qualname, s.kind, s.start_line, s.end_line) for s in analysis.symbols}
+    assert {
+        ("GILState.~GILState", "method", 10, 13),
+        ("GILState.operator+", "method", 15, 18),
+        ("GILState.operator bool", "method", 20, 20),
+    } <= spans
+    finalizer = next(c for c in analysis.chunks if c.symbol_name == "~GILState")
+    assert "GIL must always be released" in finalizer.text
+    skeleton = next(c for c in analysis.chunks if c.symbol_type == "class")
+    assert "GIL must always be released" not in skeleton.text
