@@ -1075,3 +1075,36 @@ def test_a_message_a_string_builder_goes_on_finds_the_literal_starting_it(tmp_pa
     brain = indexed_files(tmp_path, {"src/runtime/MethodBinder.cs": binder})
     first = top10(brain, f"TypeError: {message}")[0]
     assert first.symbol_name == "Invoke"
+
+
+def test_a_question_about_what_the_code_does_puts_the_c_definition_above_its_header_prototype(tmp_path):
+    """A header's prototype comes with the doc comment saying what the function does in the question's
+    words; the definition in the .c file does it: for a question about what the code does, a header's
+    declarations go ``DOCS_PENALTY`` lower, as a docs page does (a how-do-I question keeps them)."""
+    files = {
+        "lib/hc.h": (
+            "#ifndef HC_H\n#define HC_H\n\n"
+            "/*! hc_compress() :\n"
+            " *  Compresses with the strategy of the compression level: levels up to 9 search the hash\n"
+            " *  chain for the longest match, levels 10 and above use the optimal parser.\n"
+            " */\n"
+            "int hc_compress(const char* src, char* dst, int srcSize, int level);\n\n"
+            "/*! hc_level_max : the highest compression level. */\n#define HC_LEVEL_MAX 12\n\n#endif\n"
+        ),
+        "lib/hc.c": (
+            '#include "hc.h"\n\n'
+            "static int compress_chain(const char* src, char* dst, int n, int searches);\n"
+            "static int compress_optimal(const char* src, char* dst, int n, int searches);\n\n"
+            "int hc_compress(const char* src, char* dst, int srcSize, int level)\n{\n"
+            "    static const int searches[HC_LEVEL_MAX + 1] = { 2, 2, 2, 4, 8, 16, 32, 64, 128, 256, 96, 512, 99 };\n"
+            "    if (level < 1) level = 9;\n    if (level > HC_LEVEL_MAX) level = HC_LEVEL_MAX;\n"
+            "    /* the hash chain below level 10, the optimal parser above */\n"
+            "    if (level < 10)\n        return compress_chain(src, dst, srcSize, searches[level]);\n"
+            "    return compress_optimal(src, dst, srcSize, searches[level]);\n}\n"
+        ),
+    }
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, "how does the compression level pick between the hash chain and the optimal parser")[0]
+    assert (first.source, first.symbol_name) == ("lib/hc.c", "hc_compress")
+    usage = [r.source for r in top10(brain, "how do I pick the compression level for the optimal parser")]
+    assert "lib/hc.h" in usage[:2]

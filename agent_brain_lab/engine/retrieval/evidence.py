@@ -30,7 +30,8 @@
   "deprecated", ...) a changelog entry ``CHANGELOG_PENALTY`` lower: tests and release notes say the
   words of a behaviour as often as the code that does it ("Fix req.ip when trust proxy is set"). A
   question about what the code does ("how are pre-releases ordered", "why doesn't ...") puts docs and
-  type declarations (a struct, enum, trait, interface: their doc comments describe, functions do)
+  type declarations (a struct, enum, trait, interface; a C header's prototypes and macros, a ``.d.ts``
+  or ``.pyi`` stub: their doc comments describe, the definitions do)
   ``DOCS_PENALTY`` lower.
 
 Every step re-orders a list that does not depend on ``top_k`` (the fused pool and bm25's first
@@ -147,6 +148,8 @@ _DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example i
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
 _DECLARED = frozenset({"struct", "enum", "trait", "interface", "type"})  # declarations with no behaviour of their own
+# files of declarations (their definitions are elsewhere): C/C++ headers, TypeScript's and Python's stubs
+_DECLARATION_FILES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".d.ts", ".d.mts", ".d.cts", ".pyi")
 # where a sentence, a line or a lead clause (``No method matches given arguments for X.f: (<class 'str'>)``,
 # the rest appended to a StringBuilder or made by the cause) of a pasted message ends
 _SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
@@ -219,12 +222,22 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
 
 
 def _described_types(ctx: QueryContext, hits: list[Hit]) -> set[int]:
-    """The keys of ``hits`` that declare a type and do nothing (a struct, enum, trait, interface or type
-    alias with its doc comment: a Rust ``///`` block above a three-line struct, the head of a long doc
-    comment cut into a chunk of its own): for a question about what the code does, the declaration's
-    doc says the behaviour's words, the functions and ``impl`` blocks do it, as with a docs page."""
+    """The keys of ``hits`` that declare and do nothing (a struct, enum, trait, interface or type alias
+    with its doc comment: a Rust ``///`` block above a three-line struct, the head of a long doc comment
+    cut into a chunk of its own; a C/C++ header's prototypes and macros, a ``.d.ts`` or ``.pyi`` file's
+    declarations, each with the doc comment saying what the function does): for a question about what
+    the code does, the declaration's doc says the behaviour's words, the definitions do it, as with a
+    docs page. A function a header defines (``static inline``) does something: not one of them."""
     rows = ctx.chunks_of_keys([h.key for h in hits])
-    return {k for k, row in rows.items() if row.source_type == "code" and row.symbol_type in _DECLARED}
+    return {
+        k
+        for k, row in rows.items()
+        if row.source_type == "code"
+        and (
+            row.symbol_type in _DECLARED
+            or (row.source.endswith(_DECLARATION_FILES) and row.symbol_type not in ("function", "method"))
+        )
+    }
 
 
 def exact_names_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
