@@ -1108,3 +1108,41 @@ def test_a_question_about_what_the_code_does_puts_the_c_definition_above_its_hea
     assert (first.source, first.symbol_name) == ("lib/hc.c", "hc_compress")
     usage = [r.source for r in top10(brain, "how do I pick the compression level for the optimal parser")]
     assert "lib/hc.h" in usage[:2]
+
+
+def test_a_question_about_what_the_code_does_puts_the_code_above_docstrings_held_as_literals(tmp_path):
+    """A C extension writes its Python docstrings as string literals (``PyDoc_STRVAR``): prose about
+    the code, in the question's words; the function verifying the checksum does it."""
+    doc = "".join(
+        f'  "{line}\\n" \\\n'
+        for line in (
+            "decompress(data, return_bytearray=False)",
+            "",
+            "Decompresses a frame of data and returns it.",
+            "",
+            "Args:",
+            "    data (str, bytes or buffer-compatible object): LZ4 frame to be",
+            "        decompressed. If the frame has a content checksum, it is stored",
+            "        at the end of the frame, and checked during decompression.",
+            "    return_bytearray (bool): If True a bytearray object will be returned.",
+        )
+    )
+    files = {
+        "lz4/frame/_frame.c": (
+            "static PyObject *\ndecompress (PyObject *self, PyObject *args)\n{\n"
+            "  return __decompress (context, source, source_size);\n}\n\n"
+            f'PyDoc_STRVAR\n(\n decompress__doc,\n{doc}  "\\n");\n'
+        ),
+        "lz4libs/lz4frame.c": (
+            "size_t LZ4F_decompress(LZ4F_dctx* dctx, void* dst, size_t* dstSizePtr)\n{\n"
+            "    /* at the end of the frame, verify the content checksum of the decompressed data */\n"
+            "    if (!dctx->skipChecksum) {\n"
+            "        U32 const readCRC = LZ4F_readLE32(selectedIn);\n"
+            "        U32 const resultCRC = XXH32_digest(&(dctx->xxh));\n"
+            "        RETURN_ERROR_IF(readCRC != resultCRC, contentChecksum_invalid);\n"
+            "    }\n    LZ4F_resetDecompressionContext(dctx);\n    return 0;\n}\n"
+        ),
+    }
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, "how is the content checksum verified at the end of a frame when decompressing")[0]
+    assert (first.source, first.symbol_name) == ("lz4libs/lz4frame.c", "LZ4F_decompress")

@@ -31,7 +31,8 @@
   words of a behaviour as often as the code that does it ("Fix req.ip when trust proxy is set"). A
   question about what the code does ("how are pre-releases ordered", "why doesn't ...") puts docs and
   type declarations (a struct, enum, trait, interface; a C header's prototypes and macros, a ``.d.ts``
-  or ``.pyi`` stub: their doc comments describe, the definitions do)
+  or ``.pyi`` stub; a chunk of string literals, as a C extension's docstrings: they describe, the
+  definitions do)
   ``DOCS_PENALTY`` lower.
 
 Every step re-orders a list that does not depend on ``top_k`` (the fused pool and bm25's first
@@ -148,6 +149,8 @@ _DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example i
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
 _DECLARED = frozenset({"struct", "enum", "trait", "interface", "type"})  # declarations with no behaviour of their own
+# a line that is a string literal (or a macro or call opening with one: `PyDoc_STRVAR(name, "...`)
+_LITERAL_LINE = re.compile(r"""\s*(?:[A-Za-z_]\w*\s*\(\s*(?:[A-Za-z_]\w*\s*,\s*)?)?[rRuUbBfFL@$]{0,2}["'`]""")
 # files of declarations (their definitions are elsewhere): C/C++ headers, TypeScript's and Python's stubs
 _DECLARATION_FILES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".d.ts", ".d.mts", ".d.cts", ".pyi")
 # where a sentence, a line or a lead clause (``No method matches given arguments for X.f: (<class 'str'>)``,
@@ -236,8 +239,17 @@ def _described_types(ctx: QueryContext, hits: list[Hit]) -> set[int]:
         and (
             row.symbol_type in _DECLARED
             or (row.source.endswith(_DECLARATION_FILES) and row.symbol_type not in ("function", "method"))
+            or (row.symbol_name is None and _mostly_literals(row.text))
         )
     }
+
+
+def _mostly_literals(text: str) -> bool:
+    """Whether a chunk is text the code holds rather than code: two in three of its lines (three at
+    least) string literals, as a C extension's docstrings (``PyDoc_STRVAR(compress__doc, "compress(data)
+    ..." "    content_checksum (bool): ...")``) or a command's help text are: prose about the code."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    return len(lines) >= 3 and sum(bool(_LITERAL_LINE.match(line)) for line in lines) * 3 >= len(lines) * 2
 
 
 def exact_names_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
