@@ -644,11 +644,44 @@ def test_csharp_destructors_and_operators_are_methods_of_their_own():
     analysis = analyze_code("Py.cs", text, "csharp", "code", 1500)
     spans = {(s.qualname, s.kind, s.start_line, s.end_line) for s in analysis.symbols}
     assert {
-        ("GILState.~GILState", "method", 10, 13),
-        ("GILState.operator+", "method", 15, 18),
-        ("GILState.operator bool", "method", 20, 20),
+        ("Python.Runtime.GILState.~GILState", "method", 10, 13),
+        ("Python.Runtime.GILState.operator+", "method", 15, 18),
+        ("Python.Runtime.GILState.operator bool", "method", 20, 20),
     } <= spans
     finalizer = next(c for c in analysis.chunks if c.symbol_name == "~GILState")
     assert "GIL must always be released" in finalizer.text
     skeleton = next(c for c in analysis.chunks if c.symbol_type == "class")
     assert "GIL must always be released" not in skeleton.text
+
+
+def test_a_csharp_file_scoped_namespace_holds_the_declarations_after_it():
+    """`namespace Python.Runtime;` (C# 10) gives its classes as its siblings: they are its members, with
+    the qualified names a block-scoped `namespace Python.Runtime { … }` gives, and every line is in a
+    chunk once, the usings and the namespace line in the namespace's own."""
+    body = (
+        "    /// <summary>Holds the GIL while alive.</summary>\n    public class GILState : IDisposable\n    {\n"
+        "        public void Dispose()\n        {\n            PythonEngine.ReleaseLock(state);\n        }\n    }\n"
+    )
+    scoped = f"using System;\n\nnamespace Python.Runtime;\n\nusing System.Threading;\n\n{body}"
+    block = f"using System;\n\nnamespace Python.Runtime\n{{\n{body}}}\n"
+    names = []
+    for text in (scoped, block):
+        analysis = analyze_code("Py.cs", text, "csharp", "code", 1500)
+        names.append({(s.qualname, s.kind) for s in analysis.symbols})
+        lines = text.split("\n")
+        assert_lines_faithful(analysis.chunks, lines)
+        assert {i + 1 for i, line in enumerate(lines) if line.strip()} <= covered_lines(analysis.chunks, lines)
+    assert (
+        names[0]
+        == names[1]
+        == {
+            ("Python.Runtime", "module"),
+            ("Python.Runtime.GILState", "class"),
+            ("Python.Runtime.GILState.Dispose", "method"),
+        }
+    )
+    analysis = analyze_code("Py.cs", scoped, "csharp", "code", 1500)
+    dispose = next(c for c in analysis.chunks if c.symbol_name == "Dispose")
+    assert dispose.parent_symbol == "Python.Runtime.GILState"
+    module_rows = [r for c in analysis.chunks if c.symbol_name is None for r in range(c.start_line, c.end_line + 1)]
+    assert 7 not in module_rows  # the class's doc comment is the class's, not module code

@@ -8,4 +8,5 @@
 # 3: C/C++ headers behind a split `extern "C"` guard parse; parts begin at declarations inside
 #    preprocessor conditionals; anonymous typedef'd structs and enums take the typedef's name.
 #    A file whose root the grammar makes an ERROR node around whole functions is chunked by them.
+#    C# destructors and operators are methods; a file-scoped `namespace X;` holds the declarations after it.
 CHUNKER_VERSION = 3

@@ -193,6 +193,7 @@ def _statements(body: Node) -> list[Node]:
     return kids
 
 
+_FILE_SCOPED = frozenset({"file_scoped_namespace_declaration"})  # `namespace X;`: the rest of the file is its
 # blocks whose statements are the file's own: a C header's `#ifndef GUARD` body, `extern "C" { … }`
 _TRANSPARENT = frozenset(
     {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef", "linkage_specification"}
@@ -319,6 +320,8 @@ class _Analysis:
     doc_blocks: dict[int, int] = field(default_factory=dict)  # last row -> first row of a `/** … */` comment
     # owner, relation, target, row, receiver as written
     facts: list[tuple[_Sym | None, str, str, int, str]] = field(default_factory=list)
+    # a C# `namespace X;` by the id of the node whose later children it holds
+    file_scopes: dict[int, _Sym] = field(default_factory=dict)
 
     def run(self, tree: Tree) -> CodeAnalysis:
         self._walk(tree.root_node)
@@ -355,6 +358,9 @@ class _Analysis:
         while stack:
             node, owner = stack.pop()
             kind = node.type
+            if owner is None and self.file_scopes and kind in spec.symbols and node.parent is not None:
+                scope = self.file_scopes.get(node.parent.id)
+                owner = scope if scope is not None and node.start_byte >= scope.node.end_byte else None
             if kind in spec.attached:
                 self._mark_attached(node)
                 if "comment" in kind:
@@ -368,6 +374,8 @@ class _Analysis:
                         self._claim(owner, sym)
                     self.symbols.append(sym)
                     owner = sym
+                    if kind in _FILE_SCOPED:
+                        self._scope_rest_of_file(sym)
                     if sym.kind not in FUNCTION_KINDS:
                         for relation, target in base_relations(node, spec, sym.kind):
                             self.facts.append((sym, relation, target, node.start_point[0], ""))
@@ -389,6 +397,17 @@ class _Analysis:
                 for target in import_targets(node, spec):
                     self.facts.append((owner, "imports", target, node.start_point[0], ""))
             stack.extend((child, owner) for child in reversed(node.named_children))
+
+    def _scope_rest_of_file(self, sym: _Sym) -> None:
+        """C#'s file-scoped ``namespace Python.Runtime;`` holds the declarations after it, which the
+        grammar gives as its siblings: they are its members (``Python.Runtime.Py``, as a block-scoped
+        namespace's are), and its extent runs to the end of its parent, its header staying its line."""
+        parent = sym.node.parent
+        if parent is None or not parent.named_child_count:
+            return
+        self.file_scopes[parent.id] = sym
+        sym.header_end = sym.end
+        sym.end = max(sym.end, _end_row(parent.named_children[-1]))
 
     def _claim(self, made: _Sym, sym: _Sym) -> None:
         """`var tap = _curry2(function tap(…) {…})`: the function is the factory-made name's own, with
