@@ -5,4 +5,5 @@
 # by its next run (every chunk text it already embedded comes from the embedding cache), so an
 # upgrade never leaves unchanged files with the old chunks next to edited files with the new.
 # 2: JavaScript member-assigned functions as methods, doc comments across a blank line.
-CHUNKER_VERSION = 2
+# 3: a file the grammar cannot parse whole is parsed by top-level sections.
+CHUNKER_VERSION = 3

@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tree_sitter import Node, Tree
+from tree_sitter import Node, Parser, Tree
 
 from ..graph_extract import (
     SELF_WORDS,
@@ -75,9 +75,29 @@ def analyze_code(source: str, text: str, language: str, source_type: str, chunk_
     parser = parser_for(spec) if spec is not None else None
     minified = sum(len(line) for line in lines) > chunk_size * len(lines)  # average line longer than a chunk
     tree = parser.parse(text.encode("utf-8", "replace")) if parser is not None and not minified else None
-    if tree is None or spec is None or _broken(tree):
+    if tree is None or spec is None or parser is None:
         return CodeAnalysis(chunk_lines(source, text, language, source_type, chunk_size), [], [])
-    return _Analysis(source, lines, language, source_type, chunk_size, spec).run(tree)
+    roots = [tree.root_node] if not _broken(tree) else _section_roots(parser, lines)
+    if not roots:
+        return CodeAnalysis(chunk_lines(source, text, language, source_type, chunk_size), [], [])
+    return _Analysis(source, lines, language, source_type, chunk_size, spec).run(roots)
+
+
+def _section_roots(parser: Parser, lines: list[str]) -> list[Node]:
+    """The syntax trees of a file's top-level sections, parsed one by one, when the whole file does not
+    parse: one construct the grammar gets wrong (a bash `eval "(( \\${#${a}[@]} > 0 ))"`) would
+    otherwise cost every other definition of the file its chunk and its symbol. A section starts at a
+    line that begins in column 0 after a blank line; each is parsed at its own rows (blank lines stand
+    for the ones above it) and kept only if it parses; the others' lines are module lines. None kept:
+    the file is unparsable, line windows serve it better."""
+    starts = [0] + [r for r in range(1, len(lines)) if lines[r][:1].strip() and not lines[r - 1].strip()]
+    roots = []
+    for first, stop in zip(starts, [*starts[1:], len(lines)], strict=True):
+        piece = "\n" * first + "\n".join(lines[first:stop]) + "\n"
+        root = parser.parse(piece.encode("utf-8", "replace")).root_node
+        if not root.has_error and root.named_child_count:
+            roots.append(root)
+    return roots if len(roots) * 2 >= len(starts) else []
 
 
 def chunk_lines(source: str, text: str, language: str, source_type: str, chunk_size: int) -> list[Chunk]:
@@ -273,13 +293,14 @@ class _Analysis:
     # owner, relation, target, row, receiver as written
     facts: list[tuple[_Sym | None, str, str, int, str]] = field(default_factory=list)
 
-    def run(self, tree: Tree) -> CodeAnalysis:
-        self._walk(tree.root_node)
+    def run(self, roots: list[Node]) -> CodeAnalysis:
+        for root in roots:
+            self._walk(root)
         children: dict[_Sym | None, list[_Sym]] = defaultdict(list)
         for sym in self.symbols:
             children[sym.container].append(sym)
         self._attach_leading_lines(children)
-        chunks = self._module_chunks(tree.root_node, children[None])
+        chunks = self._module_chunks([n for root in roots for n in root.named_children], children[None])
         for sym in self.symbols:
             chunks.extend(self._symbol_chunks(sym, children[sym]))
         chunks.sort(key=lambda c: (c.start_line, -c.end_line))
@@ -454,12 +475,12 @@ class _Analysis:
             starts.update((child.start, child.outer.start_point[0]))
         return {r for r in starts if r - 1 not in self.attached_rows}
 
-    def _module_chunks(self, root: Node, top: list[_Sym]) -> list[Chunk]:
+    def _module_chunks(self, statements: list[Node], top: list[_Sym]) -> list[Chunk]:
         covered: set[int] = set()
         for sym in top:
             covered.update(range(sym.start, sym.end + 1))
         rows = [r for r in range(len(self.lines)) if r not in covered]
-        parts = _pack(rows, self._starts(root.named_children, top), self.lines, self.chunk_size, contiguous=True)
+        parts = _pack(rows, self._starts(statements, top), self.lines, self.chunk_size, contiguous=True)
         return [self._chunk(part, None, "module", None) for part in parts]
 
     def _symbol_chunks(self, sym: _Sym, nested: list[_Sym]) -> list[Chunk]:
