@@ -536,7 +536,7 @@ def test_a_construct_the_grammar_gets_wrong_costs_only_its_own_section():
     text = (
         "#!/usr/bin/env bash\n\n"
         "# compares two versions\n"
-        "bats_version_lt() {\n  bats_check_valid_version \"$1\"\n  return 2\n}\n\n"
+        'bats_version_lt() {\n  bats_check_valid_version "$1"\n  return 2\n}\n\n'
         "bats_append_arrays_as_args() {\n"
         "  local -a trailing_args=()\n"
         "  while (($# > 0)) && [[ $1 != -- ]]; do\n"
