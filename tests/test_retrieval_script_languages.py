@@ -95,7 +95,7 @@ class InputOption
     public function __construct(string $name, ?int $mode = null)
     {
         if (($mode & self::VALUE_NEGATABLE) && ($mode & self::VALUE_NONE) === 0) {
-            throw new InvalidArgumentException('Impossible to have an option mode VALUE_NEGATABLE if the option also accepts a value.');
+            throw new InvalidArgumentException('VALUE_NEGATABLE if the option also accepts a value.');
         }
         $this->mode = $mode;
     }
