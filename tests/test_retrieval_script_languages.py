@@ -140,9 +140,9 @@ def test_a_shell_message_written_to_stderr_is_an_error_site():
     Its ``\\n`` is the line's end and its ``$slug`` a value: the printed message matches it."""
     message = "Could not find library 'bats-support' relative to test file or in BATS_LIB_PATH"
     words = len(WORD.findall(message))
-    printf = "printf \"Could not find library '%s' relative to test file or in BATS_LIB_PATH\\n\" \"$slug\""
+    printf = 'printf "Could not find library \'%s\' relative to test file or in BATS_LIB_PATH\\n" "$slug"'
     echo = "echo \"Could not find library '$slug' relative to test file or in BATS_LIB_PATH\""
     assert message_match(message, words, f"  {printf} >&2\n  return 1\n", code=True) == (1.0, True)
     assert message_match(message, words, f"  {echo} 1>&2\n", code=True) == (1.0, True)
-    assert message_match(message, words, f"  {echo} 2>&1 | tee \"$output_file\"\n", code=True) == (1.0, False)
+    assert message_match(message, words, f'  {echo} 2>&1 | tee "$output_file"\n', code=True) == (1.0, False)
     assert message_match(message, words, f"  printf -v msg {printf[7:]}\n", code=True) == (1.0, False)
