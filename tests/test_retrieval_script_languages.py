@@ -146,3 +146,98 @@ def test_a_shell_message_written_to_stderr_is_an_error_site():
     assert message_match(message, words, f"  {echo} 1>&2\n", code=True) == (1.0, True)
     assert message_match(message, words, f'  {echo} 2>&1 | tee "$output_file"\n', code=True) == (1.0, False)
     assert message_match(message, words, f"  printf -v msg {printf[7:]}\n", code=True) == (1.0, False)
+
+
+COMMAND_PHP = """<?php
+
+namespace Console\\\\Command;
+
+class Command
+{
+    public function __construct(?string $name = null)
+    {
+        $this->configure();
+    }
+
+    protected function configure()
+    {
+    }
+
+    public function getName()
+    {
+        return $this->name;
+    }
+}
+"""
+
+LIST_PHP = """<?php
+
+namespace Console\\\\Command;
+
+class ListCommand extends Command
+{
+    public function __construct()
+    {
+        parent::__construct('list');
+    }
+
+    public function run()
+    {
+        $name = $this->getName();
+        return static::describe($name);
+    }
+
+    public static function describe(string $name)
+    {
+        return $name;
+    }
+}
+"""
+
+OPTION_NAME_PHP = """<?php
+
+namespace Console\\\\Input;
+
+class InputOption
+{
+    public function __construct(string $name)
+    {
+    }
+
+    public function getName()
+    {
+        return $this->name;
+    }
+
+    public static function describe(string $name)
+    {
+        return $name;
+    }
+}
+"""
+
+
+def test_php_calls_on_this_static_and_parent_resolve_in_the_class_and_its_base(tmp_path):
+    """``$this->getName()`` in a subclass calls its base's method, ``static::describe()`` its own
+    class's, ``parent::__construct()`` the base's constructor, though other classes define methods of
+    the same names (``$this``, ``static`` and ``parent`` were no receiver the graph knew: no edge)."""
+    brain = indexed_files(
+        tmp_path,
+        {
+            "Command/Command.php": COMMAND_PHP,
+            "Command/ListCommand.php": LIST_PHP,
+            "Input/InputOption.php": OPTION_NAME_PHP,
+        },
+    )
+    graph = brain._reader.view().snapshot.graph
+    assert graph is not None
+
+    def calls(node: str) -> set[str]:
+        return {e.target for e in graph.out_edges(node) if e.relation == "calls"}
+
+    assert calls("Command/ListCommand.php::ListCommand.run") >= {
+        "Command/Command.php::Command.getName",
+        "Command/ListCommand.php::ListCommand.describe",
+    }
+    assert "Command/Command.php::Command.__construct" in calls("Command/ListCommand.php::ListCommand.__construct")
+    assert "Command/Command.php::Command.configure" in calls("Command/Command.php::Command.__construct")

@@ -550,7 +550,7 @@ class _Analysis:
             return target, ()
         if receiver in SELF_WORDS:
             return target, (cls.name, *bases) if cls is not None else ()
-        head, _, field_name = receiver.partition(".")
+        head, _, field_name = receiver.replace("->", ".").partition(".")  # PHP's $this->field
         if field_name and head in SELF_WORDS:
             found = cls.types.get(field_name) if cls is not None else None
             return target, (found,) if found else ()
