@@ -241,3 +241,14 @@ def test_php_calls_on_this_static_and_parent_resolve_in_the_class_and_its_base(t
     }
     assert "Command/Command.php::Command.__construct" in calls("Command/ListCommand.php::ListCommand.__construct")
     assert "Command/Command.php::Command.configure" in calls("Command/Command.php::Command.__construct")
+
+
+def test_an_error_returned_after_nil_is_an_error_site():
+    """Lua reports an error as ``return nil, "message"`` (Go as ``return nil, errors.New(...)``): that
+    literal is the message's error site; one the function returns as a value is not."""
+    message = "cannot have functions in table definition"
+    words = len(WORD.findall(message))
+    site = 'if t == "keyword" then\n    return nil, "cannot have functions in table definition"\nend\n'
+    value = 'local hint = "cannot have functions in table definition"\nreturn hint\n'
+    assert message_match(message, words, site, code=True) == (1.0, True)
+    assert message_match(message, words, value, code=True) == (1.0, False)

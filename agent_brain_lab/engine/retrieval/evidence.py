@@ -148,9 +148,11 @@ _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
 _DECLARED = frozenset({"struct", "enum", "trait", "interface", "type"})  # declarations with no behaviour of their own
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")  # where a sentence or line of a pasted message ends
+# a statement raising, throwing, logging or reporting an error: also a shell's message written to stderr
+# (``printf "..." >&2``) and an error value returned after a nil (Lua's ``return nil, "not a Lua table"``)
 _RAISES = re.compile(
     r"\b(raise|throw|throws|panic|abort|bail|fail|fatal|die|errorf|warn|warning|warnings|log|logger|logging|"
-    r"console|print|eprint|exception|error)\b|Error\(|Exception\(|[ \t]1?>&2\b",  # >&2: a shell's error output
+    r"console|print|eprint|exception|error)\b|Error\(|Exception\(|[ \t]1?>&2\b|\breturn[ \t]+nil[ \t]*,",
     re.IGNORECASE,
 )
 
