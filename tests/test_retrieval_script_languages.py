@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from workspace_fixture import indexed_files, top10
 
-from agent_brain_lab.engine.retrieval.evidence import message_fit, message_match
+from agent_brain_lab.engine.retrieval.evidence import _literals, message_fit, message_match
 from agent_brain_lab.engine.tokenizer import WORD
 
 INPUT_PHP = """<?php
@@ -252,3 +252,22 @@ def test_an_error_returned_after_nil_is_an_error_site():
     value = 'local hint = "cannot have functions in table definition"\nreturn hint\n'
     assert message_match(message, words, site, code=True) == (1.0, True)
     assert message_match(message, words, value, code=True) == (1.0, False)
+
+
+def test_a_value_lua_or_php_concatenates_into_a_message_is_a_hole():
+    """Lua joins a value into a message with ``..`` (``"assign to undeclared global '"..n.."'"``), PHP
+    with ``.`` (``'command "'.$name.'".'``, ``'level "' . $level . '"'``): the value is a hole, as
+    between ``+``, so the literal makes the whole message; a call on a literal (``"...".format(n)``)
+    joins nothing."""
+    cases = [
+        ("assign to undeclared global 'conut'", """error("assign to undeclared global '"..n.."'", 2)"""),
+        ("unrecognized parameter: x", 'if not ps then lapp.error("unrecognized parameter: "..parm) end'),
+        (
+            'Could not find command "biuld".',
+            """throw new NotFound('Could not find command "'.$name.'".');""",
+        ),
+        ('The log level "loud" does not exist.', """throw new X('The log level "' . $level . '" does not exist.');"""),
+    ]
+    for message, code in cases:
+        assert message_match(message, len(WORD.findall(message)), code, code=True) == (1.0, True), code
+    assert _literals('raise X("Exceeded {} redirects.".format(n))')[0][1] == "Exceeded {} redirects."

@@ -119,10 +119,14 @@ _HOLE = re.compile(  # ${x} (JS), #{x} (Ruby), {x} / {} (Python), %s, %(name)s, 
 )
 _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
 # a value concatenated into a message ('Failed to lookup view "' + name + '" in ' + dirs): a name, member
-# or call with no string inside, standing for a hole
-_VALUE = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^()'\"`\n]*\)|\[[^\]'\"`\n]*\])*"
-_JOINED_BY_VALUE = re.compile(rf"\s*\+\s*{_VALUE}\s*\+\s*[rRfFbBuU]{{0,2}}")
-_ENDS_WITH_VALUE = re.compile(rf"[ \t]*\+[ \t]*{_VALUE}")
+# or call with no string inside, standing for a hole; joined by `+`, Lua's `..` or PHP's `.` (before a
+# `$variable`, or with spaces around it: `"..."` then `.format(...)` is a call, not a concatenation)
+_VALUE = r"[A-Za-z_$][\w$]*(?:(?:\.|->)[A-Za-z_$][\w$]*|\([^()'\"`\n]*\)|\[[^\]'\"`\n]*\])*"
+_JOINED_BY_VALUE = re.compile(
+    rf"\s*(?:\+\s*{_VALUE}\s*\+|\.\.\s*{_VALUE}\s*\.\.|\.\s*(?=\$){_VALUE}\s*\.|\s\.\s+{_VALUE}\s+\.)"
+    r"\s*[rRfFbBuU]{0,2}"
+)
+_ENDS_WITH_VALUE = re.compile(rf"[ \t]*(?:\+|\.\.|\.(?=[ \t]*\$)|(?<=[ \t])\.(?=[ \t]))[ \t]*{_VALUE}")
 # a line of a comment: "// ...", "/* ...", " * ..." (a block comment's body), "# ..." (not "#error")
 _COMMENT_LINE = re.compile(r"[ \t]*(?://|/\*|\*(?!\w)|#(?![A-Za-z!\[]))")
 # a reStructuredText object description (Sphinx's ``.. py:data:: NAME``, ``.. function:: f(x)``,
