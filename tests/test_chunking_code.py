@@ -555,6 +555,7 @@ def test_a_construct_the_grammar_gets_wrong_costs_only_its_own_section():
     assert spec is not None
     parser = parser_for(spec)
     assert parser is not None and parser.parse(text.encode()).root_node.type == "ERROR"  # the grammar's failure
+    whole = parser.included_ranges
     analysis = analyze_code("common.bash", text, "bash", "code", 1500)
     spans = {c.symbol_name: (c.start_line, c.end_line) for c in analysis.chunks if c.symbol_name}
     assert spans == {"bats_version_lt": (3, 7), "bats_require_minimum_version": (21, 26)}
@@ -563,3 +564,4 @@ def test_a_construct_the_grammar_gets_wrong_costs_only_its_own_section():
     module = [c for c in analysis.chunks if c.symbol_name is None]
     assert any(c.start_line <= 9 and c.end_line >= 19 for c in module)  # the unparsed section, as lines
     assert_lines_faithful(analysis.chunks, text.split("\n"))
+    assert parser.included_ranges == whole  # the shared parser reads the next file whole again

@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tree_sitter import Node, Parser, Tree
+from tree_sitter import Node, Parser, Range, Tree
 
 from ..graph_extract import (
     SELF_WORDS,
@@ -74,29 +74,37 @@ def analyze_code(source: str, text: str, language: str, source_type: str, chunk_
     spec = spec_for(language)
     parser = parser_for(spec) if spec is not None else None
     minified = sum(len(line) for line in lines) > chunk_size * len(lines)  # average line longer than a chunk
-    tree = parser.parse(text.encode("utf-8", "replace")) if parser is not None and not minified else None
+    data = text.encode("utf-8", "replace")
+    tree = parser.parse(data) if parser is not None and not minified else None
     if tree is None or spec is None or parser is None:
         return CodeAnalysis(chunk_lines(source, text, language, source_type, chunk_size), [], [])
-    roots = [tree.root_node] if not _broken(tree) else _section_roots(parser, lines)
+    roots = [tree.root_node] if not _broken(tree) else _section_roots(parser, data, lines)
     if not roots:
         return CodeAnalysis(chunk_lines(source, text, language, source_type, chunk_size), [], [])
     return _Analysis(source, lines, language, source_type, chunk_size, spec).run(roots)
 
 
-def _section_roots(parser: Parser, lines: list[str]) -> list[Node]:
+def _section_roots(parser: Parser, data: bytes, lines: list[str]) -> list[Node]:
     """The syntax trees of a file's top-level sections, parsed one by one, when the whole file does not
     parse: one construct the grammar gets wrong (a bash `eval "(( \\${#${a}[@]} > 0 ))"`) would
     otherwise cost every other definition of the file its chunk and its symbol. A section starts at a
-    line that begins in column 0 after a blank line; each is parsed at its own rows (blank lines stand
-    for the ones above it) and kept only if it parses; the others' lines are module lines. None kept:
-    the file is unparsable, line windows serve it better."""
+    line that begins in column 0 after a blank line; each is parsed alone (the parser's included range:
+    its nodes keep the file's rows) and kept only if it parses; the others' lines are module lines.
+    Fewer than half kept: the file is unparsable, line windows serve it better."""
     starts = [0] + [r for r in range(1, len(lines)) if lines[r][:1].strip() and not lines[r - 1].strip()]
+    offsets = [0] + [m.end() for m in re.finditer(b"\n", data)]  # the byte each row starts at
+    whole = parser.included_ranges
     roots = []
-    for first, stop in zip(starts, [*starts[1:], len(lines)], strict=True):
-        piece = "\n" * first + "\n".join(lines[first:stop]) + "\n"
-        root = parser.parse(piece.encode("utf-8", "replace")).root_node
-        if not root.has_error and root.named_child_count:
-            roots.append(root)
+    try:
+        for first, stop in zip(starts, [*starts[1:], len(lines)], strict=True):
+            end = offsets[stop] if stop < len(offsets) else len(data)
+            end_point = (stop, 0) if stop < len(offsets) else (len(offsets) - 1, len(data) - offsets[-1])
+            parser.included_ranges = [Range((first, 0), end_point, offsets[first], end)]
+            root = parser.parse(data).root_node
+            if not root.has_error and root.named_child_count:
+                roots.append(root)
+    finally:
+        parser.included_ranges = whole  # the parser is shared: the next file is parsed whole
     return roots if len(roots) * 2 >= len(starts) else []
 
 
