@@ -685,3 +685,42 @@ def test_a_csharp_file_scoped_namespace_holds_the_declarations_after_it():
     assert dispose.parent_symbol == "Python.Runtime.GILState"
     module_rows = [r for c in analysis.chunks if c.symbol_name is None for r in range(c.start_line, c.end_line + 1)]
     assert 7 not in module_rows  # the class's doc comment is the class's, not module code
+
+
+def test_a_construct_the_grammar_gets_wrong_costs_only_its_own_section():
+    """bats' common.bash: one `eval "(( \\${#${array}[@]} > 0 ))"` the bash grammar cannot parse made
+    the whole file one ERROR node, so none of its thirteen functions had a chunk or a symbol. The
+    file's top-level sections are parsed one by one: every other function keeps its chunk, symbol and
+    calls, at its own lines; the section that does not parse is module lines."""
+    text = (
+        "#!/usr/bin/env bash\n\n"
+        "# compares two versions\n"
+        'bats_version_lt() {\n  bats_check_valid_version "$1"\n  return 2\n}\n\n'
+        "bats_append_arrays_as_args() {\n"
+        "  local -a trailing_args=()\n"
+        "  while (($# > 0)) && [[ $1 != -- ]]; do\n"
+        "    local array=$1\n    shift\n\n"
+        '    if eval "(( \\${#${array}[@]} > 0 ))"; then\n'
+        '      eval "trailing_args+=(\\"\\${${array}[@]}\\")"\n'
+        "    fi\n  done\n}\n\n"
+        "bats_require_minimum_version() {\n"
+        '  if bats_version_lt "$BATS_VERSION" "$1"; then\n'
+        '    printf "BATS_VERSION=%s does not meet required minimum %s\\n" "$BATS_VERSION" "$1"\n'
+        "    exit 1\n  fi\n}\n"
+    )
+    from agent_brain_lab.engine.chunking.languages import parser_for, spec_for
+
+    spec = spec_for("bash")
+    assert spec is not None
+    parser = parser_for(spec)
+    assert parser is not None and parser.parse(text.encode()).root_node.type == "ERROR"  # the grammar's failure
+    whole = parser.included_ranges
+    analysis = analyze_code("common.bash", text, "bash", "code", 1500)
+    spans = {c.symbol_name: (c.start_line, c.end_line) for c in analysis.chunks if c.symbol_name}
+    assert spans == {"bats_version_lt": (3, 7), "bats_require_minimum_version": (21, 26)}
+    calls = {(r.source_id, r.target) for r in analysis.relations if r.relation == "calls"}
+    assert ("common.bash::bats_require_minimum_version", "bats_version_lt") in calls
+    module = [c for c in analysis.chunks if c.symbol_name is None]
+    assert any(c.start_line <= 9 and c.end_line >= 19 for c in module)  # the unparsed section, as lines
+    assert_lines_faithful(analysis.chunks, text.split("\n"))
+    assert parser.included_ranges == whole  # the shared parser reads the next file whole again

@@ -9,4 +9,5 @@
 #    preprocessor conditionals; anonymous typedef'd structs and enums take the typedef's name.
 #    A file whose root the grammar makes an ERROR node around whole functions is chunked by them.
 #    C# destructors and operators are methods; a file-scoped `namespace X;` holds the declarations after it.
+#    A file the grammar cannot parse whole is parsed by top-level sections.
 CHUNKER_VERSION = 3

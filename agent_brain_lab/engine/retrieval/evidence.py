@@ -115,16 +115,22 @@ _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", 
 _LITERAL = re.compile(
     r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`'
 )
-_HOLE = re.compile(  # ${x} (JS), #{x} (Ruby), {x} / {} (Python), %s, %(name)s, %v, %zu, %lld (printf)
+# ${x} (JS), #{x} (Ruby), {x} / {} (Python), %s, %(name)s, %v, %zu, %lld (printf), $x / $1 (shell, PHP)
+_HOLE = re.compile(
     r"[$#]\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]"
     r"|%[-#+ 0-9.*]*(?:hh|ll|[hljztLqI]|I64|I32)?[sdiufrxXeEgGcvqTpob]|\{\}"
+    r"|\$(?:[A-Za-z_]\w*(?:->\w+|\[[^\]\s]*\])?|[0-9@*#?])"
 )
 _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
 # a value concatenated into a message ('Failed to lookup view "' + name + '" in ' + dirs): a name, member
-# or call with no string inside, standing for a hole
-_VALUE = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^()'\"`\n]*\)|\[[^\]'\"`\n]*\])*"
-_JOINED_BY_VALUE = re.compile(rf"\s*\+\s*{_VALUE}\s*\+\s*[rRfFbBuU]{{0,2}}")
-_ENDS_WITH_VALUE = re.compile(rf"[ \t]*\+[ \t]*{_VALUE}")
+# or call with no string inside, standing for a hole; joined by `+`, Lua's `..` or PHP's `.` (before a
+# `$variable`, or with spaces around it: `"..."` then `.format(...)` is a call, not a concatenation)
+_VALUE = r"[A-Za-z_$][\w$]*(?:(?:\.|->)[A-Za-z_$][\w$]*|\([^()'\"`\n]*\)|\[[^\]'\"`\n]*\])*"
+_JOINED_BY_VALUE = re.compile(
+    rf"\s*(?:\+\s*{_VALUE}\s*\+|\.\.\s*{_VALUE}\s*\.\.|\.\s*(?=\$){_VALUE}\s*\.|\s\.\s+{_VALUE}\s+\.)"
+    r"\s*[rRfFbBuU]{0,2}"
+)
+_ENDS_WITH_VALUE = re.compile(rf"[ \t]*(?:\+|\.\.|\.(?=[ \t]*\$)|(?<=[ \t])\.(?=[ \t]))[ \t]*{_VALUE}")
 # a line of a comment: "// ...", "/* ...", " * ..." (a block comment's body), "# ..." (not "#error")
 _COMMENT_LINE = re.compile(r"[ \t]*(?://|/\*|\*(?!\w)|#(?![A-Za-z!\[]))")
 # a reStructuredText object description (Sphinx's ``.. py:data:: NAME``, ``.. function:: f(x)``,
@@ -156,9 +162,11 @@ _DECLARATION_FILES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".d.ts", ".d.mts", ".
 # where a sentence, a line or a lead clause (``No method matches given arguments for X.f: (<class 'str'>)``,
 # the rest appended to a StringBuilder or made by the cause) of a pasted message ends
 _SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
+# a statement raising, throwing, logging or reporting an error: also a shell's message written to stderr
+# (``printf "..." >&2``) and an error value returned after a nil (Lua's ``return nil, "not a Lua table"``)
 _RAISES = re.compile(
     r"\b(raise|throw|throws|panic|abort|bail|fail|fatal|die|errorf|warn|warning|warnings|log|logger|logging|"
-    r"console|print|eprint|exception|error)\b|Error\(|Exception\(",
+    r"console|print|eprint|exception|error)\b|Error\(|Exception\(|[ \t]1?>&2\b|\breturn[ \t]+nil[ \t]*,",
     re.IGNORECASE,
 )
 # the same words as parts of a name: C's `PyErr_SetString(LZ4StreamError, "...")`, `fprintf(stderr, "...")`
@@ -342,10 +350,16 @@ def _read_as_key(name: str) -> re.Pattern[str]:
 @lru_cache(maxsize=1024)
 def _member_line(name: str) -> re.Pattern[str]:
     """A line declaring ``name`` as a member: ``NoOptDefVal string // ...`` (Go), ``name?: string``
-    (TypeScript), ``name: int = 0`` or ``name = 0`` (a Python class attribute)."""
+    (TypeScript), ``name: int = 0`` or ``name = 0`` (a Python class attribute), and after modifiers a
+    constant with or without its type: ``public const VALUE_NEGATABLE = 16;`` (PHP), ``public static
+    final int MAX = 3;`` (Java), ``const int Max = 3;`` (C#)."""
     return re.compile(
         rf"^[ \t]*(?:(?:readonly|public|private|protected|static|declare)[ \t]+)*{re.escape(name)}\??"
-        r"(?:[ \t]*:|[ \t]*=(?!=)|[ \t]+[\w*\[\]().]+)",
+        r"(?:[ \t]*:|[ \t]*=(?!=)|[ \t]+[\w*\[\]().]+)"
+        rf"|^[ \t]*(?:(?:public|private|protected|internal|static|final|readonly)[ \t]+)*const[ \t]+"
+        rf"(?:[\w.<>\[\]?]+[ \t]+)?{re.escape(name)}[ \t]*="
+        rf"|^[ \t]*(?:(?:public|private|protected|internal)[ \t]+)?(?:(?:static|final|readonly)[ \t]+)+"
+        rf"[\w.<>\[\]?]+[ \t]+{re.escape(name)}[ \t]*[=;]",
         re.MULTILINE,
     )
 
@@ -408,17 +422,20 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         row = rows.get(key)
         if row is None:
             continue
-        cover, raises = (0.0, False)
+        cover, raises, held = (0.0, False, 0)
         # a changelog entry quoting a message or a setting tells when it changed, not where it is made
         if words >= 2 and (changes or not is_changelog(row.source)):
-            cover, raises = max(
-                message_match(message, count, row.text, code=row.source_type != "doc")
-                for message, count in counted
-                if count >= 2
+            cover, raises, held = max(
+                (
+                    message_fit(message, count, row.text, code=row.source_type != "doc")
+                    for message, count in counted
+                    if count >= 2
+                ),
+                key=lambda fit: fit[:2],
             )
         if cover:
             tier = (0 if raises else 1) if row.source_type == "code" else 2
-            messages.append((tier, -cover, n, key))
+            messages.append((tier, -cover, held, n, key))
         match = title_match(tokens, row) if row.source_type in _PROSE_TYPES and tokens else 0.0
         if match >= TITLE_MATCH:
             titled.append((-match, n, key))
@@ -527,7 +544,17 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
     whether that literal is raised, thrown or logged); (0, False) when no literal makes the message.
     In ``code`` a quoted phrase in a comment (``* When "trust proxy" is set``) is prose about the code,
     not a message it makes."""
-    best, raises = 0.0, False
+    cover, raises, _ = message_fit(message, words, text, code)
+    return cover, raises
+
+
+def message_fit(message: str, words: int, text: str, code: bool = False) -> tuple[float, bool, int]:
+    """:func:`message_match` and how many characters of the message the best literal's holes took
+    (fewest among the literals of the best cover): of several templates making a message, the one
+    spelling more of it is its source (``'The "--%s" option does not exist.'`` makes ``The "--forse"
+    option does not exist.``; ``'The "-%s" option ...'`` and ``'The "%s" option ...'`` do too, their
+    hole taking the dashes)."""
+    best, raises, held = 0.0, False, 0
 
     lowered = message.lower()
     for match, body in _literals(text):
@@ -548,8 +575,10 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
         else:
             continue
         if cover >= MIN_COVER and cover >= best:
+            taken = sum(len(value) for value in made.groups()) if made else 0
+            held = taken if cover > best else min(held, taken)
             best, raises = cover, raises or _raises(_statement_of(text, match.start(), match.end()))
-    return best, raises
+    return best, raises, held
 
 
 def _words_made(message: str, made: re.Match[str], words: int) -> int:
@@ -609,6 +638,8 @@ def _literals(text: str) -> list[tuple[re.Match[str], str]]:
     end = -1  # where the last literal ended (-1: after a docstring, nothing joins)
     for match in _LITERAL.finditer(text):
         body = next((g for g in match.groups() if g is not None), None)
+        if body is not None and "\\" in body:
+            body = _unescaped(body)
         if body is None:
             _close(out, text, end)
             end = -1
@@ -623,6 +654,16 @@ def _literals(text: str) -> list[tuple[re.Match[str], str]]:
         end = match.end()
     _close(out, text, end)
     return out
+
+
+_ESCAPE = re.compile(r"\\(.)")
+_PRINTED = {"n": " ", "r": " ", "t": " ", '"': '"', "'": "'", "`": "`", "\\": "\\"}  # a line break shows as a break
+
+
+def _unescaped(body: str) -> str:
+    """A literal's text as printed: ``printf "...%s\\n"`` (a shell's, C's, PHP's, Lua's) ends its line
+    with a line break, ``'you don\\'t'`` shows ``you don't``; other escapes are left as written."""
+    return _ESCAPE.sub(lambda m: _PRINTED.get(m.group(1), m.group(0)), body)
 
 
 def _close(out: list[tuple[re.Match[str], str]], text: str, end: int) -> None:
