@@ -289,7 +289,7 @@ TYPED_DECLARATIONS = frozenset(
         "class_parameter",  # Kotlin
     }
 )
-SELF_WORDS = frozenset({"this", "self", "Self", "@"})
+SELF_WORDS = frozenset({"this", "self", "Self", "@", "$this", "static"})  # PHP: $this->f(), self::f(), static::f()
 SUPER_WORDS = frozenset({"super", "base"})
 _NAME_FIELDS = ("name", "pattern", "left", "declarator")
 _NOT_TYPE_WORDS = frozenset(
@@ -359,6 +359,6 @@ def receiver_of(written: str) -> str:
     if len(parts) < 2:
         return ""
     receiver = parts[0]
-    if receiver.split("(", 1)[0] in SUPER_WORDS:
-        return "super"
+    if receiver.split("(", 1)[0] in SUPER_WORDS or (receiver == "parent" and written.startswith("parent::")):
+        return "super"  # PHP's parent::f()
     return "" if "(" in receiver else receiver

@@ -100,6 +100,35 @@ def _c_declarator(node: Node) -> str | None:
     return text_of(d) or None
 
 
+def _c_type_name(node: Node) -> str | None:
+    """``struct s {…}`` is ``s``; an anonymous ``typedef struct {…} name_t;`` (or enum, union) is the
+    name the typedef gives it."""
+    name = node.child_by_field_name("name")
+    if name is not None:
+        return text_of(name)
+    parent = node.parent
+    if parent is None or parent.type != "type_definition":
+        return None
+    declarator = parent.child_by_field_name("declarator")
+    return text_of(declarator) if declarator is not None and declarator.type == "type_identifier" else None
+
+
+def _csharp_destructor(node: Node) -> str | None:
+    """``~GILState()`` is ``~GILState``, as C++ names its destructors: not the constructor's name."""
+    name = text_of(node.child_by_field_name("name"))
+    return f"~{name}" if name else None
+
+
+def _csharp_operator(node: Node) -> str | None:
+    """``operator +(A a, A b)`` is ``operator+``; a conversion ``implicit operator int(A a)`` is
+    ``operator int``."""
+    op = node.child_by_field_name("operator")
+    if op is not None:
+        return f"operator{text_of(op)}"
+    target = text_of(node.child_by_field_name("type"))
+    return f"operator {target}" if target else None
+
+
 def _assigned_name(node: Node) -> str | None:
     """`const f = () => {}` (JS/TS) or `f <- function(x) {}` (R): the name is on the parent. Assigned
     to a member (JS/TS), a function is a method of the object: `res.send = function send() {}` is
@@ -287,7 +316,12 @@ _C_SYMBOLS = {
     "enum_specifier": "enum",
 }
 _C_COMMON: dict[str, Any] = dict(
-    namers={"function_definition": _c_declarator},
+    namers={
+        "function_definition": _c_declarator,
+        "struct_specifier": _c_type_name,
+        "union_specifier": _c_type_name,
+        "enum_specifier": _c_type_name,
+    },
     wrappers=frozenset({"type_definition", "template_declaration", "declaration"}),
     needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"}),
     calls=_C_LIKE_CALLS,
@@ -371,9 +405,17 @@ SPECS: dict[str, LanguageSpec] = {
             "file_scoped_namespace_declaration": "module",
             "method_declaration": "function",
             "constructor_declaration": "function",
+            "destructor_declaration": "function",
+            "operator_declaration": "function",
+            "conversion_operator_declaration": "function",
             "local_function_statement": "function",
         },
-        namers={"method_declaration": _csharp_method},
+        namers={
+            "method_declaration": _csharp_method,
+            "destructor_declaration": _csharp_destructor,
+            "operator_declaration": _csharp_operator,
+            "conversion_operator_declaration": _csharp_operator,
+        },
         needs_body=frozenset({"method_declaration"}),
         calls={"invocation_expression": None, "object_creation_expression": "type"},
         imports={"using_directive": "text"},
