@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 
 import pytest
@@ -526,3 +527,225 @@ def test_a_named_function_a_factory_wraps_is_its_variables_function():
     assert calls == {"_curry2", "_dispatchable", "fn"}
     assert all(r.chunk_id == tap.chunk_id for r in analysis.relations if r.source_id == "tap.js::tap")
     assert_lines_faithful(analysis.chunks, text.split("\n"))
+
+
+def test_a_body_wrapped_in_one_long_statement_is_cut_at_the_statements_inside_it():
+    """A Java method whose whole body is one ``try`` (a Kotlin ``use {}``, a Swift ``do {}``) longer than
+    a chunk: its parts begin where a statement or clause inside it begins, never inside a statement, and
+    the first part holds the signature with the first statements (not the signature alone)."""
+    statement = "      Request request{i} = client.newRequest(url, headers, {i});\n      send(request{i}, {i});\n"
+    text = (
+        "class Downloader {\n"
+        "  @Override\n"
+        "  public void download(String url, Map<String, String> headers) {\n"
+        "    try {\n" + "".join(statement.format(i=i) for i in range(12)) + "    } catch (IOException ex) {\n"
+        "      reject(url, ex);\n"
+        "    }\n"
+        "  }\n"
+        "}\n"
+    )
+    lines = text.split("\n")
+    starts = {i + 1 for i, line in enumerate(lines) if line.lstrip().startswith(("Request request", "} catch"))}
+    parts = [
+        c for c in analyze_code("Downloader.java", text, "java", "code", 300).chunks if c.symbol_name == "download"
+    ]
+    assert len(parts) > 2 and all(len(c.text) <= 300 for c in parts)
+    assert parts[0].text.startswith("  @Override\n  public void download(") and "Request request0" in parts[0].text
+    assert all(c.start_line in starts for c in parts[1:]), [c.text.split("\n")[0] for c in parts]
+
+
+C_HEADER = """/* lib.h: the library's interface. */
+#ifndef LIB_H
+#define LIB_H
+
+#if defined (__cplusplus)
+extern "C" {
+#endif
+
+/*! lib_bound() :
+ *  The largest size compression may output for an input of `size` bytes,
+ *  for allocating the destination buffer.
+ */
+int lib_bound(int size);
+
+/* Linked blocks compress better; independent blocks can be decoded alone. */
+typedef enum {
+    lib_linked = 0,
+    lib_independent
+} lib_mode_t;
+
+/*! LIB_MEMORY :
+ *  Memory usage formula : N->2^N bytes.
+ */
+#define LIB_MEMORY 14
+
+/*! lib_decode() :
+ *  Decodes `src` into `dst`; a negative result is an error code.
+ */
+int lib_decode(const char* src, char* dst, int size);
+
+#if defined (__cplusplus)
+}
+#endif
+
+#endif /* LIB_H */
+
+#if defined(LIB_STATIC) && !defined(LIB_H_STATIC)
+#define LIB_H_STATIC
+
+#if defined (__cplusplus)
+extern "C" {
+#endif
+
+int lib_decode_usingDict(const char* src, char* dst, int size, const void* dict);
+
+#if defined (__cplusplus)
+}
+#endif
+
+#endif
+"""
+
+
+def test_a_c_header_behind_a_split_extern_c_guard_is_parsed():
+    """`extern "C" {` opened in one `#if __cplusplus` block and closed in another (twice, as
+    lz4frame.h does for its static section) made the whole header one parse error (line windows, no
+    symbols): the guard's brace lines are read as blanks, rows unchanged, and the text of every chunk
+    is still the file's own."""
+    analysis = analyze_code("lib.h", C_HEADER, "c", "code", 1500)
+    assert {(s.qualname, s.kind, s.start_line, s.end_line) for s in analysis.symbols} == {
+        ("lib_mode_t", "enum", 15, 19)  # an anonymous typedef'd enum is named by its typedef
+    }
+    assert_lines_faithful(analysis.chunks, C_HEADER.split("\n"))
+    assert any('extern "C" {' in c.text for c in analysis.chunks)
+
+
+def test_a_c_headers_module_chunks_begin_at_its_declarations_doc_comments():
+    """A header inside its include guard is one statement: parts must still begin at the declarations
+    inside it, so a prototype's doc comment is never cut from the prototype."""
+    text = re.sub(r'#if defined \(__cplusplus\)\n(?:extern "C" \{|\})\n#endif\n', "", C_HEADER)
+    analysis = analyze_code("lib.h", text, "c", "code", 230)
+    texts = [c.text for c in analysis.chunks if c.symbol_type == "module"]
+    for declaration, doc in (
+        ("int lib_bound(int size);", "/*! lib_bound() :"),
+        ("int lib_decode(", "/*! lib_decode() :"),
+        ("#define LIB_MEMORY 14", "/*! LIB_MEMORY :"),
+    ):
+        assert doc in next(t for t in texts if declaration in t)
+    assert not [t for t in texts if t.startswith(" *")]
+
+
+def test_a_c_file_whose_root_the_grammar_gives_up_on_keeps_the_symbols_it_parsed():
+    """A label right above an `#endif` (lz4.c's decoder: `safe_literal_copy:` then `#endif`) makes
+    tree-sitter's root an ERROR node though it holds every other function whole: those stay symbols
+    (lz4.c was 2700 lines of line windows), the broken function's lines module code."""
+    fn = "int {0}(int x)\n{{\n    return x + {1};\n}}\n\n"
+    decode = (
+        "int decode(const char* src, int n)\n{\n    int length = 0;\n    while (1) {\n        length = n;\n"
+        "#if FAST_LOOP\n    safe_literal_copy:\n#endif\n        length += 4;\n"
+        "#if FAST_LOOP\n    safe_match_copy:\n#endif\n"
+        "        if (length < 8) {\n            break;\n        }\n    }\n    return length;\n}\n\n"
+    )
+    text = fn.format("first", 1) + fn.format("second", 2) + decode + fn.format("third", 3) + fn.format("fourth", 4)
+    analysis = analyze_code("lz.c", text, "c", "code", 1500)
+    assert {s.qualname for s in analysis.symbols} >= {"first", "second", "third", "fourth"}
+    lines = text.split("\n")
+    assert_lines_faithful(analysis.chunks, lines)
+    assert {i + 1 for i, line in enumerate(lines) if line.strip()} <= covered_lines(analysis.chunks, lines)
+
+
+def test_csharp_destructors_and_operators_are_methods_of_their_own():
+    """A finalizer (`~GILState()`, which throws when the GIL was never released) and operators were no
+    symbols: their bodies sat in the class's skeleton chunk, the throw's message with them."""
+    text = (
+        "namespace Python.Runtime;\n\npublic class GILState : IDisposable\n{\n"
+        "    internal GILState()\n    {\n        state = PythonEngine.AcquireLock();\n    }\n\n"
+        "    ~GILState()\n    {\n"
+        '        throw new InvalidOperationException("GIL must always be released, and it must be released '
+        'from the same thread that acquired it.");\n    }\n\n'
+        "    public static GILState operator +(GILState a, GILState b)\n    {\n        return a;\n    }\n\n"
+        "    public static implicit operator bool(GILState s) => s.state != null;\n}\n"
+    )
+    analysis = analyze_code("Py.cs", text, "csharp", "code", 1500)
+    spans = {(s.qualname, s.kind, s.start_line, s.end_line) for s in analysis.symbols}
+    assert {
+        ("Python.Runtime.GILState.~GILState", "method", 10, 13),
+        ("Python.Runtime.GILState.operator+", "method", 15, 18),
+        ("Python.Runtime.GILState.operator bool", "method", 20, 20),
+    } <= spans
+    finalizer = next(c for c in analysis.chunks if c.symbol_name == "~GILState")
+    assert "GIL must always be released" in finalizer.text
+    skeleton = next(c for c in analysis.chunks if c.symbol_type == "class")
+    assert "GIL must always be released" not in skeleton.text
+
+
+def test_a_csharp_file_scoped_namespace_holds_the_declarations_after_it():
+    """`namespace Python.Runtime;` (C# 10) gives its classes as its siblings: they are its members, with
+    the qualified names a block-scoped `namespace Python.Runtime { … }` gives, and every line is in a
+    chunk once, the usings and the namespace line in the namespace's own."""
+    body = (
+        "    /// <summary>Holds the GIL while alive.</summary>\n    public class GILState : IDisposable\n    {\n"
+        "        public void Dispose()\n        {\n            PythonEngine.ReleaseLock(state);\n        }\n    }\n"
+    )
+    scoped = f"using System;\n\nnamespace Python.Runtime;\n\nusing System.Threading;\n\n{body}"
+    block = f"using System;\n\nnamespace Python.Runtime\n{{\n{body}}}\n"
+    names = []
+    for text in (scoped, block):
+        analysis = analyze_code("Py.cs", text, "csharp", "code", 1500)
+        names.append({(s.qualname, s.kind) for s in analysis.symbols})
+        lines = text.split("\n")
+        assert_lines_faithful(analysis.chunks, lines)
+        assert {i + 1 for i, line in enumerate(lines) if line.strip()} <= covered_lines(analysis.chunks, lines)
+    assert (
+        names[0]
+        == names[1]
+        == {
+            ("Python.Runtime", "module"),
+            ("Python.Runtime.GILState", "class"),
+            ("Python.Runtime.GILState.Dispose", "method"),
+        }
+    )
+    analysis = analyze_code("Py.cs", scoped, "csharp", "code", 1500)
+    dispose = next(c for c in analysis.chunks if c.symbol_name == "Dispose")
+    assert dispose.parent_symbol == "Python.Runtime.GILState"
+    module_rows = [r for c in analysis.chunks if c.symbol_name is None for r in range(c.start_line, c.end_line + 1)]
+    assert 7 not in module_rows  # the class's doc comment is the class's, not module code
+
+
+def test_a_construct_the_grammar_gets_wrong_costs_only_its_own_section():
+    """bats' common.bash: one `eval "(( \\${#${array}[@]} > 0 ))"` the bash grammar cannot parse made
+    the whole file one ERROR node, so none of its thirteen functions had a chunk or a symbol. The
+    file's top-level sections are parsed one by one: every other function keeps its chunk, symbol and
+    calls, at its own lines; the section that does not parse is module lines."""
+    text = (
+        "#!/usr/bin/env bash\n\n"
+        "# compares two versions\n"
+        'bats_version_lt() {\n  bats_check_valid_version "$1"\n  return 2\n}\n\n'
+        "bats_append_arrays_as_args() {\n"
+        "  local -a trailing_args=()\n"
+        "  while (($# > 0)) && [[ $1 != -- ]]; do\n"
+        "    local array=$1\n    shift\n\n"
+        '    if eval "(( \\${#${array}[@]} > 0 ))"; then\n'
+        '      eval "trailing_args+=(\\"\\${${array}[@]}\\")"\n'
+        "    fi\n  done\n}\n\n"
+        "bats_require_minimum_version() {\n"
+        '  if bats_version_lt "$BATS_VERSION" "$1"; then\n'
+        '    printf "BATS_VERSION=%s does not meet required minimum %s\\n" "$BATS_VERSION" "$1"\n'
+        "    exit 1\n  fi\n}\n"
+    )
+    from agent_brain_lab.engine.chunking.languages import parser_for, spec_for
+
+    spec = spec_for("bash")
+    assert spec is not None
+    parser = parser_for(spec)
+    assert parser is not None and parser.parse(text.encode()).root_node.type == "ERROR"  # the grammar's failure
+    whole = parser.included_ranges
+    analysis = analyze_code("common.bash", text, "bash", "code", 1500)
+    spans = {c.symbol_name: (c.start_line, c.end_line) for c in analysis.chunks if c.symbol_name}
+    assert spans == {"bats_version_lt": (3, 7), "bats_require_minimum_version": (21, 26)}
+    calls = {(r.source_id, r.target) for r in analysis.relations if r.relation == "calls"}
+    assert ("common.bash::bats_require_minimum_version", "bats_version_lt") in calls
+    module = [c for c in analysis.chunks if c.symbol_name is None]
+    assert any(c.start_line <= 9 and c.end_line >= 19 for c in module)  # the unparsed section, as lines
+    assert_lines_faithful(analysis.chunks, text.split("\n"))
+    assert parser.included_ranges == whole  # the shared parser reads the next file whole again

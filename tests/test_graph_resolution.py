@@ -141,6 +141,84 @@ class Canvas {
     void draw() {}
 }
 """,
+    # Kotlin and Swift halves of one app: each language's classes extend and call their own
+    "android/FilePath.kt": """abstract class FilePath(var uri: String) {
+  abstract fun validateType()
+
+  fun copy(to: FilePath) {
+    validateType()
+  }
+}
+""",
+    "android/FileEntry.kt": "class FileEntry(uri: String) : FilePath(uri)\n",
+    "ios/FilePath.swift": """class FilePath {
+  func validateType() throws {}
+
+  func copy(to destination: FilePath) throws {
+    try validateType()
+  }
+}
+""",
+    "ios/FileEntry.swift": "final class FileEntry: FilePath {}\n",
+    # Python: an optional's type is its value's; a mapping from outside calls none of the workspace's `items`
+    "py/ctx.py": """import typing as t
+
+
+class Context:
+    def get_all(self):
+        return {}
+
+
+class Cache:
+    def items(self):
+        return []
+
+
+def template_locals(real: t.Mapping[str, t.Any], ctx: t.Optional[Context]):
+    data = ctx.get_all()
+    return data, list(real.items())
+""",
+    # C#: an extension method of an outside type likewise
+    "cs/Strings.cs": """static class StringExtensions {
+    public static bool IsBlank(this string s) { return s.Length == 0; }
+}
+
+class Form {
+    bool Check(string name) { return name.IsBlank(); }
+}
+""",
+    # Kotlin: an extension function of an outside type is that type's method, and calls on it find it
+    "android/Uris.kt": """fun Uri.isSAFUri(context: Context): Boolean = scheme == "content"
+
+class Reader {
+  fun open(uri: Uri, context: Context) {
+    if (uri.isSAFUri(context)) {
+      uri.normalizeScheme()
+    }
+  }
+}
+""",
+    # Java: one class of the workspace defines getInputStream; a call of it on a receiver of a type from
+    # outside (HttpURLConnection) is that type's method, one on `this` or on a workspace type is its own
+    "java/Files.java": """class Files {
+    InputStream getInputStream(String path) { return null; }
+
+    byte[] readFile(String path) {
+        return getInputStream(path).readAllBytes();
+    }
+}
+
+class Uploader {
+    void upload(Files files) {
+        HttpURLConnection connection = open();
+        connection.getInputStream();
+    }
+
+    void copy(Files files) {
+        files.getInputStream("a");
+    }
+}
+""",
     "go/cart.go": """package cart
 
 type Cart struct{}
@@ -268,6 +346,44 @@ def test_what_the_file_writes_picks_among_same_named_entities(graph, caller, cal
     assert callee in found
     same_named = {n for n in found if n.rpartition(".")[2] == callee.rpartition(".")[2]}
     assert same_named == {callee}  # and not the other class's method of the same name
+
+
+def test_a_receiver_of_a_type_from_outside_the_workspace_calls_none_of_its_methods(graph):
+    """`connection.getInputStream()` with `HttpURLConnection connection` is not a call of the workspace's
+    one `getInputStream`; `files.getInputStream(...)` with `Files files`, and the bare call, are."""
+    assert "java/Files.java::Files.getInputStream" not in calls(graph, "java/Files.java::Uploader.upload")
+    assert "java/Files.java::Files.getInputStream" in calls(graph, "java/Files.java::Uploader.copy")
+    assert "java/Files.java::Files.getInputStream" in calls(graph, "java/Files.java::Files.readFile")
+
+
+def test_an_optional_receiver_has_its_values_type_and_an_outside_mapping_none_of_ours(graph):
+    """`ctx: t.Optional[Context]` types `ctx` as Context (`ctx.get_all()` calls Context.get_all);
+    `real: t.Mapping[...]` is a type from outside, so `real.items()` is not the workspace's `Cache.items`."""
+    found = calls(graph, "py/ctx.py::template_locals")
+    assert "py/ctx.py::Context.get_all" in found
+    assert "py/ctx.py::Cache.items" not in found
+
+
+def test_a_file_extends_and_calls_the_entities_of_its_own_language(graph):
+    """An app's Kotlin and Swift halves define the same names: each half's subclass extends its own
+    language's base (not an outside entity: the name is not ambiguous within the language), and a
+    call of a name only the other language defines with a body is no call."""
+
+    def bases(node: str) -> set[str]:
+        return {e.target for e in graph.out_edges(node) if e.relation == "extends"}
+
+    assert bases("android/FileEntry.kt::FileEntry") == {"android/FilePath.kt::FilePath"}
+    assert bases("ios/FileEntry.swift::FileEntry") == {"ios/FilePath.swift::FilePath"}
+    assert not {n for n in calls(graph, "android/FilePath.kt::FilePath.copy") if n.startswith("ios/")}
+    assert "ios/FilePath.swift::FilePath.validateType" in calls(graph, "ios/FilePath.swift::FilePath.copy")
+
+
+def test_an_extension_function_is_a_method_of_its_receiver_type(graph):
+    """Kotlin's `fun Uri.isSAFUri(…)` is the entity `Uri.isSAFUri`, C#'s `IsBlank(this string s)` in a
+    static class is `StringExtensions.string.IsBlank`, and a call on a receiver of that type (`uri:
+    Uri`, `string name`) calls it, though the type is from outside the workspace."""
+    assert "android/Uris.kt::Uri.isSAFUri" in calls(graph, "android/Uris.kt::Reader.open")
+    assert "cs/Strings.cs::StringExtensions.string.IsBlank" in calls(graph, "cs/Strings.cs::Form.Check")
 
 
 def test_an_untyped_receiver_across_files_stays_unresolved(graph):

@@ -1017,3 +1017,234 @@ def test_a_message_quoted_in_a_pasted_dump_finds_the_literal_it_was_made_from(tm
     sentence = "The mimetype for the request is 'application/x-www-form-urlencoded' instead of 'multipart/form-data'"
     words = len(WORD.findall(sentence))
     assert message_match(sentence, words, 'MULTIPART = "multipart/form-data"\n', code=True) == (0.0, False)
+
+
+KOTLIN_EXCEPTIONS = """package app.files
+
+/** Thrown when a file cannot be downloaded: the response has no body or its status is an error status. */
+internal class UnableToDownloadException(reason: String) :
+  CodedException("Unable to download a file: $reason")
+
+internal class UnableToDeleteException(reason: String) :
+  CodedException("Unable to delete file or directory: $reason")
+"""
+
+KOTLIN_DOWNLOAD = """package app.files
+
+/** Downloads [url] into [to], following the server's answer. */
+fun downloadFile(url: String, to: File, headers: Map<String, String>): File {
+  val builder = Request.Builder().url(url)
+  headers.forEach { (key, value) -> builder.addHeader(key, value) }
+  val response = client.newCall(builder.build()).execute()
+  if (!response.isSuccessful) {
+    throw UnableToDownloadException("response has status: ${response.code}")
+  }
+  val body = response.body ?: throw UnableToDownloadException("response body is null")
+  body.byteStream().use { input -> to.outputStream().use { input.copyTo(it) } }
+  return to
+}
+
+/** Deletes [file] and everything below it. */
+fun deleteFile(file: File) {
+  if (!file.exists()) {
+    throw UnableToDeleteException("uri '${file.path}' does not exist")
+  }
+  file.deleteRecursively()
+}
+"""
+
+SWIFT_DOWNLOAD = """import Foundation
+
+/// Downloads a file from the URL to the destination, reporting progress while the response is streamed.
+func downloadFile(url: URL, to destination: URL) async throws -> URL {
+  let (location, response) = try await URLSession.shared.download(from: url)
+  if let httpResponse = response as? HTTPURLResponse, !(200...299).contains(httpResponse.statusCode) {
+    throw UnableToDownloadException("response has status \\(httpResponse.statusCode)")
+  }
+  try FileManager.default.moveItem(at: location, to: destination)
+  return destination
+}
+"""
+
+SWIFT_EXCEPTIONS = """import Foundation
+
+internal final class WatcherUnsupportedPathException: GenericException<String> {
+  override var reason: String {
+    "Cannot watch path '\\(param)'. Only local file:// paths are supported."
+  }
+}
+
+internal final class WatcherPathNotFoundException: GenericException<String> {
+  override var reason: String {
+    "Path does not exist: '\\(param)'"
+  }
+}
+
+internal final class UnableToGetInfoException: GenericException<String> {
+  override var reason: String {
+    "Unable to get info from a file: \\(param)"
+  }
+}
+"""
+
+
+def test_kotlin_and_swift_interpolations_are_holes_and_a_thrown_reason_comes_before_its_class(tmp_path):
+    """Kotlin writes a message's values as ``$name`` (and ``${expr}``), Swift as ``\\(expr)``: both are
+    holes of the message's template. An exception class whose message ends in the reason it is given
+    (``"Unable to download a file: $reason"``) and the throw giving that reason (``"response has
+    status: ${response.code}"``) both make the pasted text; the throw, whose literal the class's hole
+    took, comes first, then the class; a Swift throw making the same text but for the colon its hole
+    takes (``"response has status \\(code)"``) after the one spelling it."""
+    swift_body = "Cannot watch path \\(param). Only local file:// paths are supported."
+    assert _HOLE.sub("{}", swift_body) == "Cannot watch path {}. Only local file:// paths are supported."
+    assert _HOLE.sub("{}", "Unable to download a file: $reason") == "Unable to download a file: {}"
+    brain = indexed_files(
+        tmp_path,
+        {
+            "android/FileSystemExceptions.kt": KOTLIN_EXCEPTIONS,
+            "android/FileSystemDownload.kt": KOTLIN_DOWNLOAD,
+            "ios/FileSystemExceptions.swift": SWIFT_EXCEPTIONS,
+            "ios/FileSystemDownload.swift": SWIFT_DOWNLOAD,
+        },
+    )
+    pasted = "Error: Unable to download a file: response has status: 404"
+    assert message_match(message_of(pasted), 9, KOTLIN_EXCEPTIONS, code=True) == (1.0, True)
+    assert message_match(message_of(pasted), 9, KOTLIN_DOWNLOAD, code=True) == (1.0, True)
+    top = top10(brain, pasted)
+    assert [(r.source, r.symbol_name) for r in top[:3]] == [
+        ("android/FileSystemDownload.kt", "downloadFile"),
+        ("ios/FileSystemDownload.swift", "downloadFile"),
+        ("android/FileSystemExceptions.kt", "UnableToDownloadException"),
+    ]
+    watched = "Error: Cannot watch path 'https://example.com/a.txt'. Only local file:// paths are supported."
+    first = top10(brain, watched)[0]
+    assert (first.source, first.symbol_name) == ("ios/FileSystemExceptions.swift", "WatcherUnsupportedPathException")
+
+
+def test_a_pasted_c_message_with_size_and_unsigned_holes_finds_where_it_is_set(tmp_path):
+    """C writes unsigned and size_t values as ``%u``, ``%zu`` (``%lld``, ``%hhu``...): holes of the
+    template, as ``%d`` is; and a ``PyErr_Format``/``fprintf(stderr, …)`` call raises (a part of its
+    names says so) where a message table does not."""
+    raising = (
+        "static PyObject *\ndecompress (PyObject *self, PyObject *args)\n{\n"
+        "  if (output_size != dest_size)\n    {\n      PyErr_Format (LZ4BlockError,\n"
+        '                    "Decompressor wrote %u bytes, but %zu bytes expected from header",\n'
+        "                    output_size, dest_size);\n      return NULL;\n    }\n  return result;\n}\n"
+    )
+    message = "Decompressor wrote 12 bytes, but 40 bytes expected from header"
+    assert message_match(message, 9, raising, code=True) == (1.0, True)
+    printed = 'void report(int n)\n{\n    fprintf(stderr, "Decompressor wrote %lld bytes, but %zu bytes expected",'
+    printed += " n, m);\n}\n"
+    assert message_match("Decompressor wrote 12 bytes, but 40 bytes expected", 8, printed, code=True) == (1.0, True)
+    files = {
+        "src/block.c": raising,
+        "src/messages.c": (
+            "/* The decompressor's messages, for the bytes written and the bytes expected from the header. */\n"
+            "static const char* header_messages[] = {\n"
+            '    "Decompressor wrote %u bytes, but %zu bytes expected from header",\n'
+            '    "Decompressor wrote no bytes: the header expected bytes",\n'
+            "};\n"
+            "/* bytes expected from header: bytes the decompressor wrote */\n"
+        ),
+    }
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, f"lz4.block.LZ4BlockError: {message}")[0]
+    assert (first.source, first.symbol_name) == ("src/block.c", "decompress")
+
+
+def test_a_message_a_string_builder_goes_on_finds_the_literal_starting_it(tmp_path):
+    """C# (and Java) build a message by appending to a ``StringBuilder``: the literal starting the
+    pasted message covers its lead clause, up to the ``: `` the argument list follows."""
+    binder = (
+        "namespace Python.Runtime\n{\n    internal class MethodBinder\n    {\n"
+        "        internal virtual NewReference Invoke(BorrowedReference inst, BorrowedReference args)\n"
+        "        {\n            Binding? binding = Bind(inst, args);\n            if (binding == null)\n            {\n"
+        '                var value = new StringBuilder("No method matches given arguments");\n'
+        "                if (methodinfo != null && methodinfo.Length > 0)\n                {\n"
+        '                    value.Append($" for {methodinfo[0].DeclaringType?.Name}.{methodinfo[0].Name}");\n'
+        "                }\n"
+        '                value.Append(": ");\n                AppendArgumentTypes(to: value, args);\n'
+        "                return Exceptions.RaiseTypeError(value.ToString());\n            }\n"
+        "            return binding.Invoke();\n        }\n\n"
+        "        /// <summary>The method matching the given arguments: the class of each argument matches.</summary>\n"
+        "        internal static MethodBase? MatchSignature(MethodBase[] methods, Type[] args)\n        {\n"
+        "            return methods.FirstOrDefault(m => m.GetParameters().Length == args.Length);\n        }\n"
+        "    }\n}\n"
+    )
+    message = "No method matches given arguments for Calculator.Add: (<class 'str'>, <class 'int'>)"
+    cover, _ = message_match(message, len(WORD.findall(message)), binder, code=True)
+    assert cover >= 0.5
+    brain = indexed_files(tmp_path, {"src/runtime/MethodBinder.cs": binder})
+    first = top10(brain, f"TypeError: {message}")[0]
+    assert first.symbol_name == "Invoke"
+
+
+def test_a_question_about_what_the_code_does_puts_the_c_definition_above_its_header_prototype(tmp_path):
+    """A header's prototype comes with the doc comment saying what the function does in the question's
+    words; the definition in the .c file does it: for a question about what the code does, a header's
+    declarations go ``DOCS_PENALTY`` lower, as a docs page does (a how-do-I question keeps them)."""
+    files = {
+        "lib/hc.h": (
+            "#ifndef HC_H\n#define HC_H\n\n"
+            "/*! hc_compress() :\n"
+            " *  Compresses with the strategy of the compression level: levels up to 9 search the hash\n"
+            " *  chain for the longest match, levels 10 and above use the optimal parser.\n"
+            " */\n"
+            "int hc_compress(const char* src, char* dst, int srcSize, int level);\n\n"
+            "/*! hc_level_max : the highest compression level. */\n#define HC_LEVEL_MAX 12\n\n#endif\n"
+        ),
+        "lib/hc.c": (
+            '#include "hc.h"\n\n'
+            "static int compress_chain(const char* src, char* dst, int n, int searches);\n"
+            "static int compress_optimal(const char* src, char* dst, int n, int searches);\n\n"
+            "int hc_compress(const char* src, char* dst, int srcSize, int level)\n{\n"
+            "    static const int searches[HC_LEVEL_MAX + 1] = { 2, 2, 2, 4, 8, 16, 32, 64, 128, 256, 96, 512, 99 };\n"
+            "    if (level < 1) level = 9;\n    if (level > HC_LEVEL_MAX) level = HC_LEVEL_MAX;\n"
+            "    /* the hash chain below level 10, the optimal parser above */\n"
+            "    if (level < 10)\n        return compress_chain(src, dst, srcSize, searches[level]);\n"
+            "    return compress_optimal(src, dst, srcSize, searches[level]);\n}\n"
+        ),
+    }
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, "how does the compression level pick between the hash chain and the optimal parser")[0]
+    assert (first.source, first.symbol_name) == ("lib/hc.c", "hc_compress")
+    usage = [r.source for r in top10(brain, "how do I pick the compression level for the optimal parser")]
+    assert "lib/hc.h" in usage[:2]
+
+
+def test_a_question_about_what_the_code_does_puts_the_code_above_docstrings_held_as_literals(tmp_path):
+    """A C extension writes its Python docstrings as string literals (``PyDoc_STRVAR``): prose about
+    the code, in the question's words; the function verifying the checksum does it."""
+    doc = "".join(
+        f'  "{line}\\n" \\\n'
+        for line in (
+            "decompress(data, return_bytearray=False)",
+            "",
+            "Decompresses a frame of data and returns it.",
+            "",
+            "Args:",
+            "    data (str, bytes or buffer-compatible object): LZ4 frame to be",
+            "        decompressed. If the frame has a content checksum, it is stored",
+            "        at the end of the frame, and checked during decompression.",
+            "    return_bytearray (bool): If True a bytearray object will be returned.",
+        )
+    )
+    files = {
+        "lz4/frame/_frame.c": (
+            "static PyObject *\ndecompress (PyObject *self, PyObject *args)\n{\n"
+            "  return __decompress (context, source, source_size);\n}\n\n"
+            f'PyDoc_STRVAR\n(\n decompress__doc,\n{doc}  "\\n");\n'
+        ),
+        "lz4libs/lz4frame.c": (
+            "size_t LZ4F_decompress(LZ4F_dctx* dctx, void* dst, size_t* dstSizePtr)\n{\n"
+            "    /* at the end of the frame, verify the content checksum of the decompressed data */\n"
+            "    if (!dctx->skipChecksum) {\n"
+            "        U32 const readCRC = LZ4F_readLE32(selectedIn);\n"
+            "        U32 const resultCRC = XXH32_digest(&(dctx->xxh));\n"
+            "        RETURN_ERROR_IF(readCRC != resultCRC, contentChecksum_invalid);\n"
+            "    }\n    LZ4F_resetDecompressionContext(dctx);\n    return 0;\n}\n"
+        ),
+    }
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, "how is the content checksum verified at the end of a frame when decompressing")[0]
+    assert (first.source, first.symbol_name) == ("lz4libs/lz4frame.c", "LZ4F_decompress")

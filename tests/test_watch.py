@@ -17,7 +17,7 @@ import pytest
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.types import MAX_REQUEST_PATHS, InvalidRequest
-from agent_brain_lab.engine.watch import ChangeBatcher, follow, relevant
+from agent_brain_lab.engine.watch import ChangeBatcher, Watcher, follow, relevant
 
 REPO = Path(__file__).resolve().parents[1]
 WAIT_S = 90  # bound on "becomes searchable"; the tests poll and return as soon as it holds
@@ -153,6 +153,33 @@ def test_own_writes_ignored_files_and_editor_temp_files_trigger_nothing(followin
     (workspace / "docs" / "sentinel.md").write_text("# Sentinel\n\nThe cobaltheron stands guard.\n")
     eventually(lambda: sources(following.brain, "cobaltheron") == {"docs/sentinel.md"})
     assert following.runs[runs_before:] == [["docs/sentinel.md"]]
+
+
+@pytest.mark.parametrize("polling", [False, True], ids=["events", "polling"])
+def test_only_a_folder_the_workspace_walks_into_resets_the_watch_and_then_everything_is_checked(workspace, polling):
+    submitted: list[list[str]] = []
+    batcher = ChangeBatcher(Brain(workspace), submitted.append, delay=0.2)
+    watcher = Watcher(batcher, force_polling=polling, poll_delay_ms=200)
+    watcher.start()
+    try:
+        assert watcher.ready(WAIT_S).mode == ("polling" if polling else "events")
+        # Folders no scan walks into: the index's own, hidden, excluded, gitignored ("secret/").
+        for rel in (".agent-brain/gen-1", ".ipynb_checkpoints", "__pycache__", "node_modules/pkg", "secret"):
+            (workspace / rel).mkdir(parents=True)
+        (workspace / "docs" / "sentinel.md").write_text("# Sentinel\n")
+        eventually(lambda: any("docs/sentinel.md" in batch for batch in submitted), what="the change after them")
+        assert watcher.restarts == 0
+        assert {p for batch in submitted for p in batch} <= {"docs/sentinel.md", "docs"}  # polling: its folder too
+
+        # A folder the workspace walks into: watched from now on, and since what changed while the watch
+        # was set up again is seen by neither watch, the whole workspace ("") is looked at once more.
+        (workspace / "notes").mkdir()
+        eventually(lambda: any("" in batch for batch in submitted), what="the whole workspace checked")
+        assert watcher.restarts == 1 and watcher.watched == 3  # root, docs, notes
+        (workspace / "notes" / "late.md").write_text("# Late\n")
+        eventually(lambda: any("notes/late.md" in batch for batch in submitted), what="a file in the new folder")
+    finally:
+        watcher.stop()
 
 
 def test_a_branch_switch_is_one_batched_run(tmp_path):

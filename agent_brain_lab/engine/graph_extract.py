@@ -289,7 +289,7 @@ TYPED_DECLARATIONS = frozenset(
         "class_parameter",  # Kotlin
     }
 )
-SELF_WORDS = frozenset({"this", "self", "Self", "@"})
+SELF_WORDS = frozenset({"this", "self", "Self", "@", "$this", "static"})  # PHP: $this->f(), self::f(), static::f()
 SUPER_WORDS = frozenset({"super", "base"})
 _NAME_FIELDS = ("name", "pattern", "left", "declarator")
 _NOT_TYPE_WORDS = frozenset(
@@ -327,10 +327,28 @@ def typed_names(node: Node) -> list[tuple[str, str]]:
     return out
 
 
+# a type that wraps the one a value has (Python's ``t.Optional[Context]``, ``Final[int]``): that one
+_WRAPPING = re.compile(
+    r"^(?:[\w$]+\.)*(?:Optional|Final|ClassVar|Annotated|Required|NotRequired|ReadOnly)\s*\[\s*([^,\[\]]+)"
+)
+_UNION = re.compile(r"^(?:[\w$]+\.)*Union\s*\[(.*)\]$")
+_NOTHING = frozenset({"None", "null", "undefined", "nil", "void"})  # the "no value" side of an optional
+
+
 def _type_name(text: str) -> str | None:
     """The class a written type names: generics, pointers, nullability and modifiers dropped; the
-    last part of a qualified name."""
-    words = [w for w in _WORD.findall(strip_generics(text.lstrip(":").strip())) if w not in _NOT_TYPE_WORDS]
+    last part of a qualified name. An optional one is its value's type (``t.Optional[Context]``,
+    ``Context | None``, ``Union[Context, None]``: Context); a union of several types names none."""
+    text = text.lstrip(":").strip().strip("'\"")
+    wrapped = _WRAPPING.match(text)
+    if wrapped:
+        text = wrapped.group(1)
+    union = _UNION.match(text)
+    members = [m.strip() for m in (union.group(1).split(",") if union else text.split("|"))]
+    members = [m for m in members if m and m not in _NOTHING]
+    if len(members) != 1:
+        return None
+    words = [w for w in _WORD.findall(strip_generics(members[0])) if w not in _NOT_TYPE_WORDS]
     return words[-1] if words and len(words) <= 3 else None
 
 
@@ -341,6 +359,6 @@ def receiver_of(written: str) -> str:
     if len(parts) < 2:
         return ""
     receiver = parts[0]
-    if receiver.split("(", 1)[0] in SUPER_WORDS:
-        return "super"
+    if receiver.split("(", 1)[0] in SUPER_WORDS or (receiver == "parent" and written.startswith("parent::")):
+        return "super"  # PHP's parent::f()
     return "" if "(" in receiver else receiver

@@ -73,6 +73,16 @@ class Fragment(NamedTuple):
 CODE_SUFFIXES = (*CODE_LANGUAGES, ".R")
 PACKAGE_FILES = ("/__init__.py", "/index.ts", "/index.js", "/mod.rs")
 
+# languages whose files name each other's entities (a JavaScript file importing TypeScript, C++ including C)
+LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
+
+
+def language_of(path: str) -> str | None:
+    """The code language (family) of a workspace file by its suffix; None when it is not code."""
+    language = CODE_LANGUAGES.get(posixpath.splitext(path)[1].lower())
+    return LANGUAGE_FAMILIES.get(language, language) if language else None
+
+
 Candidates = Callable[[str], list[str]]  # a name -> the sorted ids of the entities of that name
 HasFile = Callable[[str], bool]
 NodeAttrs = dict[str, Any]
@@ -142,6 +152,7 @@ def references(path: str, facts: Mapping[str, Any]) -> tuple[set[str], set[str]]
             modules.update(module_candidates(path, rel["target"]))
         else:
             names.add(symbol_key(rel["target"]))
+            names.update(symbol_key(t) for t in rel.get("receiver_types", ()))  # resolve() looks them up too
     return names, modules
 
 
@@ -254,8 +265,18 @@ class _Scope(NamedTuple):
         """The entity a name written in ``source`` means; None when none, or several and nothing
         the file writes tells them apart. Same-named entities are told apart by the receiver's
         ``types`` when the file wrote them, else by the caller's own class, else by the caller's
-        file, else by the files it imports."""
+        file, else by the files it imports. A call on a receiver whose every written type is from
+        outside the workspace (``HttpURLConnection connection``; ``connection.getInputStream()``)
+        calls that type's method, not a same-named one of the workspace (but an extension of that type
+        the workspace defines, Kotlin's ``fun Uri.isSAFUri``): no edge. A file's code names
+        entities of its own language only (a Kotlin class extends the Kotlin ``FileSystemPath``, not the
+        Swift one of the same app's iOS half)."""
         found = self.candidates(symbol_key(raw))
+        language = language_of(self.path)
+        if language is not None:
+            found = [c for c in found if language_of(c.partition("::")[0]) in (language, None)]
+        if found and types and not any(self.candidates(symbol_key(t)) for t in types):
+            found = [c for c in found if _owner_name(c) in types]  # unless the workspace extends that type
         if len(found) <= 1:
             return found[0] if found else None
         mine = self.path + "::"

@@ -210,6 +210,7 @@ class Watcher:
         self._log = log or logging.getLogger(__name__)
         self.state = WatchState("off", "starting")
         self.watched = 0  # folders under watch (one inotify watch each with events)
+        self.restarts = 0  # times the set of folders changed and the watch was set up again
         self._thread = threading.Thread(target=self._run, name="agent-brain-watch", daemon=True)
 
     def start(self) -> None:
@@ -238,12 +239,19 @@ class Watcher:
     def _run(self) -> None:
         polling, reason = _polling_default(self._force_polling)
         ended = WatchState("off", "stopped")
+        watched: list[Path] | None = None
         while not self.is_set():
             try:
-                if self._follow(polling, reason):
-                    continue  # the set of folders changed: watch the new set
-                break
+                watched = self._follow(polling, reason, watched or self.folders())
+                if watched is None:
+                    break
+                # The set of folders changed: watch the new set. What changed between the old watch's
+                # last look and the new one's first is seen by neither, so the whole workspace is
+                # checked once more (an incremental run: an unchanged file costs a stat).
+                self.restarts += 1
+                self.batcher.add([""])
             except OSError as err:  # watch limit reached, no inotify, an unwatchable folder
+                watched = None
                 if polling:
                     ended = WatchState("off", f"cannot watch {self.root}: {_first_line(err)}")
                     self._log.error("agent-brain: %s", ended.reason)
@@ -259,10 +267,9 @@ class Watcher:
         recursively), so excluded, ignored and hidden folders cost no watch and raise no event."""
         return folders(self.root, self.batcher.brain.config.scan_options())
 
-    def _follow(self, polling: bool, reason: str | None) -> bool:
-        """Watch until stopped (False) or until a folder appears, goes or changes its ignore rules
-        (True: the caller watches the new set of folders)."""
-        watched = self.folders()
+    def _follow(self, polling: bool, reason: str | None, watched: list[Path]) -> list[Path] | None:
+        """Watch ``watched`` until stopped (None) or until the folders to watch are no longer these:
+        a folder appeared, went or changed its ignore rules (the new list: the caller watches it)."""
         self.watched = len(watched)
         changes = watchfiles.watch(
             *watched,
@@ -290,21 +297,28 @@ class Watcher:
                 wanted = [p for p in paths if p is not None]
                 if wanted:
                     self.batcher.add(wanted)
-                if any(_reshapes(change, path, folder_set) for change, path in batch):
-                    return True
+                if any(self._reshapes(change, path, folder_set) for change, path in batch):
+                    now = self.folders()  # a gitignored folder, or an ignore rule that moved nothing, changes none
+                    if {str(f) for f in now} != folder_set:
+                        return now
         finally:
             changes.close()
-        return False
+        return None
 
-
-def _reshapes(change: watchfiles.Change, path: str, watched: set[str]) -> bool:
-    """Whether a change alters which folders are watched: a folder added (a new folder, or one renamed
-    in), a watched folder gone, or a .gitignore changed."""
-    if Path(path).name == ".gitignore":
-        return True
-    if change == watchfiles.Change.added:
-        return os.path.isdir(path) and path not in watched
-    return change == watchfiles.Change.deleted and path in watched
+    def _reshapes(self, change: watchfiles.Change, path: str, watched: set[str]) -> bool:
+        """Whether a change alters which folders are watched: a folder added (a new folder, or one
+        renamed in) that the workspace may walk into, a watched folder gone, or a .gitignore changed.
+        A hidden or excluded folder (the index's own, ``__pycache__``, ``.ipynb_checkpoints``) is
+        never watched, so its coming costs no restart."""
+        if Path(path).name == ".gitignore":
+            return True
+        if change == watchfiles.Change.added:
+            return (
+                path not in watched
+                and relevant(self.root, path, self._include_hidden) is not None
+                and os.path.isdir(path)
+            )
+        return change == watchfiles.Change.deleted and path in watched
 
 
 def inotify_watches(pid: int | str = "self") -> int | None:

@@ -5,4 +5,12 @@
 # by its next run (every chunk text it already embedded comes from the embedding cache), so an
 # upgrade never leaves unchanged files with the old chunks next to edited files with the new.
 # 2: JavaScript member-assigned functions as methods, doc comments across a blank line.
-CHUNKER_VERSION = 2
+# 3: C/C++ headers behind a split `extern "C"` guard parse; parts begin at declarations inside
+#    preprocessor conditionals; anonymous typedef'd structs and enums take the typedef's name.
+#    A file whose root the grammar makes an ERROR node around whole functions is chunked by them.
+#    C# destructors and operators are methods; a file-scoped `namespace X;` holds the declarations after it.
+#    A file the grammar cannot parse whole is parsed by top-level sections.
+#    A statement longer than a chunk is cut at the statements inside it; calls on receivers of outside
+#    types are no calls of same-named workspace methods (the graph's edges are re-resolved with the chunks);
+#    Kotlin extension functions and C# extension methods are named after the type they extend.
+CHUNKER_VERSION = 3

@@ -100,6 +100,35 @@ def _c_declarator(node: Node) -> str | None:
     return text_of(d) or None
 
 
+def _c_type_name(node: Node) -> str | None:
+    """``struct s {…}`` is ``s``; an anonymous ``typedef struct {…} name_t;`` (or enum, union) is the
+    name the typedef gives it."""
+    name = node.child_by_field_name("name")
+    if name is not None:
+        return text_of(name)
+    parent = node.parent
+    if parent is None or parent.type != "type_definition":
+        return None
+    declarator = parent.child_by_field_name("declarator")
+    return text_of(declarator) if declarator is not None and declarator.type == "type_identifier" else None
+
+
+def _csharp_destructor(node: Node) -> str | None:
+    """``~GILState()`` is ``~GILState``, as C++ names its destructors: not the constructor's name."""
+    name = text_of(node.child_by_field_name("name"))
+    return f"~{name}" if name else None
+
+
+def _csharp_operator(node: Node) -> str | None:
+    """``operator +(A a, A b)`` is ``operator+``; a conversion ``implicit operator int(A a)`` is
+    ``operator int``."""
+    op = node.child_by_field_name("operator")
+    if op is not None:
+        return f"operator{text_of(op)}"
+    target = text_of(node.child_by_field_name("type"))
+    return f"operator {target}" if target else None
+
+
 def _assigned_name(node: Node) -> str | None:
     """`const f = () => {}` (JS/TS) or `f <- function(x) {}` (R): the name is on the parent. Assigned
     to a member (JS/TS), a function is a method of the object: `res.send = function send() {}` is
@@ -162,6 +191,26 @@ def _go_method(node: Node) -> str | None:
     params = [c for c in receiver.named_children if c.type == "parameter_declaration"] if receiver else []
     rtype = strip_generics(text_of(params[0].child_by_field_name("type"))) if params else ""
     return f"{rtype}.{name}" if rtype else name or None
+
+
+def _kotlin_function(node: Node) -> str | None:
+    """A Kotlin extension function is named ``Receiver.name`` (``fun Uri.isSAFUri(…)``: a method of
+    ``Uri`` as calls on a ``Uri`` find it), any other by its own name."""
+    name = next((c for c in node.named_children if c.type == "simple_identifier"), None)
+    receiver = next((c for c in node.named_children if c.type == "receiver_type"), None)
+    rtype = strip_generics(text_of(receiver)).rstrip("?") if receiver is not None else ""
+    return f"{rtype}.{text_of(name)}" if rtype and name is not None else text_of(name) or None
+
+
+def _csharp_method(node: Node) -> str | None:
+    """A C# extension method (``static bool IsBlank(this string s)``) is named ``Type.Name`` like a
+    Kotlin extension function; any other method by its own name."""
+    name = text_of(node.child_by_field_name("name")) or None
+    params = node.child_by_field_name("parameters")
+    first = next((c for c in params.named_children if c.type == "parameter"), None) if params else None
+    extends = first is not None and any(c.type == "modifier" and text_of(c) == "this" for c in first.children)
+    rtype = strip_generics(text_of(first.child_by_field_name("type"))) if extends and first is not None else ""
+    return f"{rtype}.{name}" if rtype and name else name
 
 
 def _go_type_kind(node: Node) -> str:
@@ -267,7 +316,12 @@ _C_SYMBOLS = {
     "enum_specifier": "enum",
 }
 _C_COMMON: dict[str, Any] = dict(
-    namers={"function_definition": _c_declarator},
+    namers={
+        "function_definition": _c_declarator,
+        "struct_specifier": _c_type_name,
+        "union_specifier": _c_type_name,
+        "enum_specifier": _c_type_name,
+    },
     wrappers=frozenset({"type_definition", "template_declaration", "declaration"}),
     needs_body=frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"}),
     calls=_C_LIKE_CALLS,
@@ -351,7 +405,16 @@ SPECS: dict[str, LanguageSpec] = {
             "file_scoped_namespace_declaration": "module",
             "method_declaration": "function",
             "constructor_declaration": "function",
+            "destructor_declaration": "function",
+            "operator_declaration": "function",
+            "conversion_operator_declaration": "function",
             "local_function_statement": "function",
+        },
+        namers={
+            "method_declaration": _csharp_method,
+            "destructor_declaration": _csharp_destructor,
+            "operator_declaration": _csharp_operator,
+            "conversion_operator_declaration": _csharp_operator,
         },
         needs_body=frozenset({"method_declaration"}),
         calls={"invocation_expression": None, "object_creation_expression": "type"},
@@ -407,7 +470,7 @@ SPECS: dict[str, LanguageSpec] = {
             "companion_object": "object",
             "function_declaration": "function",
         },
-        namers={"companion_object": _constant("Companion")},
+        namers={"companion_object": _constant("Companion"), "function_declaration": _kotlin_function},
         attached=frozenset({"comment", "line_comment", "multiline_comment"}),
         needs_body=frozenset({"function_declaration"}),
         calls={"call_expression": None},

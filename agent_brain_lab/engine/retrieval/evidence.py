@@ -7,9 +7,12 @@
   res.send decide the Content-Type") puts that function first (:func:`named_subject_first`).
 - **Pasted messages** (:func:`message_match`): a chunk holding a string literal the query's text was
   made from — a template's holes (``f"Exceeded {n} redirects."``, ``"%s not found"``,
-  ``"{name}"``, ``${x}``, Ruby's ``#{x}``, a value concatenated in: ``'view "' + name + '" in '``)
-  standing for any text, empty included — comes first, the ones that raise, throw or log it before
-  the rest, code before tests and docs. Read from the blend's candidates and bm25's best
+  ``"{name}"``, ``${x}``, Ruby's ``#{x}``, Kotlin's ``$x``, Swift's ``\\(x)``, a value concatenated in:
+  ``'view "' + name + '" in '``) standing for any text, empty included — comes first, the ones that
+  raise, throw or log it before the rest, code before tests and docs; a literal whose text another
+  one's hole took (the reason an exception class's ``"Unable to download a file: $reason"`` was given
+  at the throw) before that one, and of two making it alike the one whose holes take less of it.
+  Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
   on BM25 than the long function that raises it, but does not hold the message. The line is tried
   without its leading exception name and as pasted (a command-line tool writes ``error: `` in its own
@@ -30,7 +33,9 @@
   "deprecated", ...) a changelog entry ``CHANGELOG_PENALTY`` lower: tests and release notes say the
   words of a behaviour as often as the code that does it ("Fix req.ip when trust proxy is set"). A
   question about what the code does ("how are pre-releases ordered", "why doesn't ...") puts docs and
-  type declarations (a struct, enum, trait, interface: their doc comments describe, functions do)
+  type declarations (a struct, enum, trait, interface; a C header's prototypes and macros, a ``.d.ts``
+  or ``.pyi`` stub; a chunk of string literals, as a C extension's docstrings: they describe, the
+  definitions do)
   ``DOCS_PENALTY`` lower.
 
 Every step re-orders a list that does not depend on ``top_k`` (the fused pool and bm25's first
@@ -42,6 +47,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -113,15 +119,23 @@ _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", 
 _LITERAL = re.compile(
     r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`((?:[^`\\]|\\.)*)`'
 )
-_HOLE = re.compile(  # ${x} (JS), #{x} (Ruby), {x} / {} (Python), %s, %(name)s, %v (printf)
-    r"[$#]\{[^}]*\}|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]|%[-#+ 0-9.*]*[sdifrxXeEgGcvqTpob]|\{\}"
+# ${x} (JS), #{x} (Ruby), \(expr) (Swift, one level of brackets inside), {x} / {} (Python), %s, %(name)s,
+# %v, %zu, %lld (printf), $x / $1 (Kotlin, Groovy, Dart, PHP, shell)
+_HOLE = re.compile(
+    r"[$#]\{[^}]*\}|\\\((?:[^()\n]|\([^()\n]*\))*\)|\{[^{}]*\}|%\([A-Za-z_]\w*\)[-#+ 0-9.]*[A-Za-z]"
+    r"|%[-#+ 0-9.*]*(?:hh|ll|[hljztLqI]|I64|I32)?[sdiufrxXeEgGcvqTpob]|\{\}"
+    r"|\$(?:[A-Za-z_]\w*(?:->\w+|\[[^\]\s]*\])?|[0-9@*#?])"
 )
 _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
 # a value concatenated into a message ('Failed to lookup view "' + name + '" in ' + dirs): a name, member
-# or call with no string inside, standing for a hole
-_VALUE = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([^()'\"`\n]*\)|\[[^\]'\"`\n]*\])*"
-_JOINED_BY_VALUE = re.compile(rf"\s*\+\s*{_VALUE}\s*\+\s*[rRfFbBuU]{{0,2}}")
-_ENDS_WITH_VALUE = re.compile(rf"[ \t]*\+[ \t]*{_VALUE}")
+# or call with no string inside, standing for a hole; joined by `+`, Lua's `..` or PHP's `.` (before a
+# `$variable`, or with spaces around it: `"..."` then `.format(...)` is a call, not a concatenation)
+_VALUE = r"[A-Za-z_$][\w$]*(?:(?:\.|->)[A-Za-z_$][\w$]*|\([^()'\"`\n]*\)|\[[^\]'\"`\n]*\])*"
+_JOINED_BY_VALUE = re.compile(
+    rf"\s*(?:\+\s*{_VALUE}\s*\+|\.\.\s*{_VALUE}\s*\.\.|\.\s*(?=\$){_VALUE}\s*\.|\s\.\s+{_VALUE}\s+\.)"
+    r"\s*[rRfFbBuU]{0,2}"
+)
+_ENDS_WITH_VALUE = re.compile(rf"[ \t]*(?:\+|\.\.|\.(?=[ \t]*\$)|(?<=[ \t])\.(?=[ \t]))[ \t]*{_VALUE}")
 # a line of a comment: "// ...", "/* ...", " * ..." (a block comment's body), "# ..." (not "#error")
 _COMMENT_LINE = re.compile(r"[ \t]*(?://|/\*|\*(?!\w)|#(?![A-Za-z!\[]))")
 # a reStructuredText object description (Sphinx's ``.. py:data:: NAME``, ``.. function:: f(x)``,
@@ -146,12 +160,31 @@ _DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example i
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
 _DECLARED = frozenset({"struct", "enum", "trait", "interface", "type"})  # declarations with no behaviour of their own
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")  # where a sentence or line of a pasted message ends
+# a line that is a string literal (or a macro or call opening with one: `PyDoc_STRVAR(name, "...`)
+_LITERAL_LINE = re.compile(r"""\s*(?:[A-Za-z_]\w*\s*\(\s*(?:[A-Za-z_]\w*\s*,\s*)?)?[rRuUbBfFL@$]{0,2}["'`]""")
+# files of declarations (their definitions are elsewhere): C/C++ headers, TypeScript's and Python's stubs
+_DECLARATION_FILES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".d.ts", ".d.mts", ".d.cts", ".pyi")
+# where a sentence, a line or a lead clause (``No method matches given arguments for X.f: (<class 'str'>)``,
+# the rest appended to a StringBuilder or made by the cause) of a pasted message ends
+_SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
+# a statement raising, throwing, logging or reporting an error: also a shell's message written to stderr
+# (``printf "..." >&2``) and an error value returned after a nil (Lua's ``return nil, "not a Lua table"``)
 _RAISES = re.compile(
     r"\b(raise|throw|throws|panic|abort|bail|fail|fatal|die|errorf|warn|warning|warnings|log|logger|logging|"
-    r"console|print|eprint|exception|error)\b|Error\(|Exception\(",
+    r"console|print|eprint|exception|error)\b|Error\(|Exception\(|[ \t]1?>&2\b|\breturn[ \t]+nil[ \t]*,",
     re.IGNORECASE,
 )
+# the same words as parts of a name: C's `PyErr_SetString(LZ4StreamError, "...")`, `fprintf(stderr, "...")`
+_NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_RAISE_PARTS = frozenset(
+    ["raise", "throw", "panic", "abort", "fatal", "die", "err", "error", "errorf", "exception", "stderr", "warn"]
+)
+
+
+def _raises(statement: str) -> bool:
+    """Whether a statement raises, throws or logs what it makes: a word saying so, or a name one of
+    whose parts says so."""
+    return bool(_RAISES.search(statement)) or any(p.lower() in _RAISE_PARTS for p in _NAME_PART.findall(statement))
 
 
 def about_tests(query: str) -> bool:
@@ -205,12 +238,31 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
 
 
 def _described_types(ctx: QueryContext, hits: list[Hit]) -> set[int]:
-    """The keys of ``hits`` that declare a type and do nothing (a struct, enum, trait, interface or type
-    alias with its doc comment: a Rust ``///`` block above a three-line struct, the head of a long doc
-    comment cut into a chunk of its own): for a question about what the code does, the declaration's
-    doc says the behaviour's words, the functions and ``impl`` blocks do it, as with a docs page."""
+    """The keys of ``hits`` that declare and do nothing (a struct, enum, trait, interface or type alias
+    with its doc comment: a Rust ``///`` block above a three-line struct, the head of a long doc comment
+    cut into a chunk of its own; a C/C++ header's prototypes and macros, a ``.d.ts`` or ``.pyi`` file's
+    declarations, each with the doc comment saying what the function does): for a question about what
+    the code does, the declaration's doc says the behaviour's words, the definitions do it, as with a
+    docs page. A function a header defines (``static inline``) does something: not one of them."""
     rows = ctx.chunks_of_keys([h.key for h in hits])
-    return {k for k, row in rows.items() if row.source_type == "code" and row.symbol_type in _DECLARED}
+    return {
+        k
+        for k, row in rows.items()
+        if row.source_type == "code"
+        and (
+            row.symbol_type in _DECLARED
+            or (row.source.endswith(_DECLARATION_FILES) and row.symbol_type not in ("function", "method"))
+            or (row.symbol_name is None and _mostly_literals(row.text))
+        )
+    }
+
+
+def _mostly_literals(text: str) -> bool:
+    """Whether a chunk is text the code holds rather than code: two in three of its lines (three at
+    least) string literals, as a C extension's docstrings (``PyDoc_STRVAR(compress__doc, "compress(data)
+    ..." "    content_checksum (bool): ...")``) or a command's help text are: prose about the code."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    return len(lines) >= 3 and sum(bool(_LITERAL_LINE.match(line)) for line in lines) * 3 >= len(lines) * 2
 
 
 def exact_names_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
@@ -303,10 +355,16 @@ def _read_as_key(name: str) -> re.Pattern[str]:
 @lru_cache(maxsize=1024)
 def _member_line(name: str) -> re.Pattern[str]:
     """A line declaring ``name`` as a member: ``NoOptDefVal string // ...`` (Go), ``name?: string``
-    (TypeScript), ``name: int = 0`` or ``name = 0`` (a Python class attribute)."""
+    (TypeScript), ``name: int = 0`` or ``name = 0`` (a Python class attribute), and after modifiers a
+    constant with or without its type: ``public const VALUE_NEGATABLE = 16;`` (PHP), ``public static
+    final int MAX = 3;`` (Java), ``const int Max = 3;`` (C#)."""
     return re.compile(
         rf"^[ \t]*(?:(?:readonly|public|private|protected|static|declare)[ \t]+)*{re.escape(name)}\??"
-        r"(?:[ \t]*:|[ \t]*=(?!=)|[ \t]+[\w*\[\]().]+)",
+        r"(?:[ \t]*:|[ \t]*=(?!=)|[ \t]+[\w*\[\]().]+)"
+        rf"|^[ \t]*(?:(?:public|private|protected|internal|static|final|readonly)[ \t]+)*const[ \t]+"
+        rf"(?:[\w.<>\[\]?]+[ \t]+)?{re.escape(name)}[ \t]*="
+        rf"|^[ \t]*(?:(?:public|private|protected|internal)[ \t]+)?(?:(?:static|final|readonly)[ \t]+)+"
+        rf"[\w.<>\[\]?]+[ \t]+{re.escape(name)}[ \t]*[=;]",
         re.MULTILINE,
     )
 
@@ -357,34 +415,49 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     Read from the first ``RANKED_DEPTH`` of ``ranked`` and bm25's ``MESSAGE_DEPTH`` best rows: a chunk
     holding the message, or under the heading, holds the query's words."""
     said_as = messages_of(ctx.request.query)
-    counted = [(m, len(WORD.findall(m))) for m in said_as]
+    query = ctx.request.query
+    counted = [(m, len(WORD.findall(m)), max(query.find(m), 0)) for m in said_as]
     words = counted[0][1]
     tokens = set(ctx.query_tokens)
     keys = _candidates(ctx, ranked, said_as[0] if words >= 2 else "")
     rows = ctx.chunks_of_keys(keys)
-    messages, titled, defined = [], [], []
+    made: list[tuple[int, Said, int, int]] = []
+    titled: list[tuple[float, int, int]] = []
+    defined: list[int] = []
     changes = about_changes(ctx.request.query)
     names = set(ctx.intent.names) if ctx.intent.label == "lookup" else set()
     for n, key in enumerate(keys):
         row = rows.get(key)
         if row is None:
             continue
-        cover, raises = (0.0, False)
+        found = Said()
         # a changelog entry quoting a message or a setting tells when it changed, not where it is made
         if words >= 2 and (changes or not is_changelog(row.source)):
-            cover, raises = max(
-                message_match(message, count, row.text, code=row.source_type != "doc")
-                for message, count in counted
-                if count >= 2
+            found = max(
+                (
+                    message_evidence(message, count, row.text, code=row.source_type != "doc").moved(at)
+                    for message, count, at in counted
+                    if count >= 2
+                ),
+                key=lambda m: (m.cover, m.raises),
             )
-        if cover:
-            tier = (0 if raises else 1) if row.source_type == "code" else 2
-            messages.append((tier, -cover, n, key))
+        if found.cover:
+            tier = (0 if found.raises else 1) if row.source_type == "code" else 2
+            made.append((tier, found, n, key))
         match = title_match(tokens, row) if row.source_type in _PROSE_TYPES and tokens else 0.0
         if match >= TITLE_MATCH:
             titled.append((-match, n, key))
         if names and row.source_type in _PROSE_TYPES and _defines(row, names):
             defined.append(key)
+    # a literal made the text another literal's hole took (``"Unable to download a file: $reason"``, thrown
+    # as ``UnableToDownloadException("response has status: ${code}")``): the one saying more is first;
+    # of two making it alike, the one spelling more of it (``status: ${code}`` before ``status \(code)``
+    # for "status: 404")
+    holes = [(tier, hole) for tier, m, _, _ in made for hole in m.holes]
+    messages = [
+        (tier, not any(t == tier and h[0] <= m.start < h[1] for t, h in holes), -m.cover, m.held, n, key)
+        for tier, m, n, key in made
+    ]
     said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
     # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
     # the heading or the doc entry naming it
@@ -483,12 +556,39 @@ def title_tokens(title: str) -> frozenset[str]:
     return frozenset(tokenize(title))
 
 
+class Said(NamedTuple):
+    """What the best literal of a chunk makes of a pasted message (:func:`message_evidence`)."""
+
+    cover: float = 0.0  # the share of the message's words it spells with its own text
+    raises: bool = False  # raised, thrown or logged
+    start: int = 0  # where its text starts in the message
+    holes: tuple[tuple[int, int], ...] = ()  # the spans of the message its holes took
+
+    @property
+    def held(self) -> int:
+        """How many characters of the message its holes took (the fewer, the more it spells itself)."""
+        return sum(b - a for a, b in self.holes)
+
+    def moved(self, by: int) -> Said:
+        """The same, its places counted in a text the message starts ``by`` characters into."""
+        return self._replace(start=self.start + by, holes=tuple((a + by, b + by) for a, b in self.holes))
+
+
 def message_match(message: str, words: int, text: str, code: bool = False) -> tuple[float, bool]:
     """(the share of the message's ``words`` the best literal in ``text`` spells with its own text,
-    whether that literal is raised, thrown or logged); (0, False) when no literal makes the message.
-    In ``code`` a quoted phrase in a comment (``* When "trust proxy" is set``) is prose about the code,
-    not a message it makes."""
+    whether that literal is raised, thrown or logged); (0, False) when no literal makes the message."""
+    said = message_evidence(message, words, text, code)
+    return said.cover, said.raises
+
+
+def message_evidence(message: str, words: int, text: str, code: bool = False) -> Said:
+    """The best literal in ``text`` the message was made from (:class:`Said`; cover 0 when none); of
+    several templates making it alike, the one spelling more of it (``'The "--%s" option does not
+    exist.'`` makes ``The "--forse" option does not exist.``; ``'The "-%s" option ...'`` and ``'The "%s"
+    option ...'`` do too, their hole taking the dashes). In ``code`` a quoted phrase in a comment
+    (``* When "trust proxy" is set``) is prose about the code, not a message it makes."""
     best, raises = 0.0, False
+    start, holes = 0, Said().holes
 
     lowered = message.lower()
     for match, body in _literals(text):
@@ -509,8 +609,12 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
         else:
             continue
         if cover >= MIN_COVER and cover >= best:
-            best, raises = cover, raises or bool(_RAISES.search(_statement_of(text, match.start(), match.end())))
-    return best, raises
+            raises = raises or _raises(_statement_of(text, match.start(), match.end()))
+            spans = tuple(made.regs[1:]) if made else ()
+            # of literals alike in cover, the one whose holes take the fewest characters made the message
+            if cover > best or sum(b - a for a, b in spans) <= sum(b - a for a, b in holes):
+                best, start, holes = cover, made.start() if made else 0, spans
+    return Said(best, raises, start, holes)
 
 
 def _words_made(message: str, made: re.Match[str], words: int) -> int:
@@ -518,7 +622,9 @@ def _words_made(message: str, made: re.Match[str], words: int) -> int:
     field's value (a message printed in a structured error: ``"message": "Invalid input: expected string, received
     number"`` in a JSON dump of issues), those of the sentences (or lines) it spans when it starts
     one (a message another literal goes on: ``error: option '-s' argument 'xl' is invalid.`` then
-    ``Allowed choices are small, large.``, a suggestion on the next line), else all ``words``."""
+    ``Allowed choices are small, large.``, a suggestion on the next line) or the clause after a colon
+    (the reason an exception class's ``"Unable to download a file: $reason"`` was given), else all
+    ``words``."""
     before = message[: made.start()].rstrip(" \t")
     if _FIELD_VALUE.search(before):
         close = message.find(before[-1], made.start())  # a hole at the end takes the closing quote too
@@ -527,7 +633,7 @@ def _words_made(message: str, made: re.Match[str], words: int) -> int:
         # a sentence, not a value (``"code": "invalid_type"``: a key the code writes, not a message)
         if quoted >= QUOTED_WORDS and (line_end < 0 or close < line_end):
             return quoted
-    if before.strip() and not before.endswith(("\n", ".", "!", "?")):
+    if before.strip() and not before.endswith(("\n", ".", "!", "?", ":")):
         return words
     stop = _SENTENCE_END.search(message, made.end())
     return len(WORD.findall(message[made.start() : stop.start() if stop else None]))
@@ -570,6 +676,8 @@ def _literals(text: str) -> list[tuple[re.Match[str], str]]:
     end = -1  # where the last literal ended (-1: after a docstring, nothing joins)
     for match in _LITERAL.finditer(text):
         body = next((g for g in match.groups() if g is not None), None)
+        if body is not None and "\\" in body:
+            body = _unescaped(body)
         if body is None:
             _close(out, text, end)
             end = -1
@@ -584,6 +692,16 @@ def _literals(text: str) -> list[tuple[re.Match[str], str]]:
         end = match.end()
     _close(out, text, end)
     return out
+
+
+_ESCAPE = re.compile(r"\\(.)")
+_PRINTED = {"n": " ", "r": " ", "t": " ", '"': '"', "'": "'", "`": "`", "\\": "\\"}  # a line break shows as a break
+
+
+def _unescaped(body: str) -> str:
+    """A literal's text as printed: ``printf "...%s\\n"`` (a shell's, C's, PHP's, Lua's) ends its line
+    with a line break, ``'you don\\'t'`` shows ``you don't``; other escapes are left as written."""
+    return _ESCAPE.sub(lambda m: _PRINTED.get(m.group(1), m.group(0)), body)
 
 
 def _close(out: list[tuple[re.Match[str], str]], text: str, end: int) -> None:
