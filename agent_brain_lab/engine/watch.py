@@ -245,11 +245,7 @@ class Watcher:
                 watched = self._follow(polling, reason, watched or self.folders())
                 if watched is None:
                     break
-                # The set of folders changed: watch the new set. What changed between the old watch's
-                # last look and the new one's first is seen by neither, so the whole workspace is
-                # checked once more (an incremental run: an unchanged file costs a stat).
-                self.restarts += 1
-                self.batcher.add([""])
+                self.restarts += 1  # the set of folders changed: watch the new set
             except OSError as err:  # watch limit reached, no inotify, an unwatchable folder
                 watched = None
                 if polling:
