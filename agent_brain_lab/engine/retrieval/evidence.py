@@ -567,11 +567,15 @@ class Said(NamedTuple):
     @property
     def held(self) -> int:
         """How many characters of the message its holes took (the fewer, the more it spells itself)."""
-        return sum(b - a for a, b in self.holes)
+        return _held(self.holes)
 
     def moved(self, by: int) -> Said:
         """The same, its places counted in a text the message starts ``by`` characters into."""
         return self._replace(start=self.start + by, holes=tuple((a + by, b + by) for a, b in self.holes))
+
+
+def _held(spans: tuple[tuple[int, int], ...]) -> int:
+    return sum(b - a for a, b in spans)
 
 
 def message_match(message: str, words: int, text: str, code: bool = False) -> tuple[float, bool]:
@@ -612,7 +616,7 @@ def message_evidence(message: str, words: int, text: str, code: bool = False) ->
             raises = raises or _raises(_statement_of(text, match.start(), match.end()))
             spans = tuple(made.regs[1:]) if made else ()
             # of literals alike in cover, the one whose holes take the fewest characters made the message
-            if cover > best or sum(b - a for a, b in spans) <= sum(b - a for a, b in holes):
+            if cover > best or _held(spans) <= _held(holes):
                 best, start, holes = cover, made.start() if made else 0, spans
     return Said(best, raises, start, holes)
 
