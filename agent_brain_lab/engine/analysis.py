@@ -83,6 +83,8 @@ def analyze_file(
         "relations": [r.facts() for r in relations],
         "sections": [s for s in sections if s["mentions"]],
     }
+    if file.source_type in ("code", "test"):
+        facts["language"] = file.language
     return chunks, facts
 
 

@@ -1,0 +1,74 @@
+"""Classes the fourth field probe saw and left: extensionless scripts (a ``#!`` line), C# properties,
+a Kotlin constant among the imports, a C function after a preprocessor line or with a macro-decorated
+return type; each on a real index of real files."""
+
+from __future__ import annotations
+
+from workspace_fixture import indexed_files, top10
+
+from agent_brain_lab.engine.graph_names import language_of
+
+BATS_MAIN = """#!/usr/bin/env bash
+set -e
+
+# Print the usage of the command and leave with the given status
+abort_with_usage() {
+  printf 'Error: unknown formatter "%s"\\n' "$1" >&2
+  exit 1
+}
+
+main() {
+  bats_resolve_formatter "$@" || abort_with_usage "$@"
+}
+
+main "$@"
+"""
+
+EXEC_TEST = """#!/bin/sh
+# Run one test file, counting the tests it declares
+count_tests_in_file() {
+  grep -c '^@test' "$1"
+}
+"""
+
+TOOL_PY = """#!/usr/bin/env -S python3.11 -u
+def rotate_keyring(path):
+    '''Rotate the signing keys stored in the keyring at path.'''
+    return path
+"""
+
+CALLER_SH = """#!/bin/bash
+run_all() {
+  count_tests_in_file "$1"
+}
+"""
+
+
+def test_an_extensionless_script_is_indexed_as_its_shebang_language(tmp_path):
+    """``bin/bats`` and ``libexec/*`` have no suffix: their ``#!`` line names the language, so they
+    are code with symbols (the suffix no longer decides alone); a NUL makes such a file binary, and a
+    file with no suffix and no ``#!`` stays out."""
+    brain = indexed_files(
+        tmp_path,
+        {
+            "bin/bats": BATS_MAIN,
+            "libexec/bats-exec-test": EXEC_TEST,
+            "libexec/run-all": CALLER_SH,
+            "tools/rotate": TOOL_PY,
+            "tools/notes": "just words, no interpreter\n",
+        },
+    )
+    (tmp_path / "tools" / "blob").write_bytes(b"#!/bin/sh\n\x00\x01binary")
+    report = brain.index()
+    skipped = {s.path: s.reason for s in report.skipped}
+    assert skipped.get("tools/blob") == "binary file"
+    assert skipped.get("tools/notes") == "unsupported file type"
+    first = top10(brain, 'Error: unknown formatter "junit"')[0]
+    assert (first.source, first.language, first.symbol_name) == ("bin/bats", "bash", "abort_with_usage")
+    hit = top10(brain, "rotate the signing keys in the keyring")[0]
+    assert (hit.source, hit.language, hit.symbol_name) == ("tools/rotate", "python", "rotate_keyring")
+    only_bash = brain.query("count tests in file", mode="bm25", top_k=10, languages=["bash"]).results
+    assert {r.source for r in only_bash} >= {"libexec/bats-exec-test", "libexec/run-all"}
+    callers = brain.query("which functions call count_tests_in_file", mode="graph", top_k=10).results
+    assert "run_all" in {r.symbol_name for r in callers}
+    assert language_of("libexec/run-all", "bash") == "bash" and language_of("lib/x.ts") == "javascript"
