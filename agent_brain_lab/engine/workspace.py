@@ -492,9 +492,11 @@ class _Walker:
             self.skip(rel, found)
             return
         abs_path, st = found
-        head = self._head(abs_path, st)
-        kind = classify(rel, head or b"")
-        reason = self._skip_reason(st, kind, head)
+        kind, head = classify(rel), None
+        if kind is None:  # a file whose suffix names nothing: its first bytes may (a #! line)
+            head = self._head(abs_path, st)
+            kind = classify(rel, head or b"")
+        reason = self._skip_reason(abs_path, st, kind, head)
         if reason or kind is None:
             self.skip(rel, reason or "unsupported file type")
             return
@@ -518,10 +520,13 @@ class _Walker:
             return "changed while indexing: no longer a regular file"
         return abs_path, st
 
-    def _skip_reason(self, st: os.stat_result, kind: tuple[str, str] | None, head: bytes | None) -> str | None:
-        binary = head is not None and b"\x00" in head
+    def _skip_reason(
+        self, abs_path: Path, st: os.stat_result, kind: tuple[str, str] | None, head: bytes | None
+    ) -> str | None:
+        """Why the file is skipped, or None; ``head``: its first bytes if already read (a file over
+        its size limit is not opened)."""
         if kind is None:
-            return "binary file" if binary else "unsupported file type"
+            return "binary file" if head is not None and b"\x00" in head else "unsupported file type"
         limit, what, size = self.options.max_file_bytes, "", st.st_size
         if kind[0] == "notebook":
             limit, what = limit * NOTEBOOK_SIZE_FACTOR, " for notebooks"
@@ -529,7 +534,9 @@ class _Walker:
             limit, what = min(limit, CONFIG_MAX_BYTES), " for config files"
         if size > limit:
             return f"larger than {human_size(limit)} limit{what} ({human_size(size)})"
-        if binary:
+        if head is None:
+            head = self._head(abs_path, st)
+        if head is not None and b"\x00" in head:
             return "binary file"
         return None
 
