@@ -72,3 +72,59 @@ def test_an_extensionless_script_is_indexed_as_its_shebang_language(tmp_path):
     callers = brain.query("which functions call count_tests_in_file", mode="graph", top_k=10).results
     assert "run_all" in {r.symbol_name for r in callers}
     assert language_of("libexec/run-all", "bash") == "bash" and language_of("lib/x.ts") == "javascript"
+
+
+HANDLE_CS = """using System;
+
+namespace Storage.Files;
+
+/// <summary>An open file of the store.</summary>
+public class FileHandle
+{
+    /// <summary>How long a read waits for the disk before it gives up, in milliseconds.</summary>
+    public int ReadTimeout { get; set; } = 3000;
+
+    /// <summary>The handle is usable: its stream is there and it was not disposed.</summary>
+    public bool IsUsable
+    {
+        get { return _stream != null && !_disposed && StreamAlive(_stream); }
+    }
+
+    /// <summary>Bytes still buffered, not yet written.</summary>
+    public int Pending => BufferedBytes(_buffer);
+
+    public void Close() { _disposed = true; }
+}
+"""
+
+READER_CS = """namespace Storage.Files;
+
+public class Reader
+{
+    public byte[] Read(FileHandle handle)
+    {
+        // wait ReadTimeout: the ReadTimeout of the handle bounds the read; ReadTimeout elapsed -> fail
+        var waited = Wait(handle.ReadTimeout);
+        if (waited > handle.ReadTimeout) throw new TimeoutException("ReadTimeout elapsed");
+        return Fetch(handle);
+    }
+}
+"""
+
+
+def test_a_csharp_property_with_code_is_a_method_and_one_that_stores_is_a_declared_member(tmp_path):
+    """``bool IsUsable { get { … } }`` and ``int Pending => …`` run code: each is a method of its
+    class with its doc comment (as a TypeScript getter is), with its calls; an auto-property
+    ``int ReadTimeout { get; set; }`` stores a value, a field: "what does ReadTimeout mean" puts the
+    class declaring it first, above the code that says its name more often."""
+    brain = indexed_files(tmp_path, {"Files/FileHandle.cs": HANDLE_CS, "Files/Reader.cs": READER_CS})
+    first = top10(brain, "when is a file handle usable")[0]
+    owner = "Storage.Files.FileHandle"
+    assert (first.symbol_name, first.symbol_type, first.parent_symbol) == ("IsUsable", "method", owner)
+    assert "<summary>The handle is usable" in first.text
+    pending = top10(brain, "how many bytes are still buffered, pending")[0]
+    assert (pending.symbol_name, pending.symbol_type) == ("Pending", "method")
+    callers = brain.query("which methods call StreamAlive", mode="graph", top_k=5).results
+    assert callers and callers[0].symbol_name == "IsUsable"
+    meaning = top10(brain, "what does ReadTimeout mean")[0]
+    assert (meaning.source, meaning.symbol_name) == ("Files/FileHandle.cs", "FileHandle")

@@ -40,6 +40,8 @@ BODY_TYPES = frozenset(
         "arrow_expression_clause",
         "statements",
         "column_definitions",
+        "accessor_list",  # C# `{ get { … } set { … } }`
+        "computed_property",  # Swift `var x: Int { … }`
     }
 )
 
@@ -117,6 +119,20 @@ def _csharp_destructor(node: Node) -> str | None:
     """``~GILState()`` is ``~GILState``, as C++ names its destructors: not the constructor's name."""
     name = text_of(node.child_by_field_name("name"))
     return f"~{name}" if name else None
+
+
+def _property_with_code(node: Node) -> str | None:
+    """A property whose accessors run code is a method of its class, as a TypeScript ``get name()``
+    or a Python ``@property`` is: C# ``bool IsOpen { get { … } }`` or ``int Count => _items.Count;``,
+    Swift ``var isOpen: Bool { … }``. A property that only stores a value (``string Name { get;
+    set; }``, ``var name = "x"``) is a field: it stays in its class's chunk, a declared member."""
+    computes = any(
+        c.type in ("arrow_expression_clause", "computed_property")
+        or (c.type == "accessor_list" and any(a.child_by_field_name("body") is not None for a in c.named_children))
+        for c in node.named_children
+    )
+    name = node.child_by_field_name("name")
+    return text_of(name) or None if computes else None
 
 
 def _csharp_operator(node: Node) -> str | None:
@@ -409,8 +425,10 @@ SPECS: dict[str, LanguageSpec] = {
             "operator_declaration": "function",
             "conversion_operator_declaration": "function",
             "local_function_statement": "function",
+            "property_declaration": "function",
         },
         namers={
+            "property_declaration": _property_with_code,
             "method_declaration": _csharp_method,
             "destructor_declaration": _csharp_destructor,
             "operator_declaration": _csharp_operator,
@@ -486,8 +504,9 @@ SPECS: dict[str, LanguageSpec] = {
             "protocol_declaration": "interface",
             "function_declaration": "function",
             "init_declaration": "function",
+            "property_declaration": "function",
         },
-        namers={"init_declaration": _constant("init")},
+        namers={"init_declaration": _constant("init"), "property_declaration": _property_with_code},
         attached=frozenset({"comment", "multiline_comment"}),
         calls={"call_expression": None},
         imports={"import_declaration": "text"},
