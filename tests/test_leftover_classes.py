@@ -128,3 +128,58 @@ def test_a_csharp_property_with_code_is_a_method_and_one_that_stores_is_a_declar
     assert callers and callers[0].symbol_name == "IsUsable"
     meaning = top10(brain, "what does ReadTimeout mean")[0]
     assert (meaning.source, meaning.symbol_name) == ("Files/FileHandle.cs", "FileHandle")
+
+
+WATCHER_KT = """package expo.modules.filesystem
+
+import android.net.Uri
+import android.os.Build
+import android.os.FileObserver
+import androidx.core.net.toUri
+import expo.modules.kotlin.AppContext
+import expo.modules.kotlin.records.Field
+import expo.modules.kotlin.records.Record
+import expo.modules.kotlin.sharedobjects.SharedObject
+import kotlinx.coroutines.Job
+import kotlinx.coroutines.delay
+import kotlinx.coroutines.launch
+import java.io.File
+import kotlin.time.Duration
+import kotlin.time.Duration.Companion.milliseconds
+
+private val DEFAULT_DEBOUNCE = 100.milliseconds
+
+class FileSystemWatcher(private val file: File) : SharedObject() {
+  private var job: Job? = null
+
+  fun start(debounce: Duration?) {
+    val wait = debounce ?: DEFAULT_DEBOUNCE
+    job = appContext.launch { delay(wait); emit(file) }
+  }
+}
+"""
+
+CONFIG_PY = '''"""Settings of the uploader."""
+
+import os
+import sys
+from pathlib import Path
+
+from .transport import Session, Retry, Backoff, Adapter
+
+DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024
+'''
+
+
+def test_a_constant_after_the_imports_is_a_part_of_its_own(tmp_path):
+    """A module constant declared right after a file's imports began no part: it was one chunk with
+    the package line and twenty imports, whose words drowned its own. Module code after the imports
+    now begins a part (the comment right above it with it), in every language: a Kotlin top-level
+    ``val``, a Python constant under its module docstring."""
+    brain = indexed_files(tmp_path, {"filesystem/FileSystemWatcher.kt": WATCHER_KT, "uploader/config.py": CONFIG_PY})
+    found = top10(brain, "what is the default debounce of the file watcher")
+    declared = next(r for r in found if "private val DEFAULT_DEBOUNCE" in r.text)
+    assert (declared.source, declared.start_line, declared.end_line) == ("filesystem/FileSystemWatcher.kt", 18, 18)
+    assert found.index(declared) < 2  # with the method using it; the imports' chunk below both
+    chunk = top10(brain, "default chunk bytes of the uploader")[0]
+    assert (chunk.source, chunk.start_line, chunk.end_line) == ("uploader/config.py", 9, 9)

@@ -247,6 +247,15 @@ def _breaks(nodes: Iterable[Node], limit: int) -> list[Node]:
     return out
 
 
+def _is_docstring(node: Node) -> bool:
+    """A statement that is a lone string: a Python module's docstring, JavaScript's ``'use strict'``."""
+    return node.type == "string" or (
+        node.type == "expression_statement" and [c.type for c in node.named_children] == ["string"]
+    )
+
+
+# a file's package line and import blocks, beside each language's own import statements (LanguageSpec.imports)
+_PREAMBLE = frozenset({"package_header", "package_declaration", "package_clause", "import_list", "import_declaration"})
 _FILE_SCOPED = frozenset({"file_scoped_namespace_declaration"})  # `namespace X;`: the rest of the file is its
 # blocks whose statements are the file's own: a C header's `#ifndef GUARD` body, `extern "C" { … }`
 _TRANSPARENT = frozenset(
@@ -581,8 +590,34 @@ class _Analysis:
             covered.update(range(sym.start, sym.end + 1))
         rows = [r for r in range(len(self.lines)) if r not in covered]
         starts = self._starts(_breaks(statements, self.chunk_size), top)
-        parts = _pack(rows, starts, self.lines, self.chunk_size, contiguous=True)
+        cut = self._after_preamble(statements)
+        parts = [
+            part
+            for run in ([r for r in rows if r < cut], [r for r in rows if r >= cut])
+            if run
+            for part in _pack(run, starts, self.lines, self.chunk_size, contiguous=True)
+        ]
         return [self._chunk(part, None, "module", None) for part in parts]
+
+    def _after_preamble(self, statements: list[Node]) -> int:
+        """The row where the file's code after its package and import lines begins (with the comment
+        right above it), when module code follows them: there a module part begins, so a constant
+        declared after the imports (Kotlin's ``private val DEFAULT_DEBOUNCE = 100.milliseconds``)
+        is not one chunk with twenty imports. The file's length when nothing follows them."""
+        seen_preamble = False
+        for node in statements:
+            if node.type in self.spec.attached or _is_docstring(node):
+                continue
+            if node.type in self.spec.imports or node.type in _PREAMBLE:
+                seen_preamble = True
+                continue
+            if not seen_preamble:
+                break
+            row = node.start_point[0]
+            while row - 1 in self.attached_rows:
+                row -= 1
+            return row
+        return len(self.lines)
 
     def _symbol_chunks(self, sym: _Sym, nested: list[_Sym]) -> list[Chunk]:
         covered: set[int] = set()
