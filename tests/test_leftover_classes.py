@@ -161,11 +161,18 @@ class FileSystemWatcher(private val file: File) : SharedObject() {
 
 CONFIG_PY = '''"""Settings of the uploader."""
 
+import hashlib
+import logging
+import mimetypes
 import os
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .transport import Session, Retry, Backoff, Adapter
+from .checksums import Crc32Checksum, Md5Checksum, Sha256Checksum, StreamingChecksum
+from .progress import ProgressBar, ProgressCallback, TransferProgress
+from .transport import Adapter, Backoff, HTTPAdapter, Retry, Session, Timeout
 
 DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024
 '''
@@ -175,11 +182,11 @@ def test_a_constant_after_the_imports_is_a_part_of_its_own(tmp_path):
     """A module constant declared right after a file's imports began no part: it was one chunk with
     the package line and twenty imports, whose words drowned its own. Module code after the imports
     now begins a part (the comment right above it with it), in every language: a Kotlin top-level
-    ``val``, a Python constant under its module docstring."""
+    ``val``, a Python constant under its module docstring. (A few short imports stay with the code.)"""
     brain = indexed_files(tmp_path, {"filesystem/FileSystemWatcher.kt": WATCHER_KT, "uploader/config.py": CONFIG_PY})
     found = top10(brain, "what is the default debounce of the file watcher")
     declared = next(r for r in found if "private val DEFAULT_DEBOUNCE" in r.text)
     assert (declared.source, declared.start_line, declared.end_line) == ("filesystem/FileSystemWatcher.kt", 18, 18)
     assert found.index(declared) < 2  # with the method using it; the imports' chunk below both
     chunk = top10(brain, "default chunk bytes of the uploader")[0]
-    assert (chunk.source, chunk.start_line, chunk.end_line) == ("uploader/config.py", 9, 9)
+    assert (chunk.source, chunk.start_line, chunk.end_line) == ("uploader/config.py", 16, 16)

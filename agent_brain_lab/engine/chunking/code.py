@@ -591,6 +591,8 @@ class _Analysis:
         rows = [r for r in range(len(self.lines)) if r not in covered]
         starts = self._starts(_breaks(statements, self.chunk_size), top)
         cut = self._after_preamble(statements)
+        if sum(len(self.lines[r]) + 1 for r in rows if r < cut) < self.chunk_size // 4:
+            cut = len(self.lines)  # a few imports drown nothing: they stay with the code below them
         parts = [
             part
             for run in ([r for r in rows if r < cut], [r for r in rows if r >= cut])
@@ -601,9 +603,10 @@ class _Analysis:
 
     def _after_preamble(self, statements: list[Node]) -> int:
         """The row where the file's code after its package and import lines begins (with the comment
-        right above it), when module code follows them: there a module part begins, so a constant
-        declared after the imports (Kotlin's ``private val DEFAULT_DEBOUNCE = 100.milliseconds``)
-        is not one chunk with twenty imports. The file's length when nothing follows them."""
+        right above it), when module code follows them: there a module part begins (when the lines
+        above hold a quarter of a chunk or more), so a constant declared after the imports (Kotlin's
+        ``private val DEFAULT_DEBOUNCE = 100.milliseconds``) is not one chunk with twenty imports.
+        The file's length when nothing follows them."""
         seen_preamble = False
         for node in statements:
             if node.type in self.spec.attached or _is_docstring(node):
