@@ -190,3 +190,66 @@ def test_a_constant_after_the_imports_is_a_part_of_its_own(tmp_path):
     assert found.index(declared) < 2  # with the method using it; the imports' chunk below both
     chunk = top10(brain, "default chunk bytes of the uploader")[0]
     assert (chunk.source, chunk.start_line, chunk.end_line) == ("uploader/config.py", 16, 16)
+
+
+DECODER_C = """#include "lz.h"
+
+static unsigned read_length(const char** ip)
+{
+    return (unsigned)**ip;
+}
+
+/*! decode_generic() :
+ *  The one decoder every API function instantiates.
+ */
+LZ_FORCE_INLINE int
+decode_generic(const char* src, char* dst, int size)
+{
+    int n = 0;
+    {
+#if LZ_FAST_LOOP
+        if (size < 64) goto safe_decode;
+        while (1) {
+            n += fast_copy(dst, src, 32);
+            if (n > size) break;
+        }
+    safe_decode:
+#endif
+        while (1) {
+            n += 1;
+#if LZ_FAST_LOOP
+        safe_literal_copy:
+#endif
+            if (n >= size) break;
+#if LZ_FAST_LOOP
+        safe_match_copy:
+#endif
+            dst[n] = src[n];
+        }
+        return n;
+    _output_error:
+        return -1;
+    }
+}
+
+LZ_FORCE_O2
+int decode_safe(const char* src, char* dst, int size)
+{
+    return decode_generic(src, dst, size);
+}
+"""
+
+
+def test_a_c_function_with_a_label_right_above_a_preprocessor_line_is_a_symbol(tmp_path):
+    """lz4.c's ``LZ4_decompress_generic``: its macro-decorated definition (``LZ4_FORCE_INLINE int``
+    on its own line) holds labels right above ``#endif`` (``safe_decode:``), which no grammar reads
+    (a label needs a statement): the function was module code, no symbol, no calls. The parser now
+    reads such a label as a statement of the same length; the chunk keeps the file's lines."""
+    brain = indexed_files(tmp_path, {"lib/decoder.c": DECODER_C})
+    first = top10(brain, "the one decoder every API function instantiates")[0]
+    assert (first.symbol_name, first.start_line, first.end_line) == ("decode_generic", 8, 39)
+    assert "    safe_decode:\n#endif" in first.text
+    callers = brain.query("which functions call fast_copy", mode="graph", top_k=5).results
+    assert callers and callers[0].symbol_name == "decode_generic"
+    its_callers = brain.query("which functions call decode_generic", mode="graph", top_k=5).results
+    assert its_callers and its_callers[0].symbol_name == "decode_safe"

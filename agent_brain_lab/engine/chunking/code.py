@@ -200,7 +200,8 @@ def _without_split_guards(lines: list[str]) -> str:
     """The text a C/C++ parser can read: a header's ``extern "C" {`` and its ``}`` each alone in an
     ``#ifdef __cplusplus`` block open a brace in one conditional and close it in another, which no
     grammar follows (the whole header parses as one error). Those lines become blanks of the same
-    length, so every row and column stays where it was."""
+    length, so every row and column stays where it was; and a label with a preprocessor line below it
+    (``safe_decode:`` above ``#endif``) a statement of the same length."""
     out = list(lines)
     filled = [i for i, line in enumerate(lines) if line.strip()]
     for k, i in enumerate(filled):
@@ -209,7 +210,18 @@ def _without_split_guards(lines: list[str]) -> str:
             continue
         if _PREPROC_IF.match(lines[filled[k - 1]]) and _PREPROC_END.match(lines[filled[k + 1]]):
             out[i] = " " * len(line)
+    for k, i in enumerate(filled[:-1]):
+        label = _LABEL.fullmatch(lines[i])
+        if label and label[1] not in _NOT_LABELS and _PREPROC.match(lines[filled[k + 1]]):
+            out[i] = lines[i][: label.start(2)] + ";" + lines[i][label.end(2) :]
     return "\n".join(out)
+
+
+# `safe_decode:` right above `#endif` (lz4.c): a label needs a statement after it, and the grammar
+# does not look past the directive, so the whole function fails to parse: the parser reads `safe_decode;`
+_LABEL = re.compile(r"\s*([A-Za-z_]\w*)\s*(:)\s*(?://.*|/\*.*\*/\s*)?")
+_NOT_LABELS = frozenset({"default", "public", "private", "protected"})
+_PREPROC = re.compile(r"\s*#")
 
 
 def _end_row(node: Node) -> int:
