@@ -41,7 +41,6 @@ BODY_TYPES = frozenset(
         "statements",
         "column_definitions",
         "accessor_list",  # C# `{ get { … } set { … } }`
-        "computed_property",  # Swift `var x: Int { … }`
     }
 )
 
@@ -122,12 +121,14 @@ def _csharp_destructor(node: Node) -> str | None:
 
 
 def _property_with_code(node: Node) -> str | None:
-    """A property whose accessors run code is a method of its class, as a TypeScript ``get name()``
-    or a Python ``@property`` is: C# ``bool IsOpen { get { … } }`` or ``int Count => _items.Count;``,
-    Swift ``var isOpen: Bool { … }``. A property that only stores a value (``string Name { get;
-    set; }``, ``var name = "x"``) is a field: it stays in its class's chunk, a declared member."""
+    """A C# property whose accessors run code is a method of its class, as a TypeScript ``get
+    name()`` or a Python ``@property`` is: ``bool IsOpen { get { … } }``, ``int Count =>
+    _items.Count;``. A property that only stores a value (``string Name { get; set; }``) is a field:
+    it stays in its class's chunk, a declared member. (Kotlin and Swift computed properties stay in
+    their type's chunk too: Kotlin's grammar makes a getter a sibling of its property, and measured
+    on expofs, a Swift enum's computed ``var``s cut out of it lost the enum its place.)"""
     computes = any(
-        c.type in ("arrow_expression_clause", "computed_property")
+        c.type == "arrow_expression_clause"
         or (c.type == "accessor_list" and any(a.child_by_field_name("body") is not None for a in c.named_children))
         for c in node.named_children
     )
@@ -504,9 +505,8 @@ SPECS: dict[str, LanguageSpec] = {
             "protocol_declaration": "interface",
             "function_declaration": "function",
             "init_declaration": "function",
-            "property_declaration": "function",
         },
-        namers={"init_declaration": _constant("init"), "property_declaration": _property_with_code},
+        namers={"init_declaration": _constant("init")},
         attached=frozenset({"comment", "multiline_comment"}),
         calls={"call_expression": None},
         imports={"import_declaration": "text"},
