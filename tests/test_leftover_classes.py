@@ -253,3 +253,16 @@ def test_a_c_function_with_a_label_right_above_a_preprocessor_line_is_a_symbol(t
     assert callers and callers[0].symbol_name == "decode_generic"
     its_callers = brain.query("which functions call decode_generic", mode="graph", top_k=5).results
     assert its_callers and its_callers[0].symbol_name == "decode_safe"
+
+
+def test_the_shebang_line_names_the_language_only_for_languages_the_chunker_reads():
+    from agent_brain_lab.engine.workspace import classify
+
+    assert classify("bin/tool", b"#!/usr/bin/env -S python3.11 -u\n") == ("code", "python")
+    assert classify("bin/tool", b"#! /bin/sh -e\n") == ("code", "bash")
+    assert classify("bin/serve", b"#!/usr/bin/env node\n") == ("code", "javascript")
+    assert classify("test/run", b"#!/usr/bin/env bash\n") == ("test", "bash")
+    assert classify("bin/tool", b"#!/usr/bin/perl -w\n") is None  # no Perl chunker
+    assert classify("bin/tool", b"#!/usr/bin/env\n") is None
+    assert classify("bin/tool", b"echo #!/bin/sh\n") is None  # only the first line
+    assert classify("notes.md", b"#!/bin/sh\n") == ("doc", "markdown")  # the suffix decides first
