@@ -17,7 +17,10 @@ The same pass puts three kinds of candidate lower, which a question in prose doe
 code that only imports and exports, and a transpiler's module helper (:func:`is_glue_chunk`); the
 function the question compares its answer with ("Like `doWhilst`, except ...", :func:`compared_names`);
 and, when the question says what a function does (:func:`describes_action`), a type alias or interface
-(:func:`is_shape`).
+(:func:`is_shape`). A question asking what a predicate answers ("Returns `true` if ...", "Checks if
+...", :func:`asks_predicate`) adds ``PREDICATE_BOOST`` x the cover for a predicate's name (``isDraft``,
+``has_key``, :func:`is_predicate_name`): ``is`` is a stop word, so the cover alone cannot tell ``isDraft``
+from ``castDraft``.
 
 A query looks up only those candidates' chunk rows and, by name, the graph node defined in each; how rare a part is
 comes from the graph's name index, which a new generation patches: nothing here grows with the index.
