@@ -542,6 +542,21 @@ def test_a_function_a_factory_wraps_is_its_variables_function():
     assert_lines_faithful(analysis.chunks, text.split("\n"))
 
 
+def test_a_callback_a_local_value_is_made_with_stays_its_functions_code():
+    """Inside a function `const total = items.reduce((sum, item) => …)` is a value: the callback is no
+    entity named `total`, and its calls stay the enclosing function's."""
+    text = (
+        "function cart(items) {\n"
+        "  const total = items.reduce((sum, item) => sum + price(item), 0);\n"
+        "  return total;\n"
+        "}\n"
+    )
+    analysis = analyze_code("cart.js", text, "javascript", "code", 1500)
+    assert {s.qualname for s in analysis.symbols} == {"cart"}
+    calls = {(r.source_id, r.target) for r in analysis.relations if r.relation == "calls"}
+    assert ("cart.js::cart", "price") in calls
+
+
 def test_an_arrow_or_named_function_a_typescript_factory_wraps_is_its_constants_function():
     """`export const add = curry((a, b) => …)` and `const fib = memoize(function computeFib(n) {…})`:
     chunks named `add` and `fib` (with their doc comments), `computeFib` an entity in `fib`'s chunk."""

@@ -157,7 +157,10 @@ def _wrapped_name(node: Node) -> str | None:
     forwardRef(function Button(props, ref) {…})`, lodash's `var camelCase = createCompounder(function(…)
     {…})` (its own name, if any and other, stays a name of it: see ``own_alias``). A call given two
     functions (`const x = pipe(f => …, g => …)`) names neither; an argument whose calls are not
-    assigned to a name names nothing."""
+    assigned to a name names nothing. Inside a function only a function whose own name is the
+    variable's is named so: `const total = items.reduce((sum, item) => …)` there is a local value,
+    and the callback's calls stay the enclosing function's."""
+    own = text_of(node.child_by_field_name("name"))
     made = node.parent
     while made is not None and made.type in ("arguments", "call_expression"):
         if made.type == "arguments" and sum(c.type in _FUNCTION_VALUES for c in made.named_children) > 1:
@@ -165,12 +168,27 @@ def _wrapped_name(node: Node) -> str | None:
         made = made.parent
     if made is None:
         return None
+    name = None
     if made.type == "variable_declarator":
         target = made.child_by_field_name("name")
-        return text_of(target) if target is not None and target.type == "identifier" else None
-    if made.type == "assignment_expression":
-        return _member_name(made.child_by_field_name("left"))
+        name = text_of(target) if target is not None and target.type == "identifier" else None
+    elif made.type == "assignment_expression":
+        name = _member_name(made.child_by_field_name("left"))
+    if name is None or name.rpartition(".")[2] == own or not _in_function(made):
+        return name
     return None
+
+
+_FUNCTION_SCOPES = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration", "method_definition"}
+
+
+def _in_function(node: Node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _FUNCTION_SCOPES:
+            return True
+        parent = parent.parent
+    return False
 
 
 def own_alias(node: Node, name: str) -> str | None:
