@@ -181,6 +181,53 @@ def test_only_a_folder_the_workspace_walks_into_resets_the_watch(workspace, poll
         watcher.stop()
 
 
+class ChangeAtRestart(Watcher):
+    """A watcher that runs ``change`` when, after a folder came, it re-reads which folders to watch:
+    after the old watch's last look, before the new watch's first — the restart's gap, hit every time."""
+
+    def __init__(self, batcher, change, **kwargs):
+        super().__init__(batcher, **kwargs)
+        self.change = change
+        self.reads = 0
+
+    def folders(self):
+        found = super().folders()
+        self.reads += 1
+        if self.reads == 2:  # the first read sets the watch up; the second follows the new folder
+            self.change()
+        return found
+
+
+@pytest.mark.parametrize("polling", [False, True], ids=["events", "polling"])
+def test_a_change_made_while_the_watch_restarts_is_seen(workspace, polling):
+    (workspace / "docs" / "old.md").write_text("# Old\n\nGone while the watch restarts.\n")
+    Brain(workspace).index()  # so that a file gone is one that was indexed
+    submitted: list[list[str]] = []
+    batcher = ChangeBatcher(Brain(workspace), submitted.append, delay=0.2)
+
+    def change() -> None:  # elsewhere than the new folder: a modified, a created and a deleted file
+        (workspace / "docs" / "guide.md").write_text("# Guide\n\nRewritten while the watch restarts.\n")
+        (workspace / "docs" / "during.md").write_text("# During\n")
+        (workspace / "docs" / "old.md").unlink()
+        (workspace / "top.md").write_text("# Top\n")
+
+    watcher = ChangeAtRestart(batcher, change, force_polling=polling, poll_delay_ms=200)
+    watcher.start()
+    try:
+        assert watcher.ready(WAIT_S).mode == ("polling" if polling else "events")
+        (workspace / "notes").mkdir()
+        eventually(lambda: watcher.restarts == 1, what="the watch set up again")
+        # A change after the restart: the batcher hands paths over in the order they came, so once
+        # this one was handed over, any change the restart caught was too.
+        (workspace / "docs" / "after.md").write_text("# After\n")
+        eventually(lambda: any("docs/after.md" in batch for batch in submitted), what="the change after the restart")
+        seen = {p for batch in submitted for p in batch}
+        assert {"docs/guide.md", "docs/during.md", "docs/old.md", "top.md"} <= seen, seen
+        assert "" not in seen  # no run over the whole workspace
+    finally:
+        watcher.stop()
+
+
 def test_a_branch_switch_is_one_batched_run(tmp_path):
     root = tmp_path / "repo"
     root.mkdir()
