@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.types import MAX_REQUEST_PATHS, InvalidRequest
+from agent_brain_lab.engine.types import MAX_REQUEST_PATHS, InvalidRequest, index_scope
 from agent_brain_lab.engine.watch import ChangeBatcher, Watcher, follow, relevant
 
 REPO = Path(__file__).resolve().parents[1]
@@ -224,6 +224,61 @@ def test_a_change_made_while_the_watch_restarts_is_seen(workspace, polling):
         seen = {p for batch in submitted for p in batch}
         assert {"docs/guide.md", "docs/during.md", "docs/old.md", "top.md"} <= seen, seen
         assert "" not in seen  # no run over the whole workspace
+    finally:
+        watcher.stop()
+
+
+def test_a_folder_renamed_in_from_outside_the_root_is_indexed_and_followed(following, workspace, tmp_path):
+    brain = following.brain
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "deep" / "far.md").write_text("# Far\n\nThe quillfeather came from outside.\n")
+    outside.rename(workspace / "arrived")  # one event for the folder, none for what it holds
+    eventually(lambda: sources(brain, "quillfeather") == {"arrived/deep/far.md"}, what="the folder's files indexed")
+    # Its files were indexed by a run over the folder: what is written in it now is the watch's to see.
+    (workspace / "arrived" / "deep" / "next.md").write_text("# Next\n\nThe quillfeather wrote again.\n")
+    eventually(
+        lambda: sources(brain, "quillfeather") == {"arrived/deep/far.md", "arrived/deep/next.md"},
+        what="a file written in it afterwards",
+    )
+
+
+class RecreateOnDelete(ChangeBatcher):
+    """A batcher that makes ``folder`` anew the moment the watcher hands it the folder's deletion,
+    before the watcher re-reads which folders to watch: it finds one of that name again."""
+
+    def __init__(self, brain, submit, folder: str, **kwargs):
+        super().__init__(brain, submit, **kwargs)
+        self.folder = folder
+        self.recreated = False
+
+    def add(self, paths):
+        paths = list(paths)
+        if self.folder in paths and not self.recreated and not (self.brain.root / self.folder).exists():
+            (self.brain.root / self.folder).mkdir()
+            self.recreated = True
+        super().add(paths)
+
+
+@pytest.mark.parametrize("polling", [False, True], ids=["events", "polling"])
+def test_a_folder_deleted_and_made_anew_under_its_name_is_followed(workspace, polling):
+    brain = Brain(workspace)
+    brain.index()
+    batcher = RecreateOnDelete(
+        brain, lambda paths: brain.index(path=index_scope(paths), missing_ok=True), "docs", delay=0.2
+    )
+    watcher = Watcher(batcher, force_polling=polling, poll_delay_ms=200)
+    watcher.start()
+    try:
+        assert watcher.ready(WAIT_S).mode == ("polling" if polling else "events")
+        assert sources(brain, "heronbeak") == {"docs/guide.md"}
+        shutil.rmtree(workspace / "docs")
+        eventually(
+            lambda: batcher.recreated and sources(brain, "heronbeak") == set(), what="the old folder's files gone"
+        )
+        eventually(lambda: watcher.restarts == 1, what="the new folder watched")  # not the old one, gone
+        (workspace / "docs" / "anew.md").write_text("# Anew\n\nThe lanternmoth returns.\n")
+        eventually(lambda: sources(brain, "lanternmoth") == {"docs/anew.md"}, what="a file in the folder made anew")
     finally:
         watcher.stop()
 
