@@ -252,17 +252,17 @@ class Watcher:
                 try:
                     if watch is None:
                         watch = self._open(self.folders(), polling)
-                        self._catch_up_unseen(watch, {})
+                        self._catch_up_unseen(watch, [])
                         if not self._started.is_set():
                             self.state = WatchState("polling" if polling else "events", reason)
                             self._started.set()
                             self._log.info(
                                 "agent-brain: following %s (%s, %d folders)", self.root, self.state.mode, self.watched
                             )
-                    folders = self._follow(watch)
-                    if folders is None:
+                    reshaped = self._follow(watch)
+                    if reshaped is None:
                         break
-                    watch = self._handover(watch, folders)
+                    watch = self._handover(watch, *reshaped)
                     self.restarts += 1  # the set of folders changed: the new set is watched
                 except OSError as err:  # watch limit reached, no inotify, an unwatchable folder
                     if watch is not None:
@@ -291,9 +291,11 @@ class Watcher:
         self.watched = len(watched)
         return watch
 
-    def _follow(self, watch: _Watch) -> list[Path] | None:
+    def _follow(self, watch: _Watch) -> tuple[list[Path], set[str]] | None:
         """Follow ``watch`` until stopped (None) or until the folders to watch are no longer its own:
-        a folder appeared, went, was made anew or changed its ignore rules (the new list)."""
+        a folder appeared, went, was made anew or changed its ignore rules. Returns the folders to
+        watch now, and those of them made anew under a name the watch held (its watch was on the
+        folder deleted: an event watch follows a folder, not a name)."""
         while True:
             batch = watch.changes(RUST_TIMEOUT_MS, self)
             if batch is None:
@@ -301,11 +303,10 @@ class Watcher:
             self._feed(batch)
             if any(self._reshapes(change, path, watch.paths) for change, path in batch):
                 now = self.folders()  # a gitignored folder, or an ignore rule that moved nothing, changes none
-                if {str(f) for f in now} != watch.paths or any(
-                    change == watchfiles.Change.deleted and path in watch.paths and _identity(path) != watch.ids[path]
-                    for change, path in batch
-                ):  # a watched folder deleted and made anew under its name holds a watch on the old one
-                    return now
+                paths = {str(f) for f in now}
+                renewed = {p for c, p in batch if c == watchfiles.Change.deleted and p in watch.paths and p in paths}
+                if paths != watch.paths or renewed:
+                    return now, renewed
 
     def _feed(self, batch: Iterable[tuple[watchfiles.Change, str]]) -> None:
         paths = [relevant(self.root, path, self._include_hidden) for _change, path in batch]
@@ -313,11 +314,12 @@ class Watcher:
         if wanted:
             self.batcher.add(wanted)
 
-    def _handover(self, old: _Watch, watched: list[Path]) -> _Watch:
+    def _handover(self, old: _Watch, watched: list[Path], renewed: set[str]) -> _Watch:
         """Watch ``watched`` instead of ``old``'s folders, losing no change: the new watch is set up
         while the old one still runs, then what the old one saw meanwhile is fed and it is closed, so
         each change is seen by one of them (or both: the batcher takes a path once). A folder new to
-        the watch is queued whole (what was written in it before its watch began). Polling cannot hand
+        the watch (or ``renewed``: made anew under a watched name) is queued whole: what was written
+        in it before its watch began. Polling cannot hand
         over so (a change between the old poller's last look and the new one's first listing is seen by
         neither): the watched folders' entries changed since the old watch began are looked at instead."""
         try:
@@ -329,13 +331,13 @@ class Watcher:
             # the old one first, and look at what changed from then on once the new one runs.
             self._close(old)
             new = self._open(watched, old.polling)
-            self._catch_up_unseen(new, old.ids)
+            self._catch_up_unseen(new, [f for f in watched if str(f) not in old.paths or str(f) in renewed])
             return new
         self._feed(old.drain())
         old.close()
         if old.polling:
             self._unseen = min(self._unseen or old.since, old.since)
-        self._catch_up_unseen(new, old.ids)
+        self._catch_up_unseen(new, [f for f in watched if str(f) not in old.paths or str(f) in renewed])
         return new
 
     def _close(self, watch: _Watch) -> None:
@@ -346,13 +348,12 @@ class Watcher:
         watch.close()
         self._unseen = min(self._unseen or since, since)
 
-    def _catch_up_unseen(self, watch: _Watch, before: dict[str, tuple[int, int] | None]) -> None:
-        """Queue what may have changed while no watch saw it, now that ``watch`` runs: each folder
-        ``watch`` holds that the previous watch (``before``: folder -> identity) did not, whole; and,
+    def _catch_up_unseen(self, watch: _Watch, fresh: list[Path]) -> None:
+        """Queue what may have changed while no watch saw it, now that ``watch`` runs: the ``fresh``
+        folders (none of the previous watch's), whole; and,
         when a stretch went unwatched (:attr:`_unseen`), the entries of the other folders changed
         since then, and the indexed files gone from a folder changed since then. No whole-workspace
         run: that could not be handed to a running first index, and a save would wait behind it."""
-        fresh = [f for f in watch.folders if before and watch.ids[str(f)] != before.get(str(f))]
         self._feed((watchfiles.Change.added, str(f)) for f in fresh)
         since, self._unseen = self._unseen, None
         if since is None:
@@ -402,15 +403,6 @@ class _Flag(Protocol):
     def is_set(self) -> bool: ...
 
 
-def _identity(path: str | Path) -> tuple[int, int] | None:
-    """Which folder is at ``path`` (device, inode): a folder deleted and made anew is another one."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)
-
-
 class _Watch:
     """One watchfiles watch over some folders, each on its own (not recursively). Set up (the event
     watches added, or the poller's first listing taken) when made; closed by :meth:`close`."""
@@ -419,7 +411,6 @@ class _Watch:
         self.folders = watched
         self.paths = {str(f) for f in watched}
         self.polling = polling
-        self.ids = {str(f): _identity(f) for f in watched}
         self.closed = False
         self.since = time.time()  # a poller sees what changes after this (its first listing follows)
         self._notify = RustNotify(
