@@ -41,6 +41,7 @@ POLL_DELAY_MS = 2_000  # between two walks of the tree when polling
 FOLDER = (-1, -1, -1)  # the signature of any folder
 DEBOUNCE_MS, STEP_MS = 1_600, 50  # as watchfiles.watch: a batch ends after a quiet step, or at the latest the debounce
 RUST_TIMEOUT_MS = 500  # an empty batch twice a second: `stopped` is asked
+OPEN_TRIES = 3  # a watch is set up again this many times when a folder it lists goes meanwhile
 DRAIN_MS = 200  # a closing watch's last look waits this long for a change (a restart's cost)
 CLOCK_SLACK_S = 1.0  # a change this much before a restart is looked at too (file times use a coarse clock)
 BUSY_WAIT_S = 30.0  # a run waits this long for another process's writer before retrying later
@@ -287,8 +288,16 @@ class Watcher:
         return folders(self.root, self.batcher.brain.config.scan_options())
 
     def _open(self, watched: list[Path], polling: bool) -> _Watch:
-        watch = _Watch(watched, polling, self._poll_delay_ms)
-        self.watched = len(watched)
+        """A watch of ``watched``, or of the folders to watch now if one of them went meanwhile."""
+        for _ in range(OPEN_TRIES - 1):
+            try:
+                return self._opened(_Watch(watched, polling, self._poll_delay_ms))
+            except FileNotFoundError:  # a folder removed since it was listed: its parent's watch says so
+                watched = self.folders()
+        return self._opened(_Watch(watched, polling, self._poll_delay_ms))
+
+    def _opened(self, watch: _Watch) -> _Watch:
+        self.watched = len(watch.folders)
         return watch
 
     def _follow(self, watch: _Watch) -> tuple[list[Path], set[str]] | None:
@@ -319,9 +328,9 @@ class Watcher:
         while the old one still runs, then what the old one saw meanwhile is fed and it is closed, so
         each change is seen by one of them (or both: the batcher takes a path once). A folder new to
         the watch (or ``renewed``: made anew under a watched name) is queued whole: what was written
-        in it before its watch began. Polling cannot hand
-        over so (a change between the old poller's last look and the new one's first listing is seen by
-        neither): the watched folders' entries changed since the old watch began are looked at instead."""
+        in it before its watch began. Polling cannot hand over so (a change between the old poller's
+        last listing and the new one's first is seen by neither): the watched folders' entries changed
+        since the old watch began are looked at too (:meth:`_catch_up_unseen`)."""
         try:
             new = self._open(watched, old.polling)
         except OSError:
@@ -331,20 +340,22 @@ class Watcher:
             # the old one first, and look at what changed from then on once the new one runs.
             self._close(old)
             new = self._open(watched, old.polling)
-            self._catch_up_unseen(new, [f for f in watched if str(f) not in old.paths or str(f) in renewed])
-            return new
-        self._feed(old.drain())
-        old.close()
-        if old.polling:
-            self._unseen = min(self._unseen or old.since, old.since)
-        self._catch_up_unseen(new, [f for f in watched if str(f) not in old.paths or str(f) in renewed])
+        else:
+            self._feed(old.drain())
+            old.close()
+            if old.polling:
+                self._unseen = min(self._unseen or old.since, old.since)
+        self._catch_up_unseen(new, [f for f in new.folders if str(f) not in old.paths or str(f) in renewed])
         return new
 
     def _close(self, watch: _Watch) -> None:
         """Close a watch no other watch overlaps: what changes from now on until the next watch runs
         is looked at by :meth:`_catch_up_unseen`."""
         since = watch.since if watch.polling else time.time()
-        self._feed(watch.drain())
+        try:
+            self._feed(watch.drain())
+        except OSError:  # the watch failed: what it had not handed out is looked at with the rest
+            pass
         watch.close()
         self._unseen = min(self._unseen or since, since)
 
