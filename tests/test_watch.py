@@ -228,6 +228,28 @@ def test_a_change_made_while_the_watch_restarts_is_seen(workspace, polling):
         watcher.stop()
 
 
+@pytest.mark.parametrize("polling", [False, True], ids=["events", "polling"])
+def test_a_folder_removed_while_the_watch_restarts_leaves_the_watch_as_it_was(workspace, polling, caplog):
+    submitted: list[list[str]] = []
+    batcher = ChangeBatcher(Brain(workspace), submitted.append, delay=0.2)
+    # Removed after the watcher listed the folders to watch, before it watches them.
+    watcher = ChangeAtRestart(
+        batcher, lambda: shutil.rmtree(workspace / "docs"), force_polling=polling, poll_delay_ms=200
+    )
+    watcher.start()
+    try:
+        mode = watcher.ready(WAIT_S).mode
+        with caplog.at_level("WARNING", logger="agent_brain_lab.engine.watch"):
+            (workspace / "notes").mkdir()
+            eventually(lambda: watcher.restarts == 1, what="the watch set up again")
+            (workspace / "notes" / "later.md").write_text("# Later\n")
+            eventually(lambda: any("notes/later.md" in batch for batch in submitted), what="a file in the new folder")
+        assert watcher.state.mode == mode and watcher.watched == 2  # root and notes, the same kind of watch
+        assert not [r for r in caplog.records if "polling instead" in r.getMessage()]
+    finally:
+        watcher.stop()
+
+
 def test_a_folder_renamed_in_from_outside_the_root_is_indexed_and_followed(following, workspace, tmp_path):
     brain = following.brain
     outside = tmp_path / "outside"
