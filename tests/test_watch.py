@@ -250,6 +250,67 @@ def test_a_folder_removed_while_the_watch_restarts_leaves_the_watch_as_it_was(wo
         watcher.stop()
 
 
+RESTART_AT_THE_LIMIT = """
+import json, sys, time
+from pathlib import Path
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.watch import ChangeBatcher, Watcher
+
+root = Path(sys.argv[1])
+submitted = []
+
+
+class ChangeAtRestart(Watcher):  # as in tests/test_watch.py: a change in the restart's gap
+    reads = 0
+
+    def folders(self):
+        found = super().folders()
+        self.reads += 1
+        if self.reads == 2:
+            (root / "docs" / "guide.md").write_text("# Guide\\n\\nRewritten while the watch restarts.\\n")
+        return found
+
+
+def until(check):
+    deadline = time.monotonic() + 90
+    while not check() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+watcher = ChangeAtRestart(ChangeBatcher(Brain(root), submitted.append, delay=0.2))
+watcher.start()
+mode = watcher.ready(90).mode
+(root / "notes").mkdir()
+until(lambda: watcher.restarts == 1)
+(root / "notes" / "after.md").write_text("# After\\n")
+until(lambda: any("notes/after.md" in batch for batch in submitted))
+modes = [mode, watcher.state.mode]
+watcher.stop()
+print(json.dumps({"modes": modes, "seen": sorted({p for b in submitted for p in b})}))
+"""
+
+
+def test_a_restart_where_two_event_watches_pass_the_inotify_limit_loses_no_change(workspace):
+    probe = subprocess.run(["unshare", "-U", "-r", "true"], capture_output=True)
+    if probe.returncode:
+        pytest.skip("user namespaces are not available here")
+    # Three inotify watches: the first watch (root, docs) fits, the next (root, docs, notes) fits
+    # alone, but not beside the first: the old watch is closed first, and what changed since is looked at.
+    script = f'echo 3 > /proc/sys/user/max_inotify_watches && exec "{sys.executable}" "$@"'
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        ["unshare", "-U", "-r", "sh", "-c", script, "sh", "-c", RESTART_AT_THE_LIMIT, str(workspace)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["modes"] == ["events", "events"], done.stderr
+    assert {"docs/guide.md", "notes/after.md"} <= set(result["seen"]), result
+
+
 def test_a_folder_renamed_in_from_outside_the_root_is_indexed_and_followed(following, workspace, tmp_path):
     brain = following.brain
     outside = tmp_path / "outside"

@@ -254,8 +254,8 @@ class Watcher:
                     if watch is None:
                         watch = self._open(self.folders(), polling)
                         self._catch_up_unseen(watch, [])
+                        self.state = WatchState("polling" if polling else "events", reason)  # also after a fallback
                         if not self._started.is_set():
-                            self.state = WatchState("polling" if polling else "events", reason)
                             self._started.set()
                             self._log.info(
                                 "agent-brain: following %s (%s, %d folders)", self.root, self.state.mode, self.watched
