@@ -17,7 +17,7 @@ import pytest
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.types import MAX_REQUEST_PATHS, InvalidRequest, index_scope
-from agent_brain_lab.engine.watch import ChangeBatcher, Watcher, follow, relevant
+from agent_brain_lab.engine.watch import CLOCK_SLACK_S, ChangeBatcher, Watcher, follow, relevant
 
 REPO = Path(__file__).resolve().parents[1]
 WAIT_S = 90  # bound on "becomes searchable"; the tests poll and return as soon as it holds
@@ -202,6 +202,11 @@ class ChangeAtRestart(Watcher):
 def test_a_change_made_while_the_watch_restarts_is_seen(workspace, polling):
     (workspace / "docs" / "old.md").write_text("# Old\n\nGone while the watch restarts.\n")
     Brain(workspace).index()  # so that a file gone is one that was indexed
+    # The workspace's files are older than what a restart's look back reaches (a clock condition, not
+    # a wait for a thread): else the root .gitignore, just written, would stand for the whole workspace.
+    written = max(p.lstat().st_ctime for p in workspace.rglob("*"))
+    while time.time() <= written + CLOCK_SLACK_S:
+        time.sleep(0.01)
     submitted: list[list[str]] = []
     batcher = ChangeBatcher(Brain(workspace), submitted.append, delay=0.2)
 

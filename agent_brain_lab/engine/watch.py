@@ -43,7 +43,10 @@ DEBOUNCE_MS, STEP_MS = 1_600, 50  # as watchfiles.watch: a batch ends after a qu
 RUST_TIMEOUT_MS = 500  # an empty batch twice a second: `stopped` is asked
 OPEN_TRIES = 3  # a watch is set up again this many times when a folder it lists goes meanwhile
 DRAIN_MS = 200  # a closing watch's last look waits this long for a change (a restart's cost)
-CLOCK_SLACK_S = 1.0  # a change this much before a restart is looked at too (file times use a coarse clock)
+# File times come from the kernel's coarse clock, up to a tick behind time.time(): a change this much
+# before the unwatched stretch began is looked at too. More would look again at what the previous watch
+# saw (a root .gitignore among it would queue the whole workspace).
+CLOCK_SLACK_S = 0.05
 BUSY_WAIT_S = 30.0  # a run waits this long for another process's writer before retrying later
 
 
@@ -369,7 +372,7 @@ class Watcher:
         since, self._unseen = self._unseen, None
         if since is None:
             return
-        since -= CLOCK_SLACK_S  # a file's ctime comes from a coarser clock than time.time()
+        since -= CLOCK_SLACK_S
         skip = {str(f) for f in fresh}
         changed: list[str] = []
         for folder in watch.folders:
