@@ -33,10 +33,15 @@ def top_rows(scores: np.ndarray, count: int) -> np.ndarray:
 
 
 def bm25_leg(ctx: QueryContext, count: int) -> list[Hit]:
+    keys, scores = bm25_rows(ctx, count)
+    return [Hit(k, v, bm25_score=v) for k, v in zip(keys.tolist(), scores.tolist())]  # Python ints, floats
+
+
+def bm25_rows(ctx: QueryContext, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The leg's best ``count`` (keys, scores), best first, as arrays (what the blend reads)."""
     scores = ctx.bm25_scores
     top = top_rows(scores, count)
-    keys, values = ctx.snapshot.columns.keys[top].tolist(), scores[top].tolist()  # Python ints and floats, in C
-    return [Hit(k, v, bm25_score=v) for k, v in zip(keys, values)]
+    return ctx.snapshot.columns.keys[top], scores[top]
 
 
 def run(ctx: QueryContext) -> list[Hit]:
