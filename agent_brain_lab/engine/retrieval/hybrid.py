@@ -36,7 +36,7 @@ def start(ctx: QueryContext, beside: Callable[[Callable[[], np.ndarray]], Future
     beside Python work waited for the GIL to start the model (up to the 5 ms switch interval; p95
     ~4.5 ms at 100k chunks on 2 busy cores) and then to hand the vector over."""
     if keywords_heard(ctx):
-        ctx.score_keywords_beside(beside)
+        ctx.score_keywords_beside(beside, POOL)  # and the first pass's top rows: off this thread's path
     if ctx.snapshot.vectors:  # else the vector leg is empty and the query is not embedded
         ctx.query_vector  # noqa: B018
 
