@@ -96,11 +96,14 @@ class QueryContext:
         self._keywords_beside = start(scores_and_top)
 
     def keyword_top(self, count: int) -> np.ndarray:
-        """Rows of the ``count`` best keyword scores (:func:`top_rows`), each count selected once."""
+        """Rows of the ``count`` best keyword scores (:func:`top_rows`), selected once per query: the
+        best of fewer rows are the first rows of a longer selection (ties, also at the cut, go in row
+        order in both), so multi's 30 for the text evidence come from the blend's 50."""
         scores = self.bm25_scores
-        rows = self._tops.get(count)
-        if rows is None:
-            rows = self._tops[count] = top_rows(scores, count)
+        longer = [n for n in self._tops if n >= count]
+        if longer:
+            return self._tops[min(longer)][:count]
+        rows = self._tops[count] = top_rows(scores, count)
         return rows
 
     @cached_property
