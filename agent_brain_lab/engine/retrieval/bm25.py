@@ -4,39 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .context import Hit, QueryContext
+from .context import Hit, QueryContext, top_rows
 
-
-def top_rows(scores: np.ndarray, count: int) -> np.ndarray:
-    """Rows of the ``count`` highest positive scores, best first; equal scores in row order, also at
-    the cut (which of several equal rows makes it never depends on the selection's internals).
-
-    Selection, not a sort: ``np.partition`` finds the ``count``-th best score (the cut) over all
-    rows, one pass takes the rows at or above it, and only those are sorted (of the rows equal to
-    the cut, the first ones in row order fill the page). Gathering the positive rows first and
-    partitioning those took 1.8x the CPU at 100k chunks, where most rows score (a common word of the
-    query is enough). Scores are finite, as BM25 sums are (a NaN would sort above every score)."""
-    n = len(scores)
-    if count <= 0:
-        return np.zeros(0, dtype=np.intp)
-    if n > count:
-        cut = np.partition(scores, n - count)[n - count]
-        if cut > 0:
-            rows = np.flatnonzero(scores >= cut)
-            if len(rows) > count:  # more rows equal to the cut than places left: the first ones
-                keep = scores[rows] > cut
-                keep[np.flatnonzero(~keep)[: count - int(np.count_nonzero(keep))]] = True
-                rows = rows[keep]
-            return rows[np.argsort(-scores[rows], kind="stable")]
-    rows = np.flatnonzero(scores > 0)  # no more positive scores than places: all of them
-    return rows[np.argsort(-scores[rows], kind="stable")]
+__all__ = ["bm25_leg", "bm25_rows", "run", "top_rows"]
 
 
 def bm25_leg(ctx: QueryContext, count: int) -> list[Hit]:
-    scores = ctx.bm25_scores
-    top = top_rows(scores, count)
-    keys, values = ctx.snapshot.columns.keys[top].tolist(), scores[top].tolist()  # Python ints and floats, in C
-    return [Hit(k, v, bm25_score=v) for k, v in zip(keys, values)]
+    keys, scores = bm25_rows(ctx, count)
+    return [Hit(k, v, bm25_score=v) for k, v in zip(keys.tolist(), scores.tolist())]  # Python ints, floats
+
+
+def bm25_rows(ctx: QueryContext, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The leg's best ``count`` (keys, scores), best first, as arrays (what the blend reads)."""
+    top = ctx.keyword_top(count)
+    return ctx.snapshot.columns.keys[top], ctx.bm25_scores[top]
 
 
 def run(ctx: QueryContext) -> list[Hit]:

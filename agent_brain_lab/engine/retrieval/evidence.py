@@ -487,7 +487,7 @@ def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list
     lines, bm25's best rows for its wordiest line (:func:`wordiest_line`) as well: a dump's short
     fields (``"code": "invalid_type"``) are the words of the code that fills them, not of the text."""
     pool = [h.key for h in ranked[:RANKED_DEPTH]]
-    rows = [top_rows(ctx.bm25_scores, MESSAGE_DEPTH)]
+    rows = [ctx.keyword_top(MESSAGE_DEPTH)]
     keywords = ctx.snapshot.keywords
     for clause in (lead_clause(message), wordiest_line(message)):
         if clause and keywords is not None:

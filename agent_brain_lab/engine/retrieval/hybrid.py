@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..store.vectors import is_in
-from .bm25 import bm25_leg
+from .bm25 import bm25_rows
 from .context import POOL, Hit, QueryContext
-from .vector import similarities, vector_leg
+from .vector import similarities, vector_rows
 
 DEEPER = 4  # how much deeper each leg is read when a chunk outside the candidates could still rank
 
@@ -36,7 +36,7 @@ def start(ctx: QueryContext, beside: Callable[[Callable[[], np.ndarray]], Future
     beside Python work waited for the GIL to start the model (up to the 5 ms switch interval; p95
     ~4.5 ms at 100k chunks on 2 busy cores) and then to hand the vector over."""
     if keywords_heard(ctx):
-        ctx.score_keywords_beside(beside)
+        ctx.score_keywords_beside(beside, POOL)  # and the first pass's top rows: off this thread's path
     if ctx.snapshot.vectors:  # else the vector leg is empty and the query is not embedded
         ctx.query_vector  # noqa: B018
 
@@ -81,11 +81,14 @@ def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
     alpha, threshold = ctx.request.alpha, ctx.request.similarity_threshold
     heard = keywords_heard(ctx)
     depth, scales, seen = POOL, None, _Similarities(ctx)
+    no_keywords = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
     while True:
-        # the vector leg first: hybrid's keyword leg is being scored beside (:func:`start`) meanwhile
-        vec_hits = vector_leg(ctx, depth)
-        kw_hits = bm25_leg(ctx, depth) if heard else []
-        keys = np.array(list(dict.fromkeys([h.key for h in vec_hits] + [h.key for h in kw_hits])), dtype=np.int64)
+        # the vector leg first: hybrid's keyword leg is being scored beside (:func:`start`) meanwhile.
+        # Each leg as arrays (keys, scores): the blend orders by (score, key), so the candidates' own
+        # order does not matter and they are taken sorted and unique.
+        vec_keys, vec_sims = vector_rows(ctx, depth)
+        kw_keys, kw_scores = bm25_rows(ctx, depth) if heard else no_keywords
+        keys = np.unique(np.concatenate([vec_keys, kw_keys]))
         if not len(keys):
             return []
         bm25 = ctx.bm25_scores[ctx.snapshot.columns.positions(keys)] if heard else np.zeros(len(keys))
@@ -97,20 +100,26 @@ def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
         blended = alpha * meaning + (1 - alpha) * keywords
         order = np.lexsort((keys, -blended))
         order = order[((sims >= threshold) | (bm25 > 0))[order]]
-        exhausted = len(vec_hits) < depth and len(kw_hits) < depth  # every chunk that can be a result is here
+        exhausted = len(vec_keys) < depth and len(kw_keys) < depth  # every chunk that can be a result is here
         if exhausted or depth >= total or not exact:
             break
-        unseen = _unseen(scales, vec_hits, kw_hits, depth, alpha, threshold, partly_embedded)
+        unseen = _unseen(scales, vec_sims, kw_scores, depth, alpha, threshold, partly_embedded)
         if len(order) >= count and blended[order[count - 1]] > unseen:  # no chunk outside can rank
             break
         depth *= DEEPER
-    ranks = {leg: {h.key: r for r, h in enumerate(hits, 1)} for leg, hits in (("vector", vec_hits), ("bm25", kw_hits))}
+    shown = order[:count]
+    legs = (("vector", vec_keys), ("bm25", kw_keys))
+    ranks = {leg: dict(zip(found.tolist(), range(1, len(found) + 1))) for leg, found in legs}
     hits = []
-    for i in order[:count]:
-        key = int(keys[i])
-        vector_score = float(sims[i]) if embedded[i] else None  # None: no vector yet, not "no similarity"
-        bm25_score = float(bm25[i]) if heard else None
-        hit = Hit(key, float(blended[i]), vector_score=vector_score, bm25_score=bm25_score)
+    for key, blend_score, sim, is_embedded, bm25_score in zip(
+        keys[shown].tolist(),
+        blended[shown].tolist(),
+        sims[shown].tolist(),
+        embedded[shown].tolist(),
+        bm25[shown].tolist(),
+    ):
+        vector_score = sim if is_embedded else None  # None: no vector yet, not "no similarity"
+        hit = Hit(key, blend_score, vector_score=vector_score, bm25_score=bm25_score if heard else None)
         hit.ranks = {leg: r[key] for leg, r in ranks.items() if key in r}
         hits.append(hit)
     return hits
@@ -142,8 +151,8 @@ class _Similarities:
 
 def _unseen(
     scales: tuple[Scale, Scale],
-    vec_hits: list[Hit],
-    kw_hits: list[Hit],
+    vec_sims: np.ndarray,
+    kw_scores: np.ndarray,
     depth: int,
     alpha: float,
     threshold: float,
@@ -151,7 +160,7 @@ def _unseen(
 ) -> float:
     """The most a chunk outside both legs' candidates can blend to: at most the last score seen on
     each leg (or, past a short leg, below the threshold / no keyword at all)."""
-    low_kw = scales[0](kw_hits[-1].score if len(kw_hits) == depth else 0.0)
-    low_vec = scales[1](vec_hits[-1].score if vec_hits else threshold)
+    low_kw = scales[0](float(kw_scores[-1]) if len(kw_scores) == depth else 0.0)
+    low_vec = scales[1](float(vec_sims[-1]) if len(vec_sims) else threshold)
     bound = float(alpha * low_vec + (1 - alpha) * low_kw)
     return max(bound, float(low_kw)) if partly_embedded else bound

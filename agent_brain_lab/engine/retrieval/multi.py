@@ -43,7 +43,7 @@ from .evidence import (
 )
 from .fusion import rrf
 from .graph import GraphLeg, entity_names, graph_leg
-from .hybrid import blend
+from .hybrid import blend, keywords_heard
 from .names import names_leg
 from .symbols import name_covered
 
@@ -76,8 +76,11 @@ def run(ctx: QueryContext) -> Fused:
     intent = ctx.intent
     relation = intent.relation is not None
     # every way through reads the keyword scores (the graph leg that leads, or the evidence of the text):
-    # scored first, while the query's embedding (started by the caller) runs beside
+    # scored first, with the blend's first keyword rows, while the query's embedding (started by the
+    # caller) runs beside
     ctx.bm25_scores  # noqa: B018
+    if keywords_heard(ctx):
+        ctx.keyword_top(pool)
     if relation or intent.label == "lookup":
         graph = graph_leg(ctx, pool, strong_only=not relation)
     else:  # prose: the graph's weight is 0 whatever it finds, so it is not walked; it names the entities

@@ -10,9 +10,15 @@ from .fusion import minmax
 
 
 def vector_leg(ctx: QueryContext, count: int) -> list[Hit]:
+    keys, sims = vector_rows(ctx, count)
+    return [Hit(k, s, vector_score=s) for k, s in zip(keys.tolist(), sims.tolist())]
+
+
+def vector_rows(ctx: QueryContext, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The leg's best ``count`` (keys, similarities), best first, as arrays (what the blend reads)."""
     vectors = ctx.snapshot.vectors
     if vectors is None or not len(vectors):
-        return []
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
     total = len(vectors)
     # never fewer than a page of MAX_TOP_K: an approximate (HNSW) search asked for 10 and for 50 may
     # differ in its first 10, and the first results must not depend on how many were asked for
@@ -25,7 +31,7 @@ def vector_leg(ctx: QueryContext, count: int) -> list[Hit]:
         if keep.sum() >= wanted or fetch >= total or (len(sims) and sims[-1] < threshold):
             break  # enough, everything, or the rest lies below the threshold (best first)
         fetch = min(total, fetch * 8)
-    return [Hit(int(k), float(s), vector_score=float(s)) for k, s in zip(keys[keep][:count], sims[keep][:count])]
+    return keys[keep][:count], sims[keep][:count]
 
 
 def run(ctx: QueryContext) -> list[Hit]:

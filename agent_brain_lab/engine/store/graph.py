@@ -163,10 +163,22 @@ class CodeGraph:
     def degree(self, node: str) -> int:
         return int(self._g.degree(node))
 
-    def neighbours(self, node: str) -> list[str]:
-        """The node's successors, then its predecessors, each once."""
-        out, into = self._links(node)
-        return list(dict.fromkeys([v for _, v, _ in out] + [u for u, _, _ in into]))
+    def neighbours(self, node: str) -> Iterator[str]:
+        """The node's successors, then its predecessors, each once, read as they are consumed: a caller
+        that stops early (a result's first 8 neighbour names) never reads the in-edges of a node whose
+        out-edges gave enough (a hub has thousands)."""
+        g = self._g
+        if not _walkable(g, node):
+            return
+        seen: set[str] = set()
+        for _, v in g.out_edges(node):
+            if v not in seen:
+                seen.add(v)
+                yield v
+        for u, _ in g.in_edges(node):
+            if u not in seen:
+                seen.add(u)
+                yield u
 
     def _links(self, node: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
         """The node's out- and in-edges as (source, target, relation), without the chunk ids a walk
