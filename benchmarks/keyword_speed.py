@@ -47,7 +47,7 @@ def measure(root: Path, queries: int) -> dict:
     import bm25s
 
     from agent_brain_lab import Brain
-    from agent_brain_lab.engine.retrieval.bm25 import top_rows
+    from agent_brain_lab.engine.retrieval.context import top_rows
     from agent_brain_lab.engine.store.catalog import Catalog
     from agent_brain_lab.engine.tokenizer import tokenize
 

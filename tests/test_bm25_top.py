@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent_brain_lab.engine.retrieval.bm25 import top_rows
+from agent_brain_lab.engine.retrieval.context import top_rows
 
 scores = st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 2.5]), max_size=60).map(
     lambda v: np.array(v, dtype=np.float32)

@@ -1,6 +1,6 @@
-"""Code shapes real packages have and fixtures did not (seen by field probe 4): extensionless scripts (a ``#!`` line), C# properties,
-a Kotlin constant among the imports, a C function after a preprocessor line or with a macro-decorated
-return type; each on a real index of real files."""
+"""Code shapes real packages have and fixtures did not (seen by field probe 4): extensionless
+scripts (a ``#!`` line), C# properties, a Kotlin constant among the imports, a C function after a
+preprocessor line or with a macro-decorated return type; each on a real index of real files."""
 
 from __future__ import annotations
 

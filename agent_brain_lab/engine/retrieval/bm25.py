@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .context import Hit, QueryContext, top_rows
+from .context import Hit, QueryContext
 
-__all__ = ["bm25_leg", "bm25_rows", "run", "top_rows"]
+__all__ = ["bm25_leg", "bm25_rows", "run"]
 
 
 def bm25_leg(ctx: QueryContext, count: int) -> list[Hit]:

@@ -54,8 +54,7 @@ import numpy as np
 from ..chunking.text import atx_heading, is_rst_title
 from ..tokenizer import WORD, tokenize
 from ..types import SOURCE_TYPES, Chunk
-from .bm25 import top_rows
-from .context import Hit, QueryContext
+from .context import Hit, QueryContext, top_rows
 from .intent import DOTTED
 
 TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + name cover 0.15): not won on its name
