@@ -319,6 +319,11 @@ def test_the_index_is_private_whatever_the_umask(public_tmp, other_user):
     assert seen.returncode != 0 and "swordfish" not in seen.stdout
     state = status(root, user=other_user)
     assert state["state"] == "no_access" and "private" in state["fix"], state
+    for command in ("index", "reset"):  # a write refused on an index it cannot read: no_access, not read_only
+        refused = cli(root, command, user=other_user)
+        assert refused.returncode == 1 and "may not read" in refused.stderr, (command, refused.stderr)
+        assert "queries work" not in refused.stderr and "Traceback" not in refused.stderr
+    assert "secret.md" in answers(root, "vault swordfish")  # the owner's index is untouched
 
 
 def test_an_existing_loose_index_is_tightened_on_the_next_write(public_tmp, other_user):

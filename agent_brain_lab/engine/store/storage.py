@@ -88,7 +88,7 @@ def storage_problem(err: BaseException, folder: Path, *, reading: bool = False) 
         if err.errno == errno.EROFS:
             return _read_only(what)
         if err.errno in _DENIED:
-            return _no_access(what) if reading else _read_only(what)
+            return _no_access(what) if reading or _unreadable(folder) else _read_only(what)
         if err.errno == errno.EIO:
             return StorageIOError(f"the disk holding .agent-brain/ returned an I/O error ({what})", FIX_IO)
     return None
@@ -97,13 +97,19 @@ def storage_problem(err: BaseException, folder: Path, *, reading: bool = False) 
 def _guess(folder: Path, what: str, reading: bool) -> IndexProblem | None:
     """An error SQLite does not name precisely (cannot open, I/O error on the shared-memory file):
     what the folder shows — unreadable, read-only, or a full file system."""
-    if reading and not _readable(folder):
+    if (reading and not _readable(folder)) or _unreadable(folder):
         return _no_access(what)
     if not writable(folder):
         return _read_only(what)
     if disk_full(folder):
         return _full(what)
     return None
+
+
+def _unreadable(folder: Path) -> bool:
+    """An index folder that exists and this user may not read: a write refused there is no_access, not
+    read_only (whose fix says queries work)."""
+    return os.path.lexists(folder) and not _readable(folder)
 
 
 def _readable(folder: Path) -> bool:
@@ -123,10 +129,13 @@ def _no_access(what: str) -> IndexNoAccess:
     return IndexNoAccess(f"this user may not read .agent-brain/ ({what})", FIX_ACCESS)
 
 
-def read_only_problem(folder: Path) -> IndexReadOnly | None:
-    """The reason indexing cannot write ``folder`` (None when it can): asked before a run starts."""
+def read_only_problem(folder: Path) -> IndexReadOnly | IndexNoAccess | None:
+    """The reason indexing cannot write ``folder`` (None when it can): asked before a run starts. An
+    index this user may not even read is :class:`IndexNoAccess` (its queries fail too)."""
     if writable(folder):
         return None
+    if _unreadable(folder):
+        return _no_access("no read permission")
     target = folder if folder.exists() else folder.parent
     try:
         read_only_fs = bool(os.statvfs(target).f_flag & os.ST_RDONLY)
