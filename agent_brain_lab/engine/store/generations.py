@@ -78,7 +78,9 @@ class IndexDir:
 
     def secure(self) -> None:
         """Give the folder and everything in it the index's modes (umask-independent; a file this
-        process cannot change, another user's, is left as it is)."""
+        process cannot change, another user's, is left as it is). Only the group and other bits are
+        set outright: an owner bit the owner took away (a folder made read-only with ``chmod 500``)
+        stays away, so that index runs and reset fail as ``read_only`` instead of undoing it."""
         self._secure(str(self.path), self.folder_mode)
         for folder, dirs, names in os.walk(self.path):
             for name in dirs:
@@ -93,8 +95,10 @@ class IndexDir:
                 return
             if self.group is not None and st.st_gid != self.group:
                 os.chown(path, -1, self.group)
-            if stat.S_IMODE(st.st_mode) != mode:
-                os.chmod(path, mode)
+            current = stat.S_IMODE(st.st_mode)
+            wanted = mode & ~(stat.S_IRWXU & ~current)  # never grant the owner a bit they removed
+            if current != wanted:
+                os.chmod(path, wanted)
         except (FileNotFoundError, PermissionError):
             pass  # removed meanwhile, or not ours
 
