@@ -245,6 +245,21 @@ def test_a_read_only_mount_answers_queries_and_says_read_only(tmp_path):
         assert answers(view, "otters juggle") == ["docs/later.md"]
 
 
+def test_a_read_only_workspace_without_an_index_says_the_folder_needs_write_access(tmp_path):
+    """No index yet and a workspace that cannot be written: not read_only's "queries work" (there is
+    nothing to query), but what is missing, from every door that writes."""
+    root = tmp_path / "ws"
+    write(root, "docs/guide.md", "# Guide\n\nThe zebra stripes section explains reports.\n")
+    with read_only_view(root) as view:
+        assert status(view)["state"] == "empty" and not status(view)["writable"]
+        proc = cli(view, "index")
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert "cannot be created in the workspace folder" in proc.stderr and "queries work" not in proc.stderr
+        with pytest.raises(IndexReadOnly, match="cannot be created") as raised:
+            Brain(view).check_can_index()
+        assert "write access to the workspace folder" in raised.value.fix and str(tmp_path) not in str(raised.value)
+
+
 # ------------------------------------------------------------------ other users
 
 
