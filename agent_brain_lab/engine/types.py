@@ -202,6 +202,9 @@ _ASCII_FLOAT = re.compile(
     r"\s*[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?\s*", re.ASCII
 )
 _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+# The one text for NUL, a lone surrogate (a JSON "\\ud800"), bytes that are not UTF-8 (a query string's %E9,
+# a command-line argument Python decoded with surrogateescape): the same error at every door.
+NOT_TEXT = "must be valid UTF-8 text without NUL characters"
 
 
 _GLOB = {"type": "string", "maxLength": MAX_GLOB_CHARS}
@@ -447,7 +450,7 @@ def _check_text(name: str, value: str, limit: int) -> str:
     if len(value) > limit:
         raise InvalidRequest(name, f"must be at most {limit} characters")
     if _BAD_TEXT.search(value):
-        raise InvalidRequest(name, "must not contain NUL or unpaired surrogate characters")
+        raise InvalidRequest(name, NOT_TEXT)
     return value
 
 
