@@ -321,6 +321,23 @@ def test_reset_works_on_whatever_sits_in_the_index_folder(tmp_path):
     assert sorted(p.name for p in (tmp_path / ".agent-brain").iterdir()) == ["writer.lock"]
 
 
+def test_a_run_that_only_changes_the_skips_publishes_them(ws):
+    """A new file too large to index (or a skipped file removed) changes no chunk, yet status must list
+    the skips of the last run, not those of the last run that changed a chunk."""
+    with open(ws / "docs" / "huge.md", "wb") as fh:
+        fh.truncate(5 << 20)  # sparse: over the 1 MB limit at no cost
+    brain = Brain(ws)
+    before = brain.status().generation
+    report = brain.index()
+    assert report.generation == before + 1 and [s.path for s in report.skipped] == ["docs/huge.md"]
+    status = Brain(ws).status()
+    assert [s["path"] for s in status.skipped] == ["docs/huge.md"] and status.skipped_total == 1
+    assert brain.index().generation == before + 1  # nothing changed since: nothing published
+    (ws / "docs" / "huge.md").unlink()
+    assert brain.index().generation == before + 2
+    assert Brain(ws).status().skipped == [] and sources(Brain(ws), "zebra") == ["docs/guide.md"]
+
+
 def test_an_index_folder_that_is_a_symlink_out_of_the_root_is_never_written_read_or_reset(template, tmp_path):
     """`.agent-brain` a link to a folder elsewhere (here: another workspace's index, beside a file of
     its owner's): no run writes, tightens or deletes there, no query answers from it, and reset removes
