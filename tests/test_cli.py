@@ -165,6 +165,8 @@ def test_workspace_discovered_from_subfolder(indexed):
         (("query", "x", "--alpha", "abc"), "--alpha: must be a number"),
         (("query", "x", "--source-types", "video"), "--source-types: unknown value 'video'"),
         (("query", "x", "--paths", "../etc/*"), "--paths: '../etc/*' must be relative"),
+        (("query", "caf\udce9"), "query: must be valid UTF-8 text without NUL characters"),  # the byte 0xE9
+        (("graph", "Cart\udcff"), "ENTITY: must be valid UTF-8 text without NUL characters"),
         (("graph", "Cart", "--depth", "99"), "--depth: must be between"),
         (("index", "/"), "PATH: / is outside the workspace"),
         (("frobnicate",), "invalid choice: 'frobnicate'"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
@@ -43,3 +45,37 @@ def test_a_query_embeds_through_its_own_session_to_the_same_vector():
     for text in texts:
         np.testing.assert_allclose(embedder.embed_query(text), embedder.embed([text])[0], atol=1e-6)
     assert embedder._query_session is not None  # the default model's queries took the session path
+
+
+def test_a_cache_folder_that_cannot_be_written_still_indexes_and_answers(tmp_path):
+    """A home this user cannot write (HOME=/nonexistent of a system user, a read-only home; here a cache
+    path that is a file, which even root cannot make a folder): the model is assembled in a private
+    temporary folder, removed when the process ends, instead of every command failing on a mkdir."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = tmp_path / "ws"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "guide.md").write_text("# Guide\n\nThe heron waits by the river for fish.\n")
+    (tmp_path / "not-a-folder").write_text("")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+        "XDG_CACHE_HOME": str(tmp_path / "not-a-folder"),
+        "TMPDIR": str(temp),
+    }
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "agent_brain_lab.cli", "--workspace", str(root), *args]
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+
+    indexed = cli("index")
+    assert indexed.returncode == 0, indexed.stderr
+    found = cli("query", "bird standing in water", "--mode", "vector", "--json")
+    assert found.returncode == 0, found.stderr
+    assert [r["source"] for r in json.loads(found.stdout)["results"]][:1] == ["docs/guide.md"]
+    assert list(temp.glob("agent-brain-lab-model-*")) == []  # the private model folder went with its process

@@ -70,6 +70,16 @@ def test_query_and_index_integers_coerce_alike():
         refused(build, {**base, field: float("inf")}, field)
 
 
+def test_a_huge_integer_is_out_of_range_as_a_string_and_as_a_number():
+    """The CLI, %brain and the MCP Inspector send numbers as text: 20 nines must get the error the JSON
+    integer gets at the REST door, not "must be an integer (ASCII digits)"."""
+    for value in ("9" * 20, " +" + "9" * 4000 + " ", 10**20, "-" + "9" * 20):
+        error = refused(QueryRequest.build, {"query": "x", "top_k": value}, "top_k")
+        assert str(error) == "top_k: must be between 1 and 100", value
+    assert QueryRequest.build({"query": "x", "top_k": "0" * 30 + "7"}).top_k == 7
+    assert GraphRequest.build({"name": "Cart", "depth": "-" + "0" * 25}).depth == 0
+
+
 @pytest.mark.parametrize("value", ["²", "nan", "inf", "1_0", "٠.٥", [0.5], True, float("nan")])
 def test_floats_are_ascii_numbers_in_range(value):
     refused(QueryRequest.build, {"query": "x", "alpha": value}, "alpha")

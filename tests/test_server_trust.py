@@ -12,6 +12,7 @@ import pytest
 from test_server_support import call_api, on_server_loop
 
 from agent_brain_lab.engine.store.generations import IndexDir
+from agent_brain_lab.engine.types import NOT_TEXT
 from agent_brain_lab.server.handlers import MAX_BODY_BYTES, ROUTES, SETTINGS_KEY
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
@@ -102,6 +103,17 @@ async def test_hostile_bodies_are_400_naming_the_field(raw, path, body, field):
 async def test_hostile_graph_arguments_are_400(raw, params, field):
     code, err = await raw("GET", "graph", "entity", params=params)
     assert (code, err["error"], err["field"]) == (400, "invalid_request", field), err
+
+
+@pytest.mark.parametrize("name", ["Zebra\x00", b"\xed\xa0\x80", b"Zebra\xff"])
+@on_server_loop
+async def test_text_that_is_not_utf8_gets_the_validators_one_message(raw, name):
+    """NUL, a lone surrogate and bytes that are not UTF-8, in a query string or a JSON body: the message
+    the CLI, %brain and MCP give for the same text (engine/types.py)."""
+    code, err = await raw("GET", "graph", "entity", params={"name": name})
+    assert (code, err["message"]) == (400, f"name: {NOT_TEXT}"), err
+    code, err = await raw("POST", "query", body={"query": "caf\ud800"})
+    assert (code, err["message"]) == (400, f"query: {NOT_TEXT}"), err
 
 
 @on_server_loop

@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -244,6 +245,21 @@ def test_a_read_only_mount_answers_queries_and_says_read_only(tmp_path):
         assert answers(view, "otters juggle") == ["docs/later.md"]
 
 
+def test_a_read_only_workspace_without_an_index_says_the_folder_needs_write_access(tmp_path):
+    """No index yet and a workspace that cannot be written: not read_only's "queries work" (there is
+    nothing to query), but what is missing, from every door that writes."""
+    root = tmp_path / "ws"
+    write(root, "docs/guide.md", "# Guide\n\nThe zebra stripes section explains reports.\n")
+    with read_only_view(root) as view:
+        assert status(view)["state"] == "empty" and not status(view)["writable"]
+        proc = cli(view, "index")
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert "cannot be created in the workspace folder" in proc.stderr and "queries work" not in proc.stderr
+        with pytest.raises(IndexReadOnly, match="cannot be created") as raised:
+            Brain(view).check_can_index()
+        assert "write access to the workspace folder" in raised.value.fix and str(tmp_path) not in str(raised.value)
+
+
 # ------------------------------------------------------------------ other users
 
 
@@ -279,6 +295,9 @@ def other_user() -> Iterator[str]:
         path = f"{mounted[REPO]}:{mounted[prefix] / site.relative_to(prefix)}"
         python = str(mounted[base] / executable.relative_to(base))
         env = ["env", f"PYTHONPATH={path}", f"HOME={home}", f"XDG_CACHE_HOME={home}/.cache"]
+        libdir = Path(sysconfig.get_config_var("LIBDIR") or base / "lib").resolve()
+        if libdir.is_relative_to(base):  # the interpreter's libpython: its RPATH names the unmounted folder
+            env.append(f"LD_LIBRARY_PATH={mounted[base] / libdir.relative_to(base)}")
         _AS_USER[OTHER_USER] = ["runuser", "-u", OTHER_USER, "--", *env, python]
         yield OTHER_USER
     finally:
@@ -319,6 +338,11 @@ def test_the_index_is_private_whatever_the_umask(public_tmp, other_user):
     assert seen.returncode != 0 and "swordfish" not in seen.stdout
     state = status(root, user=other_user)
     assert state["state"] == "no_access" and "private" in state["fix"], state
+    for command in ("index", "reset"):  # a write refused on an index it cannot read: no_access, not read_only
+        refused = cli(root, command, user=other_user)
+        assert refused.returncode == 1 and "may not read" in refused.stderr, (command, refused.stderr)
+        assert "queries work" not in refused.stderr and "Traceback" not in refused.stderr
+    assert "secret.md" in answers(root, "vault swordfish")  # the owner's index is untouched
 
 
 def test_an_existing_loose_index_is_tightened_on_the_next_write(public_tmp, other_user):
@@ -333,6 +357,31 @@ def test_an_existing_loose_index_is_tightened_on_the_next_write(public_tmp, othe
     assert folder.stat().st_mode & 0o777 == 0o700
     assert all(p.stat().st_mode & 0o077 == 0 for p in folder.rglob("*"))
     assert cli(root, "query", "zebra", user=other_user).returncode != 0
+
+
+def test_an_index_folder_its_owner_made_read_only_stays_read_only(public_tmp, other_user):
+    """The owner's `chmod 500 .agent-brain` is a read-only index (status says so), not a mode the next
+    writer puts back to 0700: index and reset fail as read_only, change nothing, and queries answer."""
+    root = public_tmp / "ws"
+    write(root, "docs/guide.md", "# Guide\n\nThe zebra stripes section explains reports.\n")
+    shutil.chown(public_tmp, user=other_user)
+    for path in [root, *root.rglob("*")]:
+        shutil.chown(path, user=other_user)
+    assert cli(root, "index", user=other_user).returncode == 0
+    folder = root / ".agent-brain"
+    folder.chmod(0o500)
+    before = sorted(p.name for p in folder.iterdir())
+    write(root, "docs/later.md", "# Later\n\nOtters juggle pebbles.\n")
+    shutil.chown(root / "docs" / "later.md", user=other_user)
+    assert status(root, user=other_user)["state"] == "read_only"
+    for command in ("index", "reset"):
+        refused = cli(root, command, user=other_user)
+        assert refused.returncode == 1 and "cannot be written" in refused.stderr, (command, refused.stderr)
+        assert folder.stat().st_mode & 0o777 == 0o500 and sorted(p.name for p in folder.iterdir()) == before
+    assert answers(root, "zebra stripes", user=other_user) == ["docs/guide.md"]
+    folder.chmod(0o700)  # the owner gives it back: the next run indexes again
+    assert cli(root, "index", user=other_user).returncode == 0
+    assert answers(root, "otters pebbles", user=other_user) == ["docs/later.md"]
 
 
 def test_a_workspace_shared_on_purpose_is_group_readable(public_tmp, other_user, monkeypatch):

@@ -321,6 +321,49 @@ def test_reset_works_on_whatever_sits_in_the_index_folder(tmp_path):
     assert sorted(p.name for p in (tmp_path / ".agent-brain").iterdir()) == ["writer.lock"]
 
 
+def test_a_run_that_only_changes_the_skips_publishes_them(ws):
+    """A new file too large to index (or a skipped file removed) changes no chunk, yet status must list
+    the skips of the last run, not those of the last run that changed a chunk."""
+    with open(ws / "docs" / "huge.md", "wb") as fh:
+        fh.truncate(5 << 20)  # sparse: over the 1 MB limit at no cost
+    brain = Brain(ws)
+    before = brain.status().generation
+    report = brain.index()
+    assert report.generation == before + 1 and [s.path for s in report.skipped] == ["docs/huge.md"]
+    status = Brain(ws).status()
+    assert [s["path"] for s in status.skipped] == ["docs/huge.md"] and status.skipped_total == 1
+    assert brain.index().generation == before + 1  # nothing changed since: nothing published
+    (ws / "docs" / "huge.md").unlink()
+    assert brain.index().generation == before + 2
+    assert Brain(ws).status().skipped == [] and sources(Brain(ws), "zebra") == ["docs/guide.md"]
+
+
+def test_an_index_folder_that_is_a_symlink_out_of_the_root_is_never_written_read_or_reset(template, tmp_path):
+    """`.agent-brain` a link to a folder elsewhere (here: another workspace's index, beside a file of
+    its owner's): no run writes, tightens or deletes there, no query answers from it, and reset removes
+    the link alone."""
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(template / ".agent-brain", elsewhere)
+    (elsewhere / "notes.txt").write_text("keep me")
+    (elsewhere / "notes.txt").chmod(0o644)
+    before = {p.name: (p.stat().st_mode, p.stat().st_mtime_ns) for p in elsewhere.rglob("*")}
+    root = tmp_path / "ws"
+    write(root, "docs/heron.md", "# Heron\n\nThe heron waits by the river.\n")
+    (root / ".agent-brain").symlink_to(elsewhere, target_is_directory=True)
+    status = Brain(root).status()
+    assert status.state == "corrupt" and "symlink" in (status.problem or "") and status.fix == "agent-brain-lab reset"
+    for args in (("index",), ("query", "zebra", "--mode", "bm25")):
+        proc = cli(root, *args, check=False)
+        assert proc.returncode == 1 and "is a symlink" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    cli(root, "reset")
+    assert not (root / ".agent-brain").exists() and not (root / ".agent-brain").is_symlink()
+    assert {p.name: (p.stat().st_mode, p.stat().st_mtime_ns) for p in elsewhere.rglob("*")} == before
+    assert (elsewhere / "notes.txt").read_text() == "keep me"
+    Brain(root).index()
+    assert (root / ".agent-brain").is_dir() and not (root / ".agent-brain").is_symlink()
+    assert sources(Brain(root), "heron") == ["docs/heron.md"] and sources(Brain(root), "zebra") == []
+
+
 def test_another_format_asks_for_force_and_force_rewrites_it(ws):
     (ws / ".agent-brain" / "FORMAT").write_text("1\n")
     _expect_corrupt(ws, "agent-brain-lab index --force")

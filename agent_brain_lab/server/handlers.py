@@ -20,6 +20,7 @@ from jupyter_server.utils import url_path_join
 from tornado import web
 
 from ..engine.types import (
+    NOT_TEXT,
     BrainError,
     DiskFull,
     GraphRequest,
@@ -157,7 +158,7 @@ def query_fields(arguments: dict[str, list[bytes]], names: tuple[str, ...]) -> d
         try:
             fields[name] = values[-1].decode("utf-8") if values else None
         except UnicodeDecodeError:
-            raise InvalidRequest(name, "must be valid UTF-8") from None
+            raise InvalidRequest(name, NOT_TEXT) from None
     return fields
 
 

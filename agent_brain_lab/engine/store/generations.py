@@ -78,7 +78,9 @@ class IndexDir:
 
     def secure(self) -> None:
         """Give the folder and everything in it the index's modes (umask-independent; a file this
-        process cannot change, another user's, is left as it is)."""
+        process cannot change, another user's, is left as it is). Only the group and other bits are
+        set outright: an owner bit the owner took away (a folder made read-only with ``chmod 500``)
+        stays away, so that index runs and reset fail as ``read_only`` instead of undoing it."""
         self._secure(str(self.path), self.folder_mode)
         for folder, dirs, names in os.walk(self.path):
             for name in dirs:
@@ -93,19 +95,26 @@ class IndexDir:
                 return
             if self.group is not None and st.st_gid != self.group:
                 os.chown(path, -1, self.group)
-            if stat.S_IMODE(st.st_mode) != mode:
-                os.chmod(path, mode)
+            current = stat.S_IMODE(st.st_mode)
+            wanted = mode & ~(stat.S_IRWXU & ~current)  # never grant the owner a bit they removed
+            if current != wanted:
+                os.chmod(path, wanted)
         except (FileNotFoundError, PermissionError):
             pass  # removed meanwhile, or not ours
 
     def exists(self) -> bool:
-        return self.path.is_dir()
+        """Whether the index folder is there: a real folder, never a symlink (one to a folder outside
+        the root would have every write, chmod and reset act on files that are not the index's)."""
+        return _is_folder(self._folder)
 
     def check_folder(self) -> None:
-        """IndexCorrupt when something other than a folder sits where the index folder belongs."""
-        if os.path.isdir(self._folder):  # every query asks: one stat of a plain string
+        """IndexCorrupt when something other than a folder (a file, a symlink) sits where the index
+        folder belongs."""
+        if _is_folder(self._folder):  # every query asks: one lstat of a plain string
             return
-        if self.path.exists() or self.path.is_symlink():
+        if os.path.islink(self._folder):
+            raise IndexCorrupt(f"{INDEX_DIR} is a symlink, not a folder", FIX_RESET)
+        if self.path.exists():
             raise IndexCorrupt(f"{INDEX_DIR} is not a folder", FIX_RESET)
 
     def write_format(self) -> None:
@@ -315,6 +324,13 @@ def inode_of(path: Path | str) -> tuple[int, int] | None:
     except OSError:
         return None
     return st.st_dev, st.st_ino
+
+
+def _is_folder(path: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _remove(path: Path) -> None:

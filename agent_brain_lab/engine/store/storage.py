@@ -27,6 +27,10 @@ FIX_WRITE = (
     "the index is read-only: queries work, indexing needs write access to .agent-brain/ "
     "(a read-write mount, or the user who owns it)"
 )
+FIX_CREATE = (
+    "indexing needs write access to the workspace folder (a read-write mount, or the user who owns it); "
+    "until then there is no index to search"
+)
 FIX_ACCESS = (
     "the index is private to the user who wrote it: run as that user, or have them share it with "
     "your group (AGENT_BRAIN_SHARE_INDEX_WITH_GROUP=1, then `agent-brain-lab index`)"
@@ -73,7 +77,7 @@ def storage_problem(err: BaseException, folder: Path, *, reading: bool = False) 
         if primary == _SQLITE_FULL:
             return _full(what)
         if primary == _SQLITE_READONLY:
-            return _guess(folder, what, reading) or _read_only(what)
+            return _guess(folder, what, reading) or _read_only(what, folder)
         if primary == _SQLITE_IOERR:
             return _guess(folder, what, reading) or StorageIOError(
                 f"the disk holding .agent-brain/ returned an I/O error ({what})", FIX_IO
@@ -86,9 +90,9 @@ def storage_problem(err: BaseException, folder: Path, *, reading: bool = False) 
         if err.errno in _FULL:
             return _full(what)
         if err.errno == errno.EROFS:
-            return _read_only(what)
+            return _read_only(what, folder)
         if err.errno in _DENIED:
-            return _no_access(what) if reading else _read_only(what)
+            return _no_access(what) if reading or _unreadable(folder) else _read_only(what, folder)
         if err.errno == errno.EIO:
             return StorageIOError(f"the disk holding .agent-brain/ returned an I/O error ({what})", FIX_IO)
     return None
@@ -97,13 +101,19 @@ def storage_problem(err: BaseException, folder: Path, *, reading: bool = False) 
 def _guess(folder: Path, what: str, reading: bool) -> IndexProblem | None:
     """An error SQLite does not name precisely (cannot open, I/O error on the shared-memory file):
     what the folder shows — unreadable, read-only, or a full file system."""
-    if reading and not _readable(folder):
+    if (reading and not _readable(folder)) or _unreadable(folder):
         return _no_access(what)
     if not writable(folder):
-        return _read_only(what)
+        return _read_only(what, folder)
     if disk_full(folder):
         return _full(what)
     return None
+
+
+def _unreadable(folder: Path) -> bool:
+    """An index folder that exists and this user may not read: a write refused there is no_access, not
+    read_only (whose fix says queries work)."""
+    return os.path.lexists(folder) and not _readable(folder)
 
 
 def _readable(folder: Path) -> bool:
@@ -115,7 +125,9 @@ def _full(what: str) -> DiskFull:
     return DiskFull(f"the disk holding .agent-brain/ is full ({what})", FIX_SPACE)
 
 
-def _read_only(what: str) -> IndexReadOnly:
+def _read_only(what: str, folder: Path) -> IndexReadOnly:
+    if not os.path.lexists(folder):  # no index yet: nothing answers queries, the workspace folder needs write access
+        return IndexReadOnly(f".agent-brain/ cannot be created in the workspace folder ({what})", FIX_CREATE)
     return IndexReadOnly(f".agent-brain/ cannot be written ({what})", FIX_WRITE)
 
 
@@ -123,16 +135,19 @@ def _no_access(what: str) -> IndexNoAccess:
     return IndexNoAccess(f"this user may not read .agent-brain/ ({what})", FIX_ACCESS)
 
 
-def read_only_problem(folder: Path) -> IndexReadOnly | None:
-    """The reason indexing cannot write ``folder`` (None when it can): asked before a run starts."""
+def read_only_problem(folder: Path) -> IndexReadOnly | IndexNoAccess | None:
+    """The reason indexing cannot write ``folder`` (None when it can): asked before a run starts. An
+    index this user may not even read is :class:`IndexNoAccess` (its queries fail too)."""
     if writable(folder):
         return None
+    if _unreadable(folder):
+        return _no_access("no read permission")
     target = folder if folder.exists() else folder.parent
     try:
         read_only_fs = bool(os.statvfs(target).f_flag & os.ST_RDONLY)
     except OSError:
         read_only_fs = False
-    return _read_only("read-only file system" if read_only_fs else "no write permission")
+    return _read_only("read-only file system" if read_only_fs else "no write permission", folder)
 
 
 def disk_full_problem(folder: Path) -> DiskFull | None:
