@@ -3,12 +3,14 @@ them (templates included), library code above tests for a where/how question."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from workspace_fixture import indexed_files, top10
 
 from agent_brain_lab import Brain
+from agent_brain_lab.engine.chunking.notebook import chunk_notebook
 from agent_brain_lab.engine.chunking.text import chunk_document
 from agent_brain_lab.engine.retrieval import evidence
 from agent_brain_lab.engine.retrieval.evidence import (
@@ -1248,3 +1250,20 @@ def test_a_question_about_what_the_code_does_puts_the_code_above_docstrings_held
     brain = indexed_files(tmp_path, files)
     first = top10(brain, "how is the content checksum verified at the end of a frame when decompressing")[0]
     assert (first.source, first.symbol_name) == ("lz4libs/lz4frame.c", "LZ4F_decompress")
+
+
+def test_a_notebook_code_cell_is_not_titled_by_the_heading_above_it():
+    """A heading query finds the markdown cell that holds the heading (or a cell of prose under it),
+    not every code cell the notebook's outline puts in that section."""
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": "# Tutorial\n\n## Results\n\nA corner plot:"},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "source": "import corner\ncorner.corner(samples)"},
+    ]
+    text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    chunks, _, _ = chunk_notebook("t.ipynb", text, "notebook", 1500, 100)
+    heading = next(c for c in chunks if c.cell_index == 0 and "Results" in c.text)
+    cell = next(c for c in chunks if c.cell_index == 1)
+    assert cell.section_path == "Tutorial > Results"
+    query = set(tokenize("Results"))
+    assert title_match(query, heading) == 1.0
+    assert title_match(query, cell) == 0.0

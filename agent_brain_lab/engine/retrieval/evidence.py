@@ -530,11 +530,12 @@ def titles_of(row: Chunk) -> list[tuple[str, str]]:
     """The titles a query may give this chunk, each with the parent title it may come after ("" for
     none): its own section's, and each heading in its text, alone and after its parent's title when
     the section path names the parent ("Vim With ALE", "Pylint Configuration"): a title several
-    sections share is told apart by its parent."""
+    sections share is told apart by its parent. A notebook's code cell is under its section's heading
+    without being that section: its path gives it no title."""
     path = row.section_path.split(" > ") if row.section_path else []
     place = {title_tokens(t): n for n, t in enumerate(path)}
     lines = row.text.splitlines()
-    own = [path[-1]] if path else []
+    own = [path[-1]] if path and row.symbol_type is None else []
     for i, line in enumerate(lines):
         heading = atx_heading(line)
         if heading and heading[1]:
