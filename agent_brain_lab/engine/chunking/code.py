@@ -209,7 +209,28 @@ def _without_split_guards(lines: list[str]) -> str:
             continue
         if _PREPROC_IF.match(lines[filled[k - 1]]) and _PREPROC_END.match(lines[filled[k + 1]]):
             out[i] = " " * len(line)
+    _blank_bare_macros(lines, filled, out)
     return "\n".join(out)
+
+
+_BARE_MACRO = re.compile(r"\s*[A-Z][A-Z0-9_]*[A-Z0-9]\s*")
+_STATEMENT_END = re.compile(r".*(?:[;{}:]|\*/)\s*(?://.*)?|\s*(?://.*|#.*[^\\\s]\s*|#\w+)")
+
+
+def _blank_bare_macros(lines: list[str], filled: list[int], out: list[str]) -> None:
+    """A macro that stands alone on its line between declarations (``CXXOPTS_NODISCARD`` above a
+    method, ``CXXOPTS_DIAGNOSTIC_POP`` above ``namespace exceptions {``, ``Q_OBJECT``) expands to an
+    attribute, a pragma or nothing; the grammar reads it as a type and the declaration after it goes
+    wrong (the method is named ``std`` after its ``std::string`` return type, the namespace and its
+    classes become one function). It becomes a blank of the same length, where a statement ended on
+    the line before (not an enumerator after a comma, nor a line a ``\\`` continues)."""
+    for k, i in enumerate(filled):
+        if not _BARE_MACRO.fullmatch(lines[i]):
+            continue
+        before = lines[filled[k - 1]] if k else ";"
+        after = lines[filled[k + 1]].lstrip() if k + 1 < len(filled) else ""
+        if _STATEMENT_END.fullmatch(before) and not after.startswith((",", "}", "=", ";", "(", ")", "[", ".")):
+            out[i] = " " * len(lines[i])
 
 
 def _end_row(node: Node) -> int:
