@@ -19,6 +19,7 @@ from agent_brain_lab.engine.retrieval.evidence import (
     _may_make,
     _own_words,
     lead_clause,
+    message_evidence,
     message_match,
     message_of,
     messages_of,
@@ -1267,3 +1268,145 @@ def test_a_notebook_code_cell_is_not_titled_by_the_heading_above_it():
     query = set(tokenize("Results"))
     assert title_match(query, heading) == 1.0
     assert title_match(query, cell) == 0.0
+
+
+def test_values_concatenated_in_a_row_are_one_hole():
+    """``"Option " + LQUOTE + option + RQUOTE + " does not exist"``: the values between two literals
+    stand for one hole, so the literal spells the whole message."""
+    text = '  : parsing("Option " + LQUOTE + option + RQUOTE + " does not exist")\n'
+    said = message_evidence("Option ‘verbos’ does not exist", 4, text, code=True)
+    assert said.cover == 1.0 and said.start == 0
+
+
+CXX_OPTIONS = {
+    "include/opts.hpp": """\
+namespace opts {
+
+namespace exceptions {
+
+class parsing : public std::exception
+{
+  public:
+  explicit parsing(const std::string& message) : m_message(message) {}
+  std::string m_message;
+};
+
+class no_such_option : public parsing
+{
+  public:
+  explicit no_such_option(const std::string& option)
+  : parsing("Option " + LQUOTE + option + RQUOTE + " does not exist")
+  {
+  }
+};
+
+class option_requires_argument : public parsing
+{
+  public:
+  explicit option_requires_argument(const std::string& option)
+  : parsing("Option " + LQUOTE + option + RQUOTE + " requires an argument")
+  {
+  }
+};
+
+} // namespace exceptions
+
+template <typename T>
+void throw_or_mimic(const std::string& text)
+{
+  throw T{text};
+}
+
+class OptionParser
+{
+  public:
+  ParseResult parse(int argc, const char* const* argv);
+  void print_help() const;
+};
+
+inline ParseResult
+OptionParser::parse(int argc, const char* const* argv)
+{
+  int current = 1;
+  while (current != argc)
+  {
+    const std::string name = argv[current];
+    auto iter = m_options.find(name);
+    if (iter == m_options.end())
+    {
+      throw_or_mimic<exceptions::no_such_option>(name);
+    }
+    ++current;
+  }
+  return ParseResult(m_keys);
+}
+
+inline void
+OptionParser::print_help() const
+{
+  for (const auto& option : m_options)
+  {
+    std::cout << "Option " << option.first << " does exist" << std::endl;
+  }
+}
+
+} // namespace opts
+""",
+}
+
+PY_ERRORS = {
+    "cli/errors.py": '''\
+class UsageError(Exception):
+    """An error in how the command was called."""
+
+
+class NoSuchOption(UsageError):
+    """Raised when an option is given that the command does not define."""
+
+    def __init__(self, option_name, possibilities=None):
+        message = f"No such option: {option_name}"
+        super().__init__(message)
+        self.option_name = option_name
+        self.possibilities = possibilities
+''',
+    "cli/parser.py": '''\
+from .errors import NoSuchOption
+
+
+class OptionParser:
+    """Reads the options of a command line."""
+
+    def __init__(self, options):
+        self.options = options
+
+    def _match_long_opt(self, opt, explicit_value, state):
+        """Match a long option such as --verbose against the options."""
+        if opt not in self.options:
+            possibilities = [word for word in self.options if word.startswith(opt)]
+            raise NoSuchOption(opt, possibilities=possibilities)
+        option = self.options[opt]
+        return option.process(explicit_value, state)
+
+    def describe(self):
+        """Lines such as: No such option is hidden; option --name takes a value."""
+        return [f"option {name} takes a value" for name in self.options]
+''',
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "query", "thrower", "thrown"),
+    [
+        (CXX_OPTIONS, "Option ‘verbos’ does not exist", "parse", "no_such_option"),
+        (PY_ERRORS, "Error: No such option: --verbose", "_match_long_opt", "__init__"),
+    ],
+    ids=["c++", "python"],
+)
+def test_the_throw_of_an_exception_class_that_makes_the_message_comes_before_the_class(
+    tmp_path, files, query, thrower, thrown
+):
+    """A message made in an exception class's constructor (C++'s member initializer, Python's
+    ``__init__``) is raised where the class is thrown: that code first, the class right after."""
+    names = [r.symbol_name for r in top10(indexed_files(tmp_path, files), query)]
+    assert names[0] == thrower
+    assert names.index(thrown) == 1

@@ -96,6 +96,8 @@ MIN_COVER = 0.5  # the share of the message's words a literal must spell with it
 HOLE_CHARS = 60  # a template's hole holds a value (a number, a name, a URL), not a sentence
 STATEMENT_CHARS = 400  # how far before a message its call's open bracket is looked for
 QUOTED_WORDS = 3  # a quoted message in a pasted dump is a sentence; one or two words are a value
+THROW_SITES = 3  # the code throwing an exception class that makes the message, put ahead of the class
+MIN_CLASS_NAME = 4  # a shorter name is a word, not a class a bm25 look-up can find
 TITLE_MATCH = 0.75  # the token overlap (Jaccard) of query and heading that makes the query that heading
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CHANGELOG = re.compile(
@@ -128,11 +130,12 @@ _HOLE = re.compile(
 )
 _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
 # a value concatenated into a message ('Failed to lookup view "' + name + '" in ' + dirs): a name, member
-# or call with no string inside, standing for a hole; joined by `+`, Lua's `..` or PHP's `.` (before a
+# or call with no string inside, standing for a hole (so do several in a row: "Option " + LQUOTE + option
+# + RQUOTE + " does not exist"); joined by `+`, Lua's `..` or PHP's `.` (before a
 # `$variable`, or with spaces around it: `"..."` then `.format(...)` is a call, not a concatenation)
 _VALUE = r"[A-Za-z_$][\w$]*(?:(?:\.|->)[A-Za-z_$][\w$]*|\([^()'\"`\n]*\)|\[[^\]'\"`\n]*\])*"
 _JOINED_BY_VALUE = re.compile(
-    rf"\s*(?:\+\s*{_VALUE}\s*\+|\.\.\s*{_VALUE}\s*\.\.|\.\s*(?=\$){_VALUE}\s*\.|\s\.\s+{_VALUE}\s+\.)"
+    rf"\s*(?:\+\s*{_VALUE}(?:\s*\+\s*{_VALUE})*\s*\+|\.\.\s*{_VALUE}(?:\s*\.\.\s*{_VALUE})*\s*\.\.|\.\s*(?=\$){_VALUE}\s*\.|\s\.\s+{_VALUE}\s+\.)"
     r"\s*[rRfFbBuU]{0,2}"
 )
 _ENDS_WITH_VALUE = re.compile(rf"[ \t]*(?:\+|\.\.|\.(?=[ \t]*\$)|(?<=[ \t])\.(?=[ \t]))[ \t]*{_VALUE}")
@@ -459,9 +462,71 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         for tier, m, n, key in made
     ]
     said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
+    said = _throw_sites_first(ctx, said, rows, {key for _, m, _, key in made if not m.raises})
     # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
     # the heading or the doc entry naming it
     return _promote(ranked, headed + defined + said if names else said + headed)
+
+
+def _throw_sites_first(ctx: QueryContext, said: list[int], rows: dict[int, Chunk], made: set[int]) -> list[int]:
+    """``said`` with the code throwing an exception class ahead of the class, where the class (or its
+    constructor) makes the message itself (``no_such_option(option) : parsing("Option " + option + "
+    does not exist")``, thrown as ``throw_or_mimic<no_such_option>(name)``; Python's ``__init__``
+    formatting the text of a ``raise NoSuchOption(opt)``): the class says what the message means,
+    the throw where it happened. At most ``THROW_SITES`` of them, best bm25 for the class's name
+    first; ``made``: the keys whose literal is not itself raised."""
+    out: list[int] = []
+    placed: set[int] = set(said)
+    for key in said:
+        row = rows.get(key)
+        name = _exception_class(row) if key in made and row is not None else None
+        if name and row is not None:
+            for site in _throw_sites(ctx, name, row):
+                if site not in placed:
+                    placed.add(site)
+                    out.append(site)
+        out.append(key)
+    return out
+
+
+def _exception_class(row: Chunk) -> str | None:
+    """The class a chunk defines or constructs (a class, or a method named as its class or
+    ``__init__``), else None."""
+    if row.source_type != "code" or not row.symbol_name:
+        return None
+    if row.symbol_type in ("class", "struct"):
+        return row.symbol_name.rsplit(".", 1)[-1]
+    owner = (row.parent_symbol or "").rsplit(".", 1)[-1]
+    if row.symbol_type == "method" and owner and row.symbol_name in (owner, "__init__", "constructor", "init"):
+        return owner
+    return None
+
+
+def _throw_sites(ctx: QueryContext, name: str, defined: Chunk) -> list[int]:
+    """The keys of code chunks (other than the class's own) holding a statement that raises or
+    throws ``name``, among bm25's ``MESSAGE_DEPTH`` best rows for the name, best first."""
+    keywords = ctx.snapshot.keywords
+    if keywords is None or len(name) < MIN_CLASS_NAME:
+        return []
+    scores = keywords.scores(tokenize(name))
+    top = top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), MESSAGE_DEPTH)
+    keys = [int(k) for k in ctx.snapshot.columns.keys[top].tolist()]
+    chunks = ctx.chunks_of_keys(keys)
+    named = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    own = (defined.qualified_symbol if defined.symbol_type in ("class", "struct") else defined.parent_symbol) or name
+    sites = []
+    for key in keys:
+        row = chunks.get(key)
+        if row is None or row.source_type != "code" or row.chunk_id == defined.chunk_id:
+            continue
+        symbol = row.qualified_symbol or ""
+        if symbol == own or symbol.startswith(own + "."):
+            continue  # the class and its members
+        if any(_raises(_statement_of(row.text, m.start(), m.end())) for m in named.finditer(row.text)):
+            sites.append(key)
+            if len(sites) == THROW_SITES:
+                break
+    return sites
 
 
 def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list[int]:
