@@ -473,8 +473,9 @@ def _throw_sites_first(ctx: QueryContext, said: list[int], rows: dict[int, Chunk
     constructor) makes the message itself (``no_such_option(option) : parsing("Option " + option + "
     does not exist")``, thrown as ``throw_or_mimic<no_such_option>(name)``; Python's ``__init__``
     formatting the text of a ``raise NoSuchOption(opt)``): the class says what the message means,
-    the throw where it happened. At most ``THROW_SITES`` of them, best bm25 for the class's name
-    first; ``made``: the keys whose literal is not itself raised."""
+    the throw where it happened. At most ``THROW_SITES`` of them (one chunk each: a function's
+    parts and overloads are one site), best bm25 for the class's name first; ``made``: the keys
+    whose literal is not itself raised."""
     out: list[int] = []
     placed: set[int] = set(said)
     for key in said:
@@ -514,19 +515,19 @@ def _throw_sites(ctx: QueryContext, name: str, defined: Chunk) -> list[int]:
     chunks = ctx.chunks_of_keys(keys)
     named = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
     own = (defined.qualified_symbol if defined.symbol_type in ("class", "struct") else defined.parent_symbol) or name
-    sites = []
+    sites: dict[str, int] = {}  # one chunk per symbol: a function cut in parts, or overloads, is one site
     for key in keys:
         row = chunks.get(key)
         if row is None or row.source_type != "code" or row.chunk_id == defined.chunk_id:
             continue
-        symbol = row.qualified_symbol or ""
-        if symbol == own or symbol.startswith(own + "."):
-            continue  # the class and its members
+        symbol = row.qualified_symbol or row.chunk_id
+        if symbol == own or symbol.startswith(own + ".") or symbol in sites:
+            continue  # the class and its members; a site already found
         if any(_raises(_statement_of(row.text, m.start(), m.end())) for m in named.finditer(row.text)):
-            sites.append(key)
+            sites[symbol] = key
             if len(sites) == THROW_SITES:
                 break
-    return sites
+    return list(sites.values())
 
 
 def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list[int]:
