@@ -1410,3 +1410,40 @@ def test_the_throw_of_an_exception_class_that_makes_the_message_comes_before_the
     names = [r.symbol_name for r in top10(indexed_files(tmp_path, files), query)]
     assert names[0] == thrower
     assert names.index(thrown) == 1
+
+
+def _notebook(*cells: tuple[str, str]) -> str:
+    made = [{"cell_type": kind, "metadata": {}, "source": text} for kind, text in cells]
+    for cell in made:
+        if cell["cell_type"] == "code":
+            cell.update(outputs=[], execution_count=None)
+    return json.dumps({"cells": made, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def test_a_notebook_code_cell_is_code_for_a_question_about_what_is_done(tmp_path):
+    """A "where does the tutorial ..." question puts docs ``DOCS_PENALTY`` below the code that does
+    it: a notebook's markdown cells are docs, its code cells are code."""
+    from agent_brain_lab.engine import retrieval
+    from agent_brain_lab.engine.retrieval.context import Hit
+    from agent_brain_lab.engine.types import QueryRequest
+
+    files = {
+        "docs/tutorial.ipynb": _notebook(
+            ("markdown", "## Results\n\nThe most useful plot of the samples is a corner plot."),
+            ("code", "import corner\n\nfig = corner.corner(samples, labels=labels, truths=truths)"),
+        )
+    }
+    brain = indexed_files(tmp_path, files)
+    request = QueryRequest.build({"query": "where does the tutorial make a corner plot", "mode": "multi"})
+
+    def penalised(view):
+        snapshot, catalog = view.snapshot, view.catalog
+        ctx = retrieval.QueryContext(
+            snapshot, request, None, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids), catalog.chunks_by_key
+        )
+        keys = [int(k) for k in snapshot.columns.keys.tolist()]
+        cells = {key: row.cell_index for key, row in catalog.chunks_by_key(keys).items()}
+        return {cells[h.key]: h.score for h in evidence.asides_below(ctx, [Hit(k, 1.0) for k in keys])}
+
+    scores = brain._reader.read(penalised)
+    assert scores == {0: pytest.approx(1.0 - evidence.DOCS_PENALTY), 1: 1.0}

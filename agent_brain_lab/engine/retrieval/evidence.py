@@ -115,6 +115,7 @@ _BEHAVIOUR = re.compile(
     re.IGNORECASE,
 )
 _TEST = SOURCE_TYPES.index("test")
+_NOTEBOOK = SOURCE_TYPES.index("notebook")
 _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type", "module"})
 
 # a docstring (skipped: prose about the code, not a message), or a one-line string literal
@@ -215,7 +216,8 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
     """``ranked`` with every test chunk ``TEST_PENALTY`` lower unless the query is about tests, and every
     changelog chunk ``CHANGELOG_PENALTY`` lower unless it asks what changed: both say the words of a
     behaviour as often as the code that does it; and, for a question about what the code does
-    (:func:`about_behaviour`), every other doc chunk ``DOCS_PENALTY`` lower. The penalties are on the
+    (:func:`about_behaviour`), every other doc chunk ``DOCS_PENALTY`` lower (a notebook's markdown, not
+    its code cells: they do what the question asks, as code does). The penalties are on the
     blend's [0, 1] scale; a list scored otherwise (an RRF) gives its ``scale``: the score that stands
     for 1 (its first's)."""
     if not ranked:
@@ -227,14 +229,16 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
         return ranked
     columns = ctx.snapshot.columns
     at = columns.positions(_keys(ranked))
-    types, files = columns.type_idx[at], columns.file_idx[at]
+    types, files, langs = columns.type_idx[at], columns.file_idx[at], columns.lang_idx[at]
     changelog = {i: is_changelog(columns.files[i]) for i in set(files.tolist())}
     described = _described_types(ctx, ranked[:RANKED_DEPTH]) if behaviour else set()
-    for hit, kind, file in zip(ranked, types, files):
+    for hit, kind, file, lang in zip(ranked, types, files, langs):
         if tests and kind == _TEST:
             hit.score -= TEST_PENALTY * scale
         elif changelog[int(file)]:  # never docs: the answer when the question asks what changed
             hit.score -= CHANGELOG_PENALTY * scale if changes else 0.0
+        elif behaviour and kind == _NOTEBOOK and columns.languages[int(lang)] != "markdown":
+            continue  # a notebook's code cell does what the question asks, as code does
         elif behaviour and (kind in _PROSE_IDX or hit.key in described):
             hit.score -= DOCS_PENALTY * scale
     return sorted(ranked, key=lambda h: -h.score)
