@@ -1447,3 +1447,31 @@ def test_a_notebook_code_cell_is_code_for_a_question_about_what_is_done(tmp_path
 
     scores = brain._reader.read(penalised)
     assert scores == {0: pytest.approx(1.0 - evidence.DOCS_PENALTY), 1: 1.0}
+
+
+def test_an_exception_class_whose_message_is_fixed_text_is_where_the_message_is(tmp_path):
+    """A message with no value in it is the class's own: the class comes first, not its throws."""
+    files = {
+        "lib/errors.py": '''\
+class AsyncParseError(Exception):
+    """Raised when a schema meets a coroutine while it parses synchronously."""
+
+    def __init__(self):
+        super().__init__("Encountered a coroutine during synchronous parse. Use parse_async() instead.")
+''',
+        "lib/parse.py": '''\
+from .errors import AsyncParseError
+
+
+def parse(schema, value):
+    """Parse ``value`` with ``schema`` synchronously."""
+    result = schema.run(value)
+    if hasattr(result, "__await__"):
+        raise AsyncParseError()
+    return result
+''',
+    }
+    found = top10(
+        indexed_files(tmp_path, files), "Encountered a coroutine during synchronous parse. Use parse_async() instead."
+    )
+    assert (found[0].source, found[0].symbol_name) == ("lib/errors.py", "__init__")

@@ -466,7 +466,7 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         for tier, m, n, key in made
     ]
     said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
-    said = _throw_sites_first(ctx, said, rows, {key for _, m, _, key in made if not m.raises})
+    said = _throw_sites_first(ctx, said, rows, {key for _, m, _, key in made if m.holes and not m.raises})
     # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
     # the heading or the doc entry naming it
     return _promote(ranked, headed + defined + said if names else said + headed)
@@ -477,9 +477,11 @@ def _throw_sites_first(ctx: QueryContext, said: list[int], rows: dict[int, Chunk
     constructor) makes the message itself (``no_such_option(option) : parsing("Option " + option + "
     does not exist")``, thrown as ``throw_or_mimic<no_such_option>(name)``; Python's ``__init__``
     formatting the text of a ``raise NoSuchOption(opt)``): the class says what the message means,
-    the throw where it happened. At most ``THROW_SITES`` of them (one chunk each: a function's
-    parts and overloads are one site), best bm25 for the class's name first; ``made``: the keys
-    whose literal is not itself raised."""
+    the throw where it happened and what filled its holes. At most ``THROW_SITES`` of them (one
+    chunk each: a function's parts and overloads are one site), best bm25 for the class's name
+    first; ``made``: the keys whose literal has holes and is not itself raised (a class whose
+    message is fixed text, ``super("Encountered Promise during synchronous parse.")``, is where the
+    message is: the throws add nothing to it)."""
     out: list[int] = []
     placed: set[int] = set(said)
     for key in said:
