@@ -78,11 +78,13 @@ def analyze_file(
         for c in chunks
         if c.symbol_name is None and c.language in ("markdown", "rst", "text", "html")
     ]
-    facts = {
+    facts: dict[str, object] = {
         "symbols": [asdict(s) for s in symbols],
         "relations": [r.facts() for r in relations],
         "sections": [s for s in sections if s["mentions"]],
     }
+    if file.source_type in ("code", "test"):
+        facts["language"] = file.language
     return chunks, facts
 
 

@@ -49,6 +49,7 @@ class FileFacts(TypedDict, total=False):
     symbols: list[SymbolFacts]
     relations: list[RelationFacts]
     sections: list[SectionFacts]
+    language: str  # the file's language as the workspace read it (a script's by its #! line)
 
 
 class Edge(NamedTuple):
@@ -77,9 +78,11 @@ PACKAGE_FILES = ("/__init__.py", "/index.ts", "/index.js", "/mod.rs")
 LANGUAGE_FAMILIES = {"typescript": "javascript", "tsx": "javascript", "cpp": "c"}
 
 
-def language_of(path: str) -> str | None:
-    """The code language (family) of a workspace file by its suffix; None when it is not code."""
-    language = CODE_LANGUAGES.get(posixpath.splitext(path)[1].lower())
+def language_of(path: str, language: str | None = None) -> str | None:
+    """The code language (family) of a workspace file: the ``language`` the workspace read it as
+    when given (an extensionless script's, by its ``#!`` line), else by its suffix; None when it is
+    not code."""
+    language = language or CODE_LANGUAGES.get(posixpath.splitext(path)[1].lower())
     return LANGUAGE_FAMILIES.get(language, language) if language else None
 
 
@@ -238,7 +241,7 @@ def resolve_fragment(path: str, facts: FileFacts, candidates: Candidates, has_fi
         for rel in relations
         if rel["relation"] == "imports"
     }
-    scope = _Scope(path, candidates, {f for f in imported.values() if f})
+    scope = _Scope(path, candidates, {f for f in imported.values() if f}, language_of(path, facts.get("language")))
     for rel in relations:
         source = rel["source_id"] if rel["source_id"] in nodes else path
         kind, target, chunk = rel["relation"], rel["target"], rel["chunk_id"]
@@ -260,6 +263,7 @@ class _Scope(NamedTuple):
     path: str
     candidates: Candidates
     imported: set[str]  # the workspace files the file imports
+    language: str | None  # the file's language family
 
     def resolve(self, source: str, raw: str, types: Iterable[str] = ()) -> str | None:
         """The entity a name written in ``source`` means; None when none, or several and nothing
@@ -272,9 +276,8 @@ class _Scope(NamedTuple):
         entities of its own language only (a Kotlin class extends the Kotlin ``FileSystemPath``, not the
         Swift one of the same app's iOS half)."""
         found = self.candidates(symbol_key(raw))
-        language = language_of(self.path)
-        if language is not None:
-            found = [c for c in found if language_of(c.partition("::")[0]) in (language, None)]
+        if self.language is not None:
+            found = [c for c in found if language_of(c.partition("::")[0]) in (self.language, None)]
         if found and types and not any(self.candidates(symbol_key(t)) for t in types):
             found = [c for c in found if _owner_name(c) in types]  # unless the workspace extends that type
         if len(found) <= 1:

@@ -85,6 +85,28 @@ CODE_LANGUAGES = {
     ".bash": "bash",
     ".sql": "sql",
 }
+# A script's interpreter, as its first line names it (``#!/usr/bin/env bash``, ``#!/bin/sh``,
+# ``#!/usr/bin/python3.11``), -> the language it is read as, for a file whose name has no code suffix
+# (bats' ``bin/bats``, ``libexec/bats-core/bats-exec-test``). Only languages the chunker parses.
+SHEBANG_LANGUAGES = {
+    "sh": "bash",
+    "bash": "bash",
+    "dash": "bash",
+    "ksh": "bash",
+    "zsh": "bash",
+    "python": "python",
+    "node": "javascript",
+    "nodejs": "javascript",
+    "ts-node": "typescript",
+    "ruby": "ruby",
+    "php": "php",
+    "lua": "lua",
+    "luajit": "lua",
+    "rscript": "r",
+    "julia": "julia",
+}
+SHEBANG = re.compile(rb"#![ \t]*(\S+)[ \t]*([^\r\n]*)")
+INTERPRETER_VERSION = re.compile(r"[\d.]+$")  # python3.11 -> python
 # Extension-less files that are plain prose.
 TEXT_NAMES = {"readme", "license", "licence", "copying", "notice", "authors", "changelog", "contributing"}
 
@@ -145,8 +167,11 @@ class ScanOptions:
     include_hidden: bool = False
 
 
-def classify(rel_path: str) -> tuple[str, str] | None:
-    """(source_type, language) of a path relative to the root, or None if it is not indexable."""
+def classify(rel_path: str, head: bytes = b"") -> tuple[str, str] | None:
+    """(source_type, language) of a path relative to the root, or None if it is not indexable.
+
+    The suffix decides; a file whose suffix names no language is a script of the language its
+    ``#!`` line names, read from ``head`` (the file's first bytes)."""
     path = PurePosixPath(rel_path)
     suffix = path.suffix.lower()
     if suffix == ".ipynb":
@@ -159,7 +184,26 @@ def classify(rel_path: str) -> tuple[str, str] | None:
         return ("test" if _is_test(path) else "code"), CODE_LANGUAGES[suffix]
     if not suffix and path.name.lower() in TEXT_NAMES:
         return "doc", "text"
+    language = shebang_language(head)
+    if language is not None:
+        return ("test" if _is_test(path) else "code"), language
     return None
+
+
+def shebang_language(head: bytes) -> str | None:
+    """The language of a script whose first line is ``#!`` and an interpreter the chunker reads
+    (``/usr/bin/env -S python3 -u`` is python); None for anything else."""
+    found = SHEBANG.match(head)
+    if found is None:
+        return None
+    program, rest = found[1].decode("latin-1"), found[2].decode("latin-1").split()
+    if program.rpartition("/")[2] == "env":  # env [-S] [-i] [NAME=value] interpreter args
+        rest = [a for a in rest if not a.startswith("-") and "=" not in a]
+        if not rest:
+            return None
+        program = rest[0]
+    name = INTERPRETER_VERSION.sub("", program.rpartition("/")[2].lower())
+    return SHEBANG_LANGUAGES.get(name)
 
 
 def _is_test(path: PurePosixPath) -> bool:
@@ -448,8 +492,11 @@ class _Walker:
             self.skip(rel, found)
             return
         abs_path, st = found
-        kind = classify(rel)
-        reason = self._skip_reason(abs_path, st, kind)
+        kind, head = classify(rel), None
+        if kind is None:  # a file whose suffix names nothing: its first bytes may (a #! line)
+            head = self._head(abs_path, st)
+            kind = classify(rel, head or b"")
+        reason = self._skip_reason(abs_path, st, kind, head)
         if reason or kind is None:
             self.skip(rel, reason or "unsupported file type")
             return
@@ -473,9 +520,13 @@ class _Walker:
             return "changed while indexing: no longer a regular file"
         return abs_path, st
 
-    def _skip_reason(self, abs_path: Path, st: os.stat_result, kind: tuple[str, str] | None) -> str | None:
+    def _skip_reason(
+        self, abs_path: Path, st: os.stat_result, kind: tuple[str, str] | None, head: bytes | None
+    ) -> str | None:
+        """Why the file is skipped, or None; ``head``: its first bytes if already read (a file over
+        its size limit is not opened)."""
         if kind is None:
-            return "binary file" if self._looks_binary(abs_path, st) else "unsupported file type"
+            return "binary file" if head is not None and b"\x00" in head else "unsupported file type"
         limit, what, size = self.options.max_file_bytes, "", st.st_size
         if kind[0] == "notebook":
             limit, what = limit * NOTEBOOK_SIZE_FACTOR, " for notebooks"
@@ -483,21 +534,23 @@ class _Walker:
             limit, what = min(limit, CONFIG_MAX_BYTES), " for config files"
         if size > limit:
             return f"larger than {human_size(limit)} limit{what} ({human_size(size)})"
-        if self._looks_binary(abs_path, st):
+        if head is None:
+            head = self._head(abs_path, st)
+        if head is not None and b"\x00" in head:
             return "binary file"
         return None
 
-    def _looks_binary(self, path: Path, st: os.stat_result) -> bool:
-        """Whether the file's first bytes hold a NUL (False if it cannot be opened as scanned: the
-        read says why)."""
+    def _head(self, path: Path, st: os.stat_result) -> bytes | None:
+        """The file's first bytes: a NUL in them makes it binary, a ``#!`` line a script (None if it
+        cannot be opened as scanned: the read says why)."""
         try:
             fd = open_scanned(path, st.st_dev, st.st_ino, self.root)
         except Unreadable:
-            return False
+            return None
         try:
-            return b"\x00" in os.read(fd, SNIFF_BYTES)
+            return os.read(fd, SNIFF_BYTES)
         except OSError:
-            return False
+            return None
         finally:
             os.close(fd)
 

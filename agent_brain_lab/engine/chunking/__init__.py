@@ -13,4 +13,6 @@
 #    A statement longer than a chunk is cut at the statements inside it; calls on receivers of outside
 #    types are no calls of same-named workspace methods (the graph's edges are re-resolved with the chunks);
 #    Kotlin extension functions and C# extension methods are named after the type they extend.
-CHUNKER_VERSION = 3
+# 4: scripts without a suffix are read by their #! line; C# properties whose accessors run
+#    code are methods of their class.
+CHUNKER_VERSION = 4

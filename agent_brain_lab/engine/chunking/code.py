@@ -200,7 +200,8 @@ def _without_split_guards(lines: list[str]) -> str:
     """The text a C/C++ parser can read: a header's ``extern "C" {`` and its ``}`` each alone in an
     ``#ifdef __cplusplus`` block open a brace in one conditional and close it in another, which no
     grammar follows (the whole header parses as one error). Those lines become blanks of the same
-    length, so every row and column stays where it was."""
+    length, so every row and column stays where it was; and a label with a preprocessor line below it
+    (``safe_decode:`` above ``#endif``) a statement of the same length."""
     out = list(lines)
     filled = [i for i, line in enumerate(lines) if line.strip()]
     for k, i in enumerate(filled):
@@ -209,11 +210,22 @@ def _without_split_guards(lines: list[str]) -> str:
             continue
         if _PREPROC_IF.match(lines[filled[k - 1]]) and _PREPROC_END.match(lines[filled[k + 1]]):
             out[i] = " " * len(line)
+    for k, i in enumerate(filled[:-1]):
+        label = _LABEL.fullmatch(lines[i])
+        if label and label[1] not in _NOT_LABELS and _PREPROC.match(lines[filled[k + 1]]):
+            out[i] = lines[i][: label.start(2)] + ";" + lines[i][label.end(2) :]
     _blank_bare_macros(lines, filled, out)
     return "\n".join(out)
 
 
-_BARE_MACRO = re.compile(r"\s*[A-Z][A-Z0-9_]*[A-Z0-9]\s*")
+# `safe_decode:` right above `#endif` (lz4.c): a label needs a statement after it, and the grammar
+# does not look past the directive, so the whole function fails to parse: the parser reads `safe_decode;`
+_LABEL = re.compile(r"\s*([A-Za-z_]\w*)\s*(:)\s*(?://.*|/\*.*\*/\s*)?")
+_NOT_LABELS = frozenset({"default", "public", "private", "protected"})
+_PREPROC = re.compile(r"\s*#")
+
+
+_BARE_MACRO = re.compile(r"\s*([A-Z][A-Z0-9_]*[A-Z0-9])\s*")
 _STATEMENT_END = re.compile(r".*(?:[;{}:]|\*/)\s*(?://.*)?|\s*(?://.*|#.*[^\\\s]\s*|#\w+)")
 
 
@@ -222,15 +234,19 @@ def _blank_bare_macros(lines: list[str], filled: list[int], out: list[str]) -> N
     method, ``CXXOPTS_DIAGNOSTIC_POP`` above ``namespace exceptions {``, ``Q_OBJECT``) expands to an
     attribute, a pragma or nothing; the grammar reads it as a type and the declaration after it goes
     wrong (the method is named ``std`` after its ``std::string`` return type, the namespace and its
-    classes become one function). It becomes a blank of the same length, where a statement ended on
-    the line before (not an enumerator after a comma, nor a line a ``\\`` continues)."""
+    classes become one function). It becomes a comment of the same length (a blank when shorter than
+    ``/**/``), which stays with the declaration below it as a comment does, where a statement ended
+    on the line before (not an enumerator after a comma, nor a line a ``\\`` continues)."""
     for k, i in enumerate(filled):
-        if not _BARE_MACRO.fullmatch(lines[i]):
+        macro = _BARE_MACRO.fullmatch(lines[i])
+        if not macro:
             continue
         before = lines[filled[k - 1]] if k else ";"
         after = lines[filled[k + 1]].lstrip() if k + 1 < len(filled) else ""
         if _STATEMENT_END.fullmatch(before) and not after.startswith((",", "}", "=", ";", "(", ")", "[", ".")):
-            out[i] = " " * len(lines[i])
+            start, end = macro.span(1)
+            name = "/*" + " " * (end - start - 4) + "*/" if end - start >= 4 else " " * (end - start)
+            out[i] = lines[i][:start] + name + lines[i][end:]
 
 
 def _end_row(node: Node) -> int:
@@ -268,6 +284,15 @@ def _breaks(nodes: Iterable[Node], limit: int) -> list[Node]:
     return out
 
 
+def _is_docstring(node: Node) -> bool:
+    """A statement that is a lone string: a Python module's docstring, JavaScript's ``'use strict'``."""
+    return node.type == "string" or (
+        node.type == "expression_statement" and [c.type for c in node.named_children] == ["string"]
+    )
+
+
+# a file's package line and import blocks, beside each language's own import statements (LanguageSpec.imports)
+_PREAMBLE = frozenset({"package_header", "package_declaration", "package_clause", "import_list", "import_declaration"})
 _FILE_SCOPED = frozenset({"file_scoped_namespace_declaration"})  # `namespace X;`: the rest of the file is its
 # blocks whose statements are the file's own: a C header's `#ifndef GUARD` body, `extern "C" { … }`
 _TRANSPARENT = frozenset(
@@ -602,8 +627,37 @@ class _Analysis:
             covered.update(range(sym.start, sym.end + 1))
         rows = [r for r in range(len(self.lines)) if r not in covered]
         starts = self._starts(_breaks(statements, self.chunk_size), top)
-        parts = _pack(rows, starts, self.lines, self.chunk_size, contiguous=True)
+        cut = self._after_preamble(statements)
+        if sum(len(self.lines[r]) + 1 for r in rows if r < cut) < self.chunk_size // 4:
+            cut = len(self.lines)  # a few imports drown nothing: they stay with the code below them
+        parts = [
+            part
+            for run in ([r for r in rows if r < cut], [r for r in rows if r >= cut])
+            if run
+            for part in _pack(run, starts, self.lines, self.chunk_size, contiguous=True)
+        ]
         return [self._chunk(part, None, "module", None) for part in parts]
+
+    def _after_preamble(self, statements: list[Node]) -> int:
+        """The row where the file's code after its package and import lines begins (with the comment
+        right above it), when module code follows them: there a module part begins (when the lines
+        above hold a quarter of a chunk or more), so a constant declared after the imports (Kotlin's
+        ``private val DEFAULT_DEBOUNCE = 100.milliseconds``) is not one chunk with twenty imports.
+        The file's length when nothing follows them."""
+        seen_preamble = False
+        for node in statements:
+            if node.type in self.spec.attached or _is_docstring(node):
+                continue
+            if node.type in self.spec.imports or node.type in _PREAMBLE:
+                seen_preamble = True
+                continue
+            if not seen_preamble:
+                break
+            row = node.start_point[0]
+            while row - 1 in self.attached_rows:
+                row -= 1
+            return row
+        return len(self.lines)
 
     def _symbol_chunks(self, sym: _Sym, nested: list[_Sym]) -> list[Chunk]:
         covered: set[int] = set()

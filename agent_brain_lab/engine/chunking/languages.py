@@ -40,6 +40,7 @@ BODY_TYPES = frozenset(
         "arrow_expression_clause",
         "statements",
         "column_definitions",
+        "accessor_list",  # C# `{ get { … } set { … } }`
     }
 )
 
@@ -117,6 +118,22 @@ def _csharp_destructor(node: Node) -> str | None:
     """``~GILState()`` is ``~GILState``, as C++ names its destructors: not the constructor's name."""
     name = text_of(node.child_by_field_name("name"))
     return f"~{name}" if name else None
+
+
+def _property_with_code(node: Node) -> str | None:
+    """A C# property whose accessors run code is a method of its class, as a TypeScript ``get
+    name()`` or a Python ``@property`` is: ``bool IsOpen { get { … } }``, ``int Count =>
+    _items.Count;``. A property that only stores a value (``string Name { get; set; }``) is a field:
+    it stays in its class's chunk, a declared member. (Kotlin and Swift computed properties stay in
+    their type's chunk too: Kotlin's grammar makes a getter a sibling of its property, and measured
+    on expofs, a Swift enum's computed ``var``s cut out of it lost the enum its place.)"""
+    computes = any(
+        c.type == "arrow_expression_clause"
+        or (c.type == "accessor_list" and any(a.child_by_field_name("body") is not None for a in c.named_children))
+        for c in node.named_children
+    )
+    name = node.child_by_field_name("name")
+    return text_of(name) or None if computes else None
 
 
 def _csharp_operator(node: Node) -> str | None:
@@ -409,8 +426,10 @@ SPECS: dict[str, LanguageSpec] = {
             "operator_declaration": "function",
             "conversion_operator_declaration": "function",
             "local_function_statement": "function",
+            "property_declaration": "function",
         },
         namers={
+            "property_declaration": _property_with_code,
             "method_declaration": _csharp_method,
             "destructor_declaration": _csharp_destructor,
             "operator_declaration": _csharp_operator,

@@ -364,16 +364,29 @@ def _member_line(name: str) -> re.Pattern[str]:
     """A line declaring ``name`` as a member: ``NoOptDefVal string // ...`` (Go), ``name?: string``
     (TypeScript), ``name: int = 0`` or ``name = 0`` (a Python class attribute), and after modifiers a
     constant with or without its type: ``public const VALUE_NEGATABLE = 16;`` (PHP), ``public static
-    final int MAX = 3;`` (Java), ``const int Max = 3;`` (C#)."""
+    final int MAX = 3;`` (Java), ``const int Max = 3;`` (C#); a C# property: ``public string Name {
+    get; set; }``, ``public int Count => …``; a Kotlin or Swift property: ``private val debounce =
+    100``, ``var name: String``. (Not a Java or C# instance field, ``public int progressDivider;``:
+    the code reading a parameters object's field says what it does, as rnfs' questions are answered.)"""
     return re.compile(
         rf"^[ \t]*(?:(?:readonly|public|private|protected|static|declare)[ \t]+)*{re.escape(name)}\??"
         r"(?:[ \t]*:|[ \t]*=(?!=)|[ \t]+[\w*\[\]().]+)"
         rf"|^[ \t]*(?:(?:public|private|protected|internal|static|final|readonly)[ \t]+)*const[ \t]+"
         rf"(?:[\w.<>\[\]?]+[ \t]+)?{re.escape(name)}[ \t]*="
         rf"|^[ \t]*(?:(?:public|private|protected|internal)[ \t]+)?(?:(?:static|final|readonly)[ \t]+)+"
-        rf"[\w.<>\[\]?]+[ \t]+{re.escape(name)}[ \t]*[=;]",
+        rf"[\w.<>\[\]?]+[ \t]+{re.escape(name)}[ \t]*[=;]"
+        rf"|^[ \t]*(?:{_FIELD_MODIFIERS}[ \t]+)+[\w.<>\[\]?,]+[ \t]+{re.escape(name)}[ \t]*"
+        r"(?:\{[ \t]*(?:(?:private|protected|internal)[ \t]+)?(?:get|set|init)\b|=>)"
+        rf"|^[ \t]*(?:{_FIELD_MODIFIERS}[ \t]+)*(?:val|var|let)[ \t]+{re.escape(name)}[ \t]*[:=]",
         re.MULTILINE,
     )
+
+
+# the modifiers a field or property declaration of Java, C#, Kotlin or Swift starts with
+_FIELD_MODIFIERS = (
+    r"(?:public|private|protected|internal|static|final|readonly|volatile|transient|virtual|override|abstract"
+    r"|sealed|new|required|open|lateinit|const|lazy|weak|fileprivate|@\w+(?:\([^)\n]*\))?)"
+)
 
 
 def _definitions(ctx: QueryContext, names: Iterable[str], qualified: bool = False) -> tuple[list[str], list[str]]:
