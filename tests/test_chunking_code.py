@@ -502,31 +502,102 @@ def test_a_doc_comment_above_a_blank_line_is_its_symbols():
     assert {s.qualname for s in analysis.symbols} == {"first", "req.is", "plain"}
 
 
-def test_a_named_function_a_factory_wraps_is_its_variables_function():
-    """ramda's `var tap = _curry2(function tap(fn, x) {…})` and React's `forwardRef(function Button…)`:
-    the function is the variable's symbol with a chunk of its own; an argument named otherwise, or an
-    anonymous one, is no symbol (its lines stay module code)."""
+def test_a_function_a_factory_wraps_is_its_variables_function():
+    """ramda's `var tap = _curry2(function tap(fn, x) {…})`, `var _isArrayLike = _curry1(function
+    isArrayLike(x) {…})`, lodash's `var camelCase = createCompounder(function(…) {…})`: the function is
+    the variable's symbol with a chunk of its own, and a name of its own that differs stays a second
+    entity in that chunk. A call given two functions names neither (its lines stay module code); a
+    factory given no function (`createBaseFor(true)`) makes an entity in the module's chunk."""
     text = (
         'var _curry2 = require("./internal/_curry2.js");\n'
         "var tap = _curry2(_dispatchable([], _xtap, function tap(fn, x) {\n  fn(x);\n  return x;\n}));\n"
         "exports.always = _curry1(function always(val) {\n  return val;\n});\n"
         "var camelCase = createCompounder(function(result, word) {\n  return result + word;\n});\n"
-        "var other = wrap(function inner(a) {\n  return a;\n});\n"
+        "var _isArrayLike = _curry1(function isArrayLike(x) {\n  return isArray(x);\n});\n"
+        "var both = pipe(function(a) {\n  return a;\n}, function(b) {\n  return b;\n});\n"
+        "var baseForRight = createBaseFor(true);\n"
         "module.exports = tap;\n"
     )
     analysis = analyze_code("tap.js", text, "javascript", "code", 1500)
     spans = {c.symbol_name: (c.start_line, c.end_line) for c in analysis.chunks if c.symbol_name}
-    assert spans == {"tap": (2, 5), "always": (6, 8)}
+    assert spans == {"tap": (2, 5), "always": (6, 8), "camelCase": (9, 11), "_isArrayLike": (12, 14)}
+    chunk_of = {s.qualname: s.chunk_id for s in analysis.symbols}
     assert {(s.qualname, s.kind) for s in analysis.symbols} == {
         ("tap", "function"),
         ("always", "function"),
-        ("camelCase", "function"),  # made by a factory: an entity in the module's chunk
-        ("other", "function"),
+        ("camelCase", "function"),
+        ("_isArrayLike", "function"),
+        ("isArrayLike", "function"),  # its own name: a second entity in the same chunk
+        ("both", "function"),  # made by a factory: an entity in the module's chunk
+        ("baseForRight", "function"),
     }
+    assert chunk_of["isArrayLike"] == chunk_of["_isArrayLike"]
+    module = [c for c in analysis.chunks if c.symbol_name is None]
+    assert any(c.start_line <= 15 and c.end_line >= 19 for c in module)  # `both` stays module code
     tap = next(s for s in analysis.symbols if s.qualname == "tap")
     calls = {r.target for r in analysis.relations if r.source_id == "tap.js::tap" and r.relation == "calls"}
     assert calls == {"_curry2", "_dispatchable", "fn"}
     assert all(r.chunk_id == tap.chunk_id for r in analysis.relations if r.source_id == "tap.js::tap")
+    calls = {r.target for r in analysis.relations if r.source_id == "tap.js::_isArrayLike"}
+    assert calls == {"_curry1", "isArray"}
+    assert_lines_faithful(analysis.chunks, text.split("\n"))
+
+
+def test_a_callback_a_local_value_is_made_with_stays_its_functions_code():
+    """Inside a function `const total = items.reduce((sum, item) => …)` is a value: the callback is no
+    entity named `total`, and its calls stay the enclosing function's."""
+    text = (
+        "function cart(items) {\n"
+        "  const total = items.reduce((sum, item) => sum + price(item), 0);\n"
+        "  return total;\n"
+        "}\n"
+    )
+    analysis = analyze_code("cart.js", text, "javascript", "code", 1500)
+    assert {s.qualname for s in analysis.symbols} == {"cart"}
+    calls = {(r.source_id, r.target) for r in analysis.relations if r.relation == "calls"}
+    assert ("cart.js::cart", "price") in calls
+
+
+def test_an_arrow_or_named_function_a_typescript_factory_wraps_is_its_constants_function():
+    """`export const add = curry((a, b) => …)` and `const fib = memoize(function computeFib(n) {…})`:
+    chunks named `add` and `fib` (with their doc comments), `computeFib` an entity in `fib`'s chunk."""
+    text = (
+        "/** Adds two numbers. */\n"
+        "export const add = curry((a: number, b: number) => a + b);\n"
+        "\n"
+        "/** The n-th Fibonacci number. */\n"
+        "const fib = memoize(function computeFib(n: number): number {\n"
+        "  return n < 2 ? n : computeFib(n - 1) + computeFib(n - 2);\n"
+        "});\n"
+    )
+    analysis = analyze_code("math.ts", text, "typescript", "code", 1500)
+    spans = {c.symbol_name: (c.start_line, c.end_line) for c in analysis.chunks if c.symbol_name}
+    assert spans == {"add": (1, 2), "fib": (4, 7)}
+    chunk_of = {s.qualname: s.chunk_id for s in analysis.symbols}
+    assert set(chunk_of) == {"add", "fib", "computeFib"}
+    assert chunk_of["computeFib"] == chunk_of["fib"]
+    assert_lines_faithful(analysis.chunks, text.split("\n"))
+
+
+def test_an_object_member_keyed_by_a_number_is_no_symbol_and_a_string_key_names_by_its_content():
+    """mobx's error table `{ 37(method) {…} }`: an entry of the table, no function named `37` (its
+    lines stay the table's module code); `"quoted"(x) {…}` is `quoted`, as `obj.quoted` reads it."""
+    text = (
+        "const niceErrors = {\n"
+        '  0: "Invalid value",\n'
+        "  37(method: string) {\n"
+        '    return "Cannot apply " + method;\n'
+        "  },\n"
+        '  "quoted"(x: number) {\n'
+        "    return x;\n"
+        "  },\n"
+        "};\n"
+    )
+    analysis = analyze_code("errors.ts", text, "typescript", "code", 1500)
+    assert {s.qualname for s in analysis.symbols} == {"quoted"}
+    named = {c.symbol_name for c in analysis.chunks if c.symbol_name}
+    assert named == {"quoted"}
+    assert any(c.symbol_name is None and c.start_line <= 3 <= c.end_line for c in analysis.chunks)
     assert_lines_faithful(analysis.chunks, text.split("\n"))
 
 

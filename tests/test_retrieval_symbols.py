@@ -13,10 +13,13 @@ from agent_brain_lab.engine.retrieval.symbols import (
     COMPARED_PENALTY,
     GLUE_PENALTY,
     NAME_COVER_BOOST,
+    PREDICATE_BOOST,
     SHAPE_PENALTY,
+    asks_predicate,
     compared_names,
     describes_action,
     is_glue,
+    is_predicate_name,
 )
 
 SOURCE = """
@@ -431,3 +434,52 @@ def test_a_go_type_is_a_type_of_its_own_not_a_shape(go_types):
     gained = {r.symbol_name: r.score - blend[r.chunk_id] for r in multi.results if r.symbol_type == "type"}
     assert gained["commandSorterByName"] >= 0.0  # Go's `type sorter []*Command` has methods: no penalty
     assert gained["PendingActionFromAsyncThunk"] == pytest.approx(-SHAPE_PENALTY, abs=1e-6)  # a TS alias has
+
+
+def test_a_question_asking_what_a_predicate_answers_and_a_predicates_name():
+    assert asks_predicate("Returns true if the given value is an Immer draft")
+    assert asks_predicate("Returns `true` if the given value is its type's empty value")
+    assert asks_predicate("Returns whether or not an object has an own property with the specified name")
+    assert asks_predicate("Checks if `value` is classified as an `Array` object.")
+    assert asks_predicate("Tests whether or not an object is similar to an array.")
+    assert asks_predicate("Determines whether a url is absolute")
+    assert not asks_predicate("Returns the first element of the list.")
+    assert not asks_predicate("Checks the abort signal and fails when it is aborted")
+    for name in ("isDraft", "_isArrayLike", "has", "hasIn", "has_key", "IsZero", "canUse", "should_retry"):
+        assert is_predicate_name(name), name
+    for name in ("island", "_objectIs", "hash", "isolate", "castDraft", "canonical"):
+        assert not is_predicate_name(name), name
+
+
+# immer's drafts: the predicate beside functions named by the same word
+DRAFT_TS = """export function isDraft(value: any): boolean {
+  return !!value && !!value[DRAFT_STATE]
+}
+
+export function castDraft<T>(value: T): Draft<T> {
+  return value as any
+}
+
+export function createDraft<T extends Objectish>(base: T): Draft<T> {
+  return immer.createDraft(base)
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def drafts(tmp_path_factory) -> Brain:
+    return indexed_files(tmp_path_factory.mktemp("drafts"), {"src/draft.ts": DRAFT_TS})
+
+
+def test_a_predicates_name_gains_predicate_boost_more_when_the_question_asks_what_a_predicate_answers(drafts):
+    def gains(query: str) -> dict[str | None, float]:
+        multi = drafts.query(query, mode="multi", top_k=10)
+        blend = {r.chunk_id: r.score for r in drafts.query(query, mode="hybrid", top_k=20).results}
+        return {r.symbol_name: r.score - blend[r.chunk_id] for r in multi.results if r.symbol_name}
+
+    # isDraft's one part (``is`` is no part) is covered: the name cover, and the predicate's on top
+    asked = gains("Returns true if the given value is an Immer draft")
+    assert asked["isDraft"] == pytest.approx(NAME_COVER_BOOST + PREDICATE_BOOST, abs=1e-6)
+    assert asked["castDraft"] < NAME_COVER_BOOST  # half its name covered, and no predicate's name
+    told = gains("Gives back the value the given Immer draft stands for")  # not a yes/no question
+    assert told["isDraft"] == pytest.approx(NAME_COVER_BOOST, abs=1e-6)

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.types import MAX_REQUEST_PATHS, InvalidRequest
-from agent_brain_lab.engine.watch import ChangeBatcher, Watcher, follow, relevant
+from agent_brain_lab.engine.types import MAX_REQUEST_PATHS, InvalidRequest, index_scope
+from agent_brain_lab.engine.watch import CLOCK_SLACK_S, ChangeBatcher, Watcher, follow, relevant
 
 REPO = Path(__file__).resolve().parents[1]
 WAIT_S = 90  # bound on "becomes searchable"; the tests poll and return as soon as it holds
@@ -177,6 +177,195 @@ def test_only_a_folder_the_workspace_walks_into_resets_the_watch(workspace, poll
         assert watcher.watched == 3  # root, docs, notes
         (workspace / "notes" / "late.md").write_text("# Late\n")
         eventually(lambda: any("notes/late.md" in batch for batch in submitted), what="a file in the new folder")
+    finally:
+        watcher.stop()
+
+
+class ChangeAtRestart(Watcher):
+    """A watcher that runs ``change`` when, after a folder came, it re-reads which folders to watch:
+    after the old watch's last look, before the new watch's first — the restart's gap, hit every time."""
+
+    def __init__(self, batcher, change, **kwargs):
+        super().__init__(batcher, **kwargs)
+        self.change = change
+        self.reads = 0
+
+    def folders(self):
+        found = super().folders()
+        self.reads += 1
+        if self.reads == 2:  # the first read sets the watch up; the second follows the new folder
+            self.change()
+        return found
+
+
+@pytest.mark.parametrize("polling", [False, True], ids=["events", "polling"])
+def test_a_change_made_while_the_watch_restarts_is_seen(workspace, polling):
+    (workspace / "docs" / "old.md").write_text("# Old\n\nGone while the watch restarts.\n")
+    Brain(workspace).index()  # so that a file gone is one that was indexed
+    # The workspace's files are older than what a restart's look back reaches (a clock condition, not
+    # a wait for a thread): else the root .gitignore, just written, would stand for the whole workspace.
+    written = max(p.lstat().st_ctime for p in workspace.rglob("*"))
+    while time.time() <= written + CLOCK_SLACK_S:
+        time.sleep(0.01)
+    submitted: list[list[str]] = []
+    batcher = ChangeBatcher(Brain(workspace), submitted.append, delay=0.2)
+
+    def change() -> None:  # elsewhere than the new folder: a modified, a created and a deleted file
+        (workspace / "docs" / "guide.md").write_text("# Guide\n\nRewritten while the watch restarts.\n")
+        (workspace / "docs" / "during.md").write_text("# During\n")
+        (workspace / "docs" / "old.md").unlink()
+        (workspace / "top.md").write_text("# Top\n")
+
+    watcher = ChangeAtRestart(batcher, change, force_polling=polling, poll_delay_ms=200)
+    watcher.start()
+    try:
+        assert watcher.ready(WAIT_S).mode == ("polling" if polling else "events")
+        (workspace / "notes").mkdir()
+        eventually(lambda: watcher.restarts == 1, what="the watch set up again")
+        # A change after the restart: the batcher hands paths over in the order they came, so once
+        # this one was handed over, any change the restart caught was too.
+        (workspace / "docs" / "after.md").write_text("# After\n")
+        eventually(lambda: any("docs/after.md" in batch for batch in submitted), what="the change after the restart")
+        seen = {p for batch in submitted for p in batch}
+        assert {"docs/guide.md", "docs/during.md", "docs/old.md", "top.md"} <= seen, seen
+        assert "" not in seen  # no run over the whole workspace
+    finally:
+        watcher.stop()
+
+
+@pytest.mark.parametrize("polling", [False, True], ids=["events", "polling"])
+def test_a_folder_removed_while_the_watch_restarts_leaves_the_watch_as_it_was(workspace, polling, caplog):
+    submitted: list[list[str]] = []
+    batcher = ChangeBatcher(Brain(workspace), submitted.append, delay=0.2)
+    # Removed after the watcher listed the folders to watch, before it watches them.
+    watcher = ChangeAtRestart(
+        batcher, lambda: shutil.rmtree(workspace / "docs"), force_polling=polling, poll_delay_ms=200
+    )
+    watcher.start()
+    try:
+        mode = watcher.ready(WAIT_S).mode
+        with caplog.at_level("WARNING", logger="agent_brain_lab.engine.watch"):
+            (workspace / "notes").mkdir()
+            eventually(lambda: watcher.restarts == 1, what="the watch set up again")
+            (workspace / "notes" / "later.md").write_text("# Later\n")
+            eventually(lambda: any("notes/later.md" in batch for batch in submitted), what="a file in the new folder")
+        assert watcher.state.mode == mode and watcher.watched == 2  # root and notes, the same kind of watch
+        assert not [r for r in caplog.records if "polling instead" in r.getMessage()]
+    finally:
+        watcher.stop()
+
+
+RESTART_AT_THE_LIMIT = """
+import json, sys, time
+from pathlib import Path
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.watch import ChangeBatcher, Watcher
+
+root = Path(sys.argv[1])
+submitted = []
+
+
+class ChangeAtRestart(Watcher):  # as in tests/test_watch.py: a change in the restart's gap
+    reads = 0
+
+    def folders(self):
+        found = super().folders()
+        self.reads += 1
+        if self.reads == 2:
+            (root / "docs" / "guide.md").write_text("# Guide\\n\\nRewritten while the watch restarts.\\n")
+        return found
+
+
+def until(check):
+    deadline = time.monotonic() + 90
+    while not check() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+watcher = ChangeAtRestart(ChangeBatcher(Brain(root), submitted.append, delay=0.2))
+watcher.start()
+mode = watcher.ready(90).mode
+(root / "notes").mkdir()
+until(lambda: watcher.restarts == 1)
+(root / "notes" / "after.md").write_text("# After\\n")
+until(lambda: any("notes/after.md" in batch for batch in submitted))
+modes = [mode, watcher.state.mode]
+watcher.stop()
+print(json.dumps({"modes": modes, "seen": sorted({p for b in submitted for p in b})}))
+"""
+
+
+def test_a_restart_where_two_event_watches_pass_the_inotify_limit_loses_no_change(workspace):
+    probe = subprocess.run(["unshare", "-U", "-r", "true"], capture_output=True)
+    if probe.returncode:
+        pytest.skip("user namespaces are not available here")
+    # Three inotify watches: the first watch (root, docs) fits, the next (root, docs, notes) fits
+    # alone, but not beside the first: the old watch is closed first, and what changed since is looked at.
+    script = f'echo 3 > /proc/sys/user/max_inotify_watches && exec "{sys.executable}" "$@"'
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        ["unshare", "-U", "-r", "sh", "-c", script, "sh", "-c", RESTART_AT_THE_LIMIT, str(workspace)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["modes"] == ["events", "events"], done.stderr
+    assert {"docs/guide.md", "notes/after.md"} <= set(result["seen"]), result
+
+
+def test_a_folder_renamed_in_from_outside_the_root_is_indexed_and_followed(following, workspace, tmp_path):
+    brain = following.brain
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "deep" / "far.md").write_text("# Far\n\nThe quillfeather came from outside.\n")
+    outside.rename(workspace / "arrived")  # one event for the folder, none for what it holds
+    eventually(lambda: sources(brain, "quillfeather") == {"arrived/deep/far.md"}, what="the folder's files indexed")
+    # Its files were indexed by a run over the folder: what is written in it now is the watch's to see.
+    (workspace / "arrived" / "deep" / "next.md").write_text("# Next\n\nThe quillfeather wrote again.\n")
+    eventually(
+        lambda: sources(brain, "quillfeather") == {"arrived/deep/far.md", "arrived/deep/next.md"},
+        what="a file written in it afterwards",
+    )
+
+
+class RecreateOnDelete(ChangeBatcher):
+    """A batcher that makes ``folder`` anew the moment the watcher hands it the folder's deletion,
+    before the watcher re-reads which folders to watch: it finds one of that name again."""
+
+    def __init__(self, brain, submit, folder: str, **kwargs):
+        super().__init__(brain, submit, **kwargs)
+        self.folder = folder
+        self.recreated = False
+
+    def add(self, paths):
+        paths = list(paths)
+        if self.folder in paths and not self.recreated and not (self.brain.root / self.folder).exists():
+            (self.brain.root / self.folder).mkdir()
+            self.recreated = True
+        super().add(paths)
+
+
+@pytest.mark.parametrize("polling", [False, True], ids=["events", "polling"])
+def test_a_folder_deleted_and_made_anew_under_its_name_is_followed(workspace, polling):
+    brain = Brain(workspace)
+    brain.index()
+    batcher = RecreateOnDelete(
+        brain, lambda paths: brain.index(path=index_scope(paths), missing_ok=True), "docs", delay=0.2
+    )
+    watcher = Watcher(batcher, force_polling=polling, poll_delay_ms=200)
+    watcher.start()
+    try:
+        assert watcher.ready(WAIT_S).mode == ("polling" if polling else "events")
+        assert sources(brain, "heronbeak") == {"docs/guide.md"}
+        shutil.rmtree(workspace / "docs")
+        gone = lambda: batcher.recreated and sources(brain, "heronbeak") == set()  # noqa: E731
+        eventually(gone, what="the old folder's files gone (a run over the folder made anew)")
+        # Written after that run: only a watch on the new folder (not the old one, gone) can see it.
+        (workspace / "docs" / "anew.md").write_text("# Anew\n\nThe lanternmoth returns.\n")
+        eventually(lambda: sources(brain, "lanternmoth") == {"docs/anew.md"}, what="a file in the folder made anew")
     finally:
         watcher.stop()
 

@@ -201,6 +201,15 @@ class Brain:
                 found.add(rel)
         return found
 
+    def indexed_in(self, folder: str) -> list[str]:
+        """The files the current generation holds directly in ``folder`` (root-relative, "" the root),
+        sorted: what a watcher compares with a folder's entries to find files gone unseen."""
+        if not self.has_index():
+            return []
+        under = self._reader.read(lambda view: view.catalog.live_files(view.snapshot.gen, under=(folder,)))
+        prefix = folder.rstrip("/") + "/" if folder else ""
+        return sorted(p for p in under if p.startswith(prefix) and "/" not in p[len(prefix) :])
+
     def relative_path(self, path: str, must_exist: bool = True) -> str:
         """A user path relative to the root, checked to stay inside it, as a POSIX path relative to the root."""
         resolved = resolve_inside(self.root, path, must_exist=must_exist)

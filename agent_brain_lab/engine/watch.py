@@ -21,8 +21,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
+from typing import Protocol
 
 import watchfiles
+from watchfiles._rust_notify import RustNotify  # watchfiles.watch's own engine: two can overlap at a restart
 
 from .brain import Brain
 from .types import BrainError, IndexCancelled, IndexReport, InvalidRequest, WatchState, WorkspaceBusy, index_scope
@@ -37,6 +39,14 @@ MAX_WAIT_FACTOR = 10  # a stream of changes that never pauses is still flushed e
 REMEMBERED = 10_000  # file states already handed to a run, kept to recognise a second report of the same change
 POLL_DELAY_MS = 2_000  # between two walks of the tree when polling
 FOLDER = (-1, -1, -1)  # the signature of any folder
+DEBOUNCE_MS, STEP_MS = 1_600, 50  # as watchfiles.watch: a batch ends after a quiet step, or at the latest the debounce
+RUST_TIMEOUT_MS = 500  # an empty batch twice a second: `stopped` is asked
+OPEN_TRIES = 3  # a watch is set up again this many times when a folder it lists goes meanwhile
+DRAIN_MS = 200  # a closing watch's last look waits this long for a change (a restart's cost)
+# File times come from the kernel's coarse clock, up to a tick behind time.time(): a change this much
+# before the unwatched stretch began is looked at too. More would look again at what the previous watch
+# saw (a root .gitignore among it would queue the whole workspace).
+CLOCK_SLACK_S = 0.05
 BUSY_WAIT_S = 30.0  # a run waits this long for another process's writer before retrying later
 
 
@@ -211,6 +221,7 @@ class Watcher:
         self.state = WatchState("off", "starting")
         self.watched = 0  # folders under watch (one inotify watch each with events)
         self.restarts = 0  # times the set of folders changed and the watch was set up again
+        self._unseen: float | None = None  # changes from this time on may have been seen by no watch
         self._thread = threading.Thread(target=self._run, name="agent-brain-watch", daemon=True)
 
     def start(self) -> None:
@@ -239,67 +250,152 @@ class Watcher:
     def _run(self) -> None:
         polling, reason = _polling_default(self._force_polling)
         ended = WatchState("off", "stopped")
-        watched: list[Path] | None = None
-        while not self.is_set():
-            try:
-                watched = self._follow(polling, reason, watched or self.folders())
-                if watched is None:
-                    break
-                self.restarts += 1  # the set of folders changed: watch the new set
-            except OSError as err:  # watch limit reached, no inotify, an unwatchable folder
-                watched = None
-                if polling:
-                    ended = WatchState("off", f"cannot watch {self.root}: {_first_line(err)}")
-                    self._log.error("agent-brain: %s", ended.reason)
-                    break
-                polling, reason = True, f"file events unavailable ({_first_line(err)}): polling instead"
-                self._log.warning("agent-brain: %s", reason)
-        self.state = ended
-        self._started.set()
-        self.batcher.close()
+        watch: _Watch | None = None
+        try:
+            while not self.is_set():
+                try:
+                    if watch is None:
+                        watch = self._open(self.folders(), polling)
+                        self._catch_up_unseen(watch, [])
+                        self.state = WatchState("polling" if polling else "events", reason)  # also after a fallback
+                        if not self._started.is_set():
+                            self._started.set()
+                            self._log.info(
+                                "agent-brain: following %s (%s, %d folders)", self.root, self.state.mode, self.watched
+                            )
+                    reshaped = self._follow(watch)
+                    if reshaped is None:
+                        break
+                    watch = self._handover(watch, *reshaped)
+                    self.restarts += 1  # the set of folders changed: the new set is watched
+                except OSError as err:  # watch limit reached, no inotify, an unwatchable folder
+                    if watch is not None:
+                        self._close(watch)
+                        watch = None
+                    if polling:
+                        ended = WatchState("off", f"cannot watch {self.root}: {_first_line(err)}")
+                        self._log.error("agent-brain: %s", ended.reason)
+                        break
+                    polling, reason = True, f"file events unavailable ({_first_line(err)}): polling instead"
+                    self._log.warning("agent-brain: %s", reason)
+        finally:
+            if watch is not None:
+                watch.close()
+            self.state = ended
+            self._started.set()
+            self.batcher.close()
 
     def folders(self) -> list[Path]:
         """The folders watched: those the workspace rules walk into, each watched on its own (not
         recursively), so excluded, ignored and hidden folders cost no watch and raise no event."""
         return folders(self.root, self.batcher.brain.config.scan_options())
 
-    def _follow(self, polling: bool, reason: str | None, watched: list[Path]) -> list[Path] | None:
-        """Watch ``watched`` until stopped (None) or until the folders to watch are no longer these:
-        a folder appeared, went or changed its ignore rules (the new list: the caller watches it)."""
-        self.watched = len(watched)
-        changes = watchfiles.watch(
-            *watched,
-            watch_filter=None,
-            stop_event=self,
-            force_polling=polling,
-            poll_delay_ms=self._poll_delay_ms,
-            rust_timeout=500,
-            yield_on_timeout=True,  # an empty batch twice a second: `stopped` is asked, startup is known
-            raise_interrupt=False,
-            recursive=False,
-            # With events, a folder that cannot be watched (the watch limit, no permission) must fail
-            # the start, not leave a silent hole: the watcher polls instead, which skips what it cannot read.
-            ignore_permission_denied=polling,
-        )
-        folder_set = {str(f) for f in watched}
+    def _open(self, watched: list[Path], polling: bool) -> _Watch:
+        """A watch of ``watched``, or of the folders to watch now if one of them went meanwhile."""
+        for _ in range(OPEN_TRIES - 1):
+            try:
+                return self._opened(_Watch(watched, polling, self._poll_delay_ms))
+            except FileNotFoundError:  # a folder removed since it was listed: its parent's watch says so
+                watched = self.folders()
+        return self._opened(_Watch(watched, polling, self._poll_delay_ms))
+
+    def _opened(self, watch: _Watch) -> _Watch:
+        self.watched = len(watch.folders)
+        return watch
+
+    def _follow(self, watch: _Watch) -> tuple[list[Path], set[str]] | None:
+        """Follow ``watch`` until stopped (None) or until the folders to watch are no longer its own:
+        a folder appeared, went, was made anew or changed its ignore rules. Returns the folders to
+        watch now, and those of them made anew under a name the watch held (its watch was on the
+        folder deleted: an event watch follows a folder, not a name)."""
+        while True:
+            batch = watch.changes(RUST_TIMEOUT_MS, self)
+            if batch is None:
+                return None
+            self._feed(batch)
+            if any(self._reshapes(change, path, watch.paths) for change, path in batch):
+                now = self.folders()  # a gitignored folder, or an ignore rule that moved nothing, changes none
+                paths = {str(f) for f in now}
+                renewed = {p for c, p in batch if c == watchfiles.Change.deleted and p in watch.paths and p in paths}
+                if paths != watch.paths or renewed:
+                    return now, renewed
+
+    def _feed(self, batch: Iterable[tuple[watchfiles.Change, str]]) -> None:
+        paths = [relevant(self.root, path, self._include_hidden) for _change, path in batch]
+        wanted = [p for p in paths if p is not None]
+        if wanted:
+            self.batcher.add(wanted)
+
+    def _handover(self, old: _Watch, watched: list[Path], renewed: set[str]) -> _Watch:
+        """Watch ``watched`` instead of ``old``'s folders, losing no change: the new watch is set up
+        while the old one still runs, then what the old one saw meanwhile is fed and it is closed, so
+        each change is seen by one of them (or both: the batcher takes a path once). A folder new to
+        the watch (or ``renewed``: made anew under a watched name) is queued whole: what was written
+        in it before its watch began. Polling cannot hand over so (a change between the old poller's
+        last listing and the new one's first is seen by neither): the watched folders' entries changed
+        since the old watch began are looked at too (:meth:`_catch_up_unseen`)."""
         try:
-            for batch in changes:
-                if not self._started.is_set():
-                    self.state = WatchState("polling" if polling else "events", reason)
-                    self._started.set()
-                    mode = self.state.mode
-                    self._log.info("agent-brain: following %s (%s, %d folders)", self.root, mode, len(watched))
-                paths = [relevant(self.root, path, self._include_hidden) for _change, path in batch]
-                wanted = [p for p in paths if p is not None]
-                if wanted:
-                    self.batcher.add(wanted)
-                if any(self._reshapes(change, path, folder_set) for change, path in batch):
-                    now = self.folders()  # a gitignored folder, or an ignore rule that moved nothing, changes none
-                    if {str(f) for f in now} != folder_set:
-                        return now
-        finally:
-            changes.close()
-        return None
+            new = self._open(watched, old.polling)
+        except OSError:
+            if old.polling:
+                raise
+            # Two event watches of the same folders may pass the inotify limit where one fits: close
+            # the old one first, and look at what changed from then on once the new one runs.
+            self._close(old)
+            new = self._open(watched, old.polling)
+        else:
+            self._feed(old.drain())
+            old.close()
+            if old.polling:
+                self._unseen = min(self._unseen or old.since, old.since)
+        self._catch_up_unseen(new, [f for f in new.folders if str(f) not in old.paths or str(f) in renewed])
+        return new
+
+    def _close(self, watch: _Watch) -> None:
+        """Close a watch no other watch overlaps: what changes from now on until the next watch runs
+        is looked at by :meth:`_catch_up_unseen`."""
+        since = watch.since if watch.polling else time.time()
+        try:
+            self._feed(watch.drain())
+        except OSError:  # the watch failed: what it had not handed out is looked at with the rest
+            pass
+        watch.close()
+        self._unseen = min(self._unseen or since, since)
+
+    def _catch_up_unseen(self, watch: _Watch, fresh: list[Path]) -> None:
+        """Queue what may have changed while no watch saw it, now that ``watch`` runs: the ``fresh``
+        folders (none of the previous watch's), whole; and,
+        when a stretch went unwatched (:attr:`_unseen`), the entries of the other folders changed
+        since then, and the indexed files gone from a folder changed since then. No whole-workspace
+        run: that could not be handed to a running first index, and a save would wait behind it."""
+        self._feed((watchfiles.Change.added, str(f)) for f in fresh)
+        since, self._unseen = self._unseen, None
+        if since is None:
+            return
+        since -= CLOCK_SLACK_S
+        skip = {str(f) for f in fresh}
+        changed: list[str] = []
+        for folder in watch.folders:
+            if str(folder) in skip:
+                continue
+            try:
+                with os.scandir(folder) as scan:
+                    entries = {e.name: e for e in scan}
+                own = folder.stat()
+            except OSError:  # gone meanwhile: its deletion is an event of its parent's watch
+                continue
+            for entry in entries.values():
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if not stat.S_ISDIR(st.st_mode) and max(st.st_mtime, st.st_ctime) >= since:
+                    changed.append(entry.path)
+            if max(own.st_mtime, own.st_ctime) >= since:  # entries came or went: which indexed ones went
+                rel = folder.relative_to(self.root).as_posix() if folder != self.root else ""
+                gone = [p for p in self.batcher.brain.indexed_in(rel) if PurePosixPath(p).name not in entries]
+                changed += [str(self.root / p) for p in gone]
+        self._feed((watchfiles.Change.modified, path) for path in changed)
 
     def _reshapes(self, change: watchfiles.Change, path: str, watched: set[str]) -> bool:
         """Whether a change alters which folders are watched: a folder added (a new folder, or one
@@ -315,6 +411,49 @@ class Watcher:
                 and os.path.isdir(path)
             )
         return change == watchfiles.Change.deleted and path in watched
+
+
+class _Flag(Protocol):
+    def is_set(self) -> bool: ...
+
+
+class _Watch:
+    """One watchfiles watch over some folders, each on its own (not recursively). Set up (the event
+    watches added, or the poller's first listing taken) when made; closed by :meth:`close`."""
+
+    def __init__(self, watched: list[Path], polling: bool, poll_delay_ms: int):
+        self.folders = watched
+        self.paths = {str(f) for f in watched}
+        self.polling = polling
+        self.closed = False
+        self.since = time.time()  # a poller sees what changes after this (its first listing follows)
+        self._notify = RustNotify(
+            [str(f) for f in watched],
+            False,
+            polling,
+            poll_delay_ms,
+            False,  # not recursive
+            # With events, a folder that cannot be watched (the watch limit, no permission) must fail
+            # the start, not leave a silent hole: the watcher polls instead, which skips what it cannot read.
+            polling,
+        )
+
+    def changes(self, timeout_ms: int, stop: _Flag | None) -> set[tuple[watchfiles.Change, str]] | None:
+        """The next batch of changes (empty after ``timeout_ms`` without any), or None once ``stop`` is set."""
+        raw = self._notify.watch(DEBOUNCE_MS, STEP_MS, timeout_ms, stop)
+        if isinstance(raw, str):
+            return set() if raw == "timeout" else None  # "stop", or "signal" (Ctrl-C on the main thread)
+        return {(watchfiles.Change(change), path) for change, path in raw}
+
+    def drain(self) -> set[tuple[watchfiles.Change, str]]:
+        """What this watch saw and has not handed out yet, waiting up to ``DRAIN_MS`` for a first change
+        (its thread may not have read the last events yet); empty once closed."""
+        return set() if self.closed else self.changes(DRAIN_MS, None) or set()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._notify.close()
 
 
 def inotify_watches(pid: int | str = "self") -> int | None:

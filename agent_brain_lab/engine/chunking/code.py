@@ -37,7 +37,16 @@ from ..graph_extract import (
     typed_names,
 )
 from ..types import Chunk
-from .languages import BODY_TYPES, FUNCTION_KINDS, NAME_TYPES, LanguageSpec, parser_for, spec_for, text_of
+from .languages import (
+    BODY_TYPES,
+    FUNCTION_KINDS,
+    NAME_TYPES,
+    LanguageSpec,
+    own_alias,
+    parser_for,
+    spec_for,
+    text_of,
+)
 
 __all__ = ["CodeAnalysis", "Relation", "Symbol", "analyze_code", "chunk_lines"]
 
@@ -316,9 +325,16 @@ def _top_level(root: Node) -> list[Node]:
 
 
 def _default_name(node: Node) -> str | None:
+    """The name field (or first name-like child). A JS/TS member keyed by a number (mobx's error table
+    `{ 37(method) {…} }`) is an entry of its table, named by no symbol: its lines stay the table's; one
+    keyed by a string (`"quoted"() {…}`) is named by the string's content, as `obj.quoted` reads it."""
     name = node.child_by_field_name("name")
     if name is None:
         name = next((c for c in node.named_children if c.type in NAME_TYPES), None)
+    if name is not None and name.type == "number":
+        return None
+    if name is not None and name.type == "string":
+        return "".join(text_of(c) for c in name.named_children if c.type == "string_fragment") or None
     return text_of(name) or None
 
 
@@ -474,6 +490,7 @@ class _Analysis:
                     if owner is not None and owner.factory and owner.qualname == sym.qualname:
                         self._claim(owner, sym)
                     self.symbols.append(sym)
+                    self._alias(node, sym)
                     owner = sym
                     if kind in _FILE_SCOPED:
                         self._scope_rest_of_file(sym)
@@ -515,6 +532,15 @@ class _Analysis:
         a chunk; the calls seen so far in the declaration (`_curry2(…)`) are its calls."""
         self.inner.remove(made)
         self.facts = [(sym if o is made else o, r, t, row, w) for o, r, t, row, w in self.facts]
+
+    def _alias(self, node: Node, sym: _Sym) -> None:
+        """A function named by what it is assigned to keeps its own name as a second entity in its
+        chunk (`isArrayLike` of `var _isArrayLike = _curry1(function isArrayLike(x) {…})`)."""
+        own = own_alias(node, sym.name)
+        if own is not None:
+            alias = _Sym(node, node, own, f"{sym.parent}.{own}" if sym.parent else own, "function", sym, sym.parent)
+            alias.start, alias.end = sym.start, sym.end
+            self.inner.append(alias)
 
     def _mark_attached(self, node: Node) -> None:
         row, column = node.start_point

@@ -164,22 +164,58 @@ def _assigned_name(node: Node) -> str | None:
     return text_of(target)
 
 
+_FUNCTION_VALUES = frozenset({"function_expression", "function", "arrow_function"})
+
+
 def _wrapped_name(node: Node) -> str | None:
-    """A named function passed through calls to make the name it is assigned to is that name's
-    function: ramda's `var tap = _curry2(function tap(fn, x) {…})`, React's `const Button =
-    forwardRef(function Button(props, ref) {…})`. Any other argument names nothing."""
+    """A function passed through calls to make the name it is assigned to is that name's function:
+    ramda's `var tap = _curry2(function tap(fn, x) {…})` and `var _isArrayLike = _curry1(function
+    isArrayLike(x) {…})`, `export const add = curry((a, b) => …)`, React's `const Button =
+    forwardRef(function Button(props, ref) {…})`, lodash's `var camelCase = createCompounder(function(…)
+    {…})` (its own name, if any and other, stays a name of it: see ``own_alias``). A call given two
+    functions (`const x = pipe(f => …, g => …)`) names neither; an argument whose calls are not
+    assigned to a name names nothing. Inside a function only a function whose own name is the
+    variable's is named so: `const total = items.reduce((sum, item) => …)` there is a local value,
+    and the callback's calls stay the enclosing function's."""
     own = text_of(node.child_by_field_name("name"))
     made = node.parent
     while made is not None and made.type in ("arguments", "call_expression"):
+        if made.type == "arguments" and sum(c.type in _FUNCTION_VALUES for c in made.named_children) > 1:
+            return None
         made = made.parent
-    if not own or made is None:
+    if made is None:
         return None
+    name = None
     if made.type == "variable_declarator":
-        return own if text_of(made.child_by_field_name("name")) == own else None
-    if made.type == "assignment_expression":
+        target = made.child_by_field_name("name")
+        name = text_of(target) if target is not None and target.type == "identifier" else None
+    elif made.type == "assignment_expression":
         name = _member_name(made.child_by_field_name("left"))
-        return name if name is not None and name.rpartition(".")[2] == own else None
+    if name is None or name.rpartition(".")[2] == own or not _in_function(made):
+        return name
     return None
+
+
+_FUNCTION_SCOPES = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration", "method_definition"}
+
+
+def _in_function(node: Node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _FUNCTION_SCOPES:
+            return True
+        parent = parent.parent
+    return False
+
+
+def own_alias(node: Node, name: str) -> str | None:
+    """The own name of a function expression named otherwise by what it is assigned to (`isArrayLike`
+    in `var _isArrayLike = _curry1(function isArrayLike(x) {…})`, `computeFib` in `const fib =
+    memoize(function computeFib(n) {…})`): a second name of the same function, or None."""
+    if node.type not in _FUNCTION_VALUES:
+        return None
+    own = text_of(node.child_by_field_name("name"))
+    return own if own and own != name else None
 
 
 _MODULE_OBJECTS = frozenset({"exports", "module.exports", "this"})  # their members are no object's methods

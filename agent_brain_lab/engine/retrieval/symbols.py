@@ -17,7 +17,10 @@ The same pass puts three kinds of candidate lower, which a question in prose doe
 code that only imports and exports, and a transpiler's module helper (:func:`is_glue_chunk`); the
 function the question compares its answer with ("Like `doWhilst`, except ...", :func:`compared_names`);
 and, when the question says what a function does (:func:`describes_action`), a type alias or interface
-(:func:`is_shape`).
+(:func:`is_shape`). A question asking what a predicate answers ("Returns `true` if ...", "Checks if
+...", :func:`asks_predicate`) adds ``PREDICATE_BOOST`` x the cover for a predicate's name (``isDraft``,
+``has_key``, :func:`is_predicate_name`): ``is`` is a stop word, so the cover alone cannot tell ``isDraft``
+from ``castDraft``.
 
 A query looks up only those candidates' chunk rows and, by name, the graph node defined in each; how rare a part is
 comes from the graph's name index, which a new generation patches: nothing here grows with the index.
@@ -89,6 +92,17 @@ _COMPARED = re.compile(
     re.IGNORECASE,
 )
 _COMMENT = re.compile(r"//[^\n]*|#[^\n]*|/\*[\s\S]*?\*/")  # between them
+PREDICATE_BOOST = 0.05  # on top of the name cover: a predicate's name for a question asking what a predicate answers
+# a question asking for a yes/no answer, as a predicate's doc comment opens: "Returns `true` if ...", "Returns
+# whether ...", "Checks if ...", "Tests whether ...", "Determines if ...", "Whether ..."
+_ASKS_PREDICATE = re.compile(
+    r"\s*(?:(?:returns?|checks?|tests?|determines?|tells?)\s+(?:[`'\"]?(?:true|false)[`'\"]?\s+(?:if|when|iff)|if|whether)"
+    r"|whether)\b",
+    re.IGNORECASE,
+)
+# a predicate's name: is/has/can/should ... then a new word (``isDraft``, ``_isArrayLike``, ``has_key``,
+# ``IsZero``, ``has``), not ``island`` or ``_objectIs``
+_PREDICATE_NAME = re.compile(r"[_$]*(?:[iI]s|[hH]as|[cC]an|[sS]hould|[dD]oes|[hH]ave|[aA]re|[wW]as)(?=[A-Z0-9_]|$)")
 
 
 def cover(parts: frozenset[str], query: set[str], names: NameIndex) -> float:
@@ -108,6 +122,7 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     names, query = name_index(graph), set(ctx.query_tokens)
     compared = {n for n in compared_names(ctx.request.query) if _definitions(graph, n) == 1}
     action = describes_action(ctx.request.query)
+    predicate = asks_predicate(ctx.request.query)
     top = ranked[:DEPTH]
     rows = ctx.chunks_of_keys([h.key for h in top])
     nodes = {key: _node_of(graph, row) for key, row in rows.items()}  # each chunk's symbol, looked up once
@@ -119,7 +134,10 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
         elif row is not None and row.source_type == "code" and is_glue_chunk(row):
             hit.score -= GLUE_PENALTY
         elif defined:
-            hit.score += boost * cover(name_parts(defined), query, names)
+            covered = cover(name_parts(defined), query, names)
+            hit.score += boost * covered
+            if predicate and is_predicate_name(defined):  # "Returns true if the value is a draft": isDraft
+                hit.score += PREDICATE_BOOST * covered
         elif action and row is not None and is_shape(row):
             hit.score -= SHAPE_PENALTY
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
@@ -152,6 +170,18 @@ def describes_action(query: str) -> bool:
         if first.endswith(suffix) and first[: -len(suffix)] + stem in _ACTION_VERBS:
             return True
     return False
+
+
+def asks_predicate(query: str) -> bool:
+    """Whether the query asks what a predicate answers, as a predicate's doc comment opens ("Returns
+    `true` if ...", "Returns whether ...", "Checks if ...", "Tests whether ...")."""
+    return _ASKS_PREDICATE.match(query) is not None
+
+
+def is_predicate_name(name: str) -> bool:
+    """Whether a name reads as a predicate's: ``is``/``has``/``can``/``should``... then a new word
+    (``isDraft``, ``_isArrayLike``, ``has_key``, ``IsZero``, ``has``), in any language's casing."""
+    return _PREDICATE_NAME.match(name) is not None
 
 
 def is_shape(row: Chunk) -> bool:

@@ -1,4 +1,4 @@
-"""Classes the fourth field probe saw and left: extensionless scripts (a ``#!`` line), C# properties,
+"""Code shapes real packages have and fixtures did not (seen by field probe 4): extensionless scripts (a ``#!`` line), C# properties,
 a Kotlin constant among the imports, a C function after a preprocessor line or with a macro-decorated
 return type; each on a real index of real files."""
 
