@@ -55,6 +55,7 @@ class Answer:
     start_line: int
     end_line: int
     grade: int  # 2: the answer; 1: acceptable related code or docs
+    cell: int | None = None  # a notebook's cell (0-based index); its lines then count from the cell's start
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,14 @@ def parse_repository(doc: Mapping[str, Any]) -> Repository:
             raise ValueError(f"{q['id']}: id used twice")
         seen.add(q["id"])
         answers = tuple(
-            Answer(a["path"], int(a["start_line"]), int(a["end_line"]), int(a["grade"])) for a in q["answers"]
+            Answer(
+                a["path"],
+                int(a["start_line"]),
+                int(a["end_line"]),
+                int(a["grade"]),
+                None if a.get("cell") is None else int(a["cell"]),
+            )
+            for a in q["answers"]
         )
         if not any(a.grade == 2 for a in answers):
             raise ValueError(f"{q['id']}: no grade-2 answer")
@@ -142,6 +150,7 @@ def parse_repository(doc: Mapping[str, Any]) -> Repository:
 def overlaps(result: Mapping[str, Any], answer: Answer) -> bool:
     return (
         result["source"] == answer.path
+        and (answer.cell is None or result.get("cell_index") == answer.cell)
         and result["start_line"] <= answer.end_line
         and result["end_line"] >= answer.start_line
     )
@@ -322,9 +331,37 @@ def check_answers(repo: Repository, root: Path) -> list[str]:
             path = root / a.path
             if not path.is_file():
                 problems.append(f"{q.id}: {a.path} is not in the workspace")
-            elif a.end_line > len(path.read_text(encoding="utf-8", errors="replace").splitlines()):
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if a.cell is not None:
+                cells = notebook_cells(text)
+                if a.cell >= len(cells):
+                    problems.append(f"{q.id}: {a.path} has no cell {a.cell}")
+                elif a.end_line > len(cells[a.cell].splitlines()):
+                    problems.append(f"{q.id}: {a.path} cell {a.cell} has fewer than {a.end_line} lines")
+            elif a.end_line > len(text.splitlines()):
                 problems.append(f"{q.id}: {a.path} has fewer than {a.end_line} lines")
     return problems
+
+
+def notebook_cells(text: str) -> list[str]:
+    """The source of each cell of a notebook's JSON text, in order."""
+    cells = json.loads(text).get("cells", [])
+    return [c["source"] if isinstance(c["source"], str) else "".join(c["source"]) for c in cells]
+
+
+def baseline_rows(path: str, text: str) -> list[tuple[dict[str, Any], str]]:
+    """(result row, text) of the baseline's 40-line windows of one file; a notebook's windows are
+    taken in each cell's source (with its ``cell_index``), as a notebook answer names a cell."""
+    from .peers import windows
+
+    if not path.endswith(".ipynb"):
+        return [({"source": p, "start_line": a, "end_line": b}, t) for p, a, b, t in windows(path, text)]
+    return [
+        ({"source": p, "start_line": a, "end_line": b, "cell_index": i}, t)
+        for i, body in enumerate(notebook_cells(text))
+        for p, a, b, t in windows(path, body)
+    ]
 
 
 # --------------------------------------------------------------------------- running
@@ -348,7 +385,7 @@ def evaluate(
     from agent_brain_lab.engine.types import MODES
 
     from .engine_view import chunking_fingerprint, indexed_chunks
-    from .peers import Bm25sShipped, windows
+    from .peers import Bm25sShipped
 
     modes = tuple(modes or MODES)
     repos = [r for r in load_repositories(directory) if not repositories or r.name in repositories]
@@ -394,9 +431,11 @@ def evaluate(
         if baseline:
             chunks, _ = indexed_chunks(root)
             sources = sorted({c.source for c in chunks})
-            win = [w for s in sources for w in windows(s, (root / s).read_text(encoding="utf-8", errors="replace"))]
-            peer = Bm25sShipped([text for *_, text in win])
-            rows = [{"source": p, "start_line": a, "end_line": b} for p, a, b, _ in win]
+            win = [
+                w for s in sources for w in baseline_rows(s, (root / s).read_text(encoding="utf-8", errors="replace"))
+            ]
+            peer = Bm25sShipped([text for _, text in win])
+            rows = [row for row, _ in win]
             systems[BASELINE] = lambda q, peer=peer, rows=rows: [rows[i] for i in peer.search(q, K)]
         for q in repo.questions:
             brain.query(q.query, mode="bm25", top_k=K)  # nothing timed below pays a first-use cost

@@ -256,3 +256,44 @@ def test_unpack_reads_a_debian_ruby_package_below_the_root_its_question_file_nam
     assert _unpacked(out) == ["lib/acme.rb", "lib/acme/cli.rb"]
     thor = next(r for r in natural.load_repositories() if r.name == "thor")
     assert thor.root == "usr/share/rubygems-integration/all/gems/thor-1.2.1"
+
+
+def test_a_notebook_answer_names_its_cell(tmp_path):
+    """A notebook chunk's lines count from its cell's start: an answer in a notebook names the cell,
+    a result counts only in that cell, and the baseline's windows are taken in each cell."""
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": "# Title\n\nIntro."},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "source": "a = 1\nb = 2\nc = 3"},
+    ]
+    text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    answer = Answer("t.ipynb", 2, 3, 2, cell=1)
+    assert gains([{"source": "t.ipynb", "start_line": 1, "end_line": 3, "cell_index": 0}], [answer]) == [0]
+    assert gains([{"source": "t.ipynb", "start_line": 1, "end_line": 3, "cell_index": 1}], [answer]) == [2]
+    rows = natural.baseline_rows("t.ipynb", text)
+    assert [(row["cell_index"], row["start_line"], row["end_line"]) for row, _ in rows] == [(0, 1, 3), (1, 1, 3)]
+    (tmp_path / "t.ipynb").write_text(text)
+    doc = {
+        "repository": "nb",
+        "language": "python",
+        "split": "tune",
+        "package": {"registry": "pypi", "name": "nb", "version": "1", "file": "nb-1.tar.gz", "sha256": "0"},
+        "include": ["t.ipynb"],
+        "questions": [
+            {
+                "id": "nb-1",
+                "kind": "usage",
+                "query": "q",
+                "answers": [{"path": "t.ipynb", "cell": 1, "start_line": 1, "end_line": 4, "grade": 2}],
+            },
+            {
+                "id": "nb-2",
+                "kind": "usage",
+                "query": "q",
+                "answers": [{"path": "t.ipynb", "cell": 5, "start_line": 1, "end_line": 1, "grade": 2}],
+            },
+        ],
+    }
+    assert natural.check_answers(natural.parse_repository(doc), tmp_path) == [
+        "nb-1: t.ipynb cell 1 has fewer than 4 lines",
+        "nb-2: t.ipynb has no cell 5",
+    ]

@@ -219,7 +219,9 @@ def test_cancel_during_a_huge_file_stops_inside_it(tmp_path, monkeypatch):
     sectioned: list[int] = []
     real_build = text_chunking.build_sections
     monkeypatch.setattr(
-        text_chunking, "build_sections", lambda units: sectioned.append(len(units)) or real_build(units)
+        text_chunking,
+        "build_sections",
+        lambda units, *outline: sectioned.append(len(units)) or real_build(units, *outline),
     )
 
     def progress(p: IndexProgress) -> None:

@@ -45,8 +45,8 @@ def test_fixture_notebook_cells_become_chunks(analysis):
     docs = [c for c in chunks if c.language == "markdown"]
     assert [(c.cell_index, c.section_path) for c in docs] == [
         (0, "Sales analysis"),
-        (2, "Discount curve"),
-        (6, "Conclusion"),
+        (2, "Sales analysis > Discount curve"),  # a heading nests under the cells' headings above it
+        (6, "Sales analysis > Conclusion"),
     ]
     assert {c.language for c in chunks if c.cell_index in (1, 3)} == {"python"}
     for c in chunks:
@@ -195,3 +195,29 @@ def test_cells_holding_only_brain_magics_are_not_indexed():
     chunks, symbols, _ = run(notebook(*cells))
     assert sorted({c.cell_index for c in chunks}) == [4, 5, 6, 7]
     assert any(s.name == "cart_total" for s in symbols)
+
+
+def test_headings_make_one_outline_across_cells():
+    """A notebook's headings are in force over the cells below them: a markdown cell with no heading
+    of its own and a code cell carry the path of the headings above them (and it is in what gets
+    embedded), and a heading in a later cell nests under an earlier cell's."""
+    text = notebook(
+        md("# Fitting a model to data\n\nIntro."),
+        code("import numpy as np"),
+        md("## Results\n\nA corner plot of the samples:"),
+        code("import corner\n\nfig = corner.corner(flat_samples, labels=labels)"),
+        md("It shows every projection."),
+        md("# Appendix"),
+        code("def helper():\n    return 1"),
+    )
+    chunks, _, _ = run(text)
+    by_cell = {}
+    for c in chunks:
+        by_cell.setdefault(c.cell_index, []).append(c)
+    assert by_cell[1][0].section_path == "Fitting a model to data"
+    assert by_cell[2][0].section_path == "Fitting a model to data > Results"
+    assert {c.section_path for c in by_cell[3]} == {"Fitting a model to data > Results"}
+    assert "Fitting a model to data > Results" in by_cell[3][0].indexed_text()
+    assert by_cell[4][0].section_path == "Fitting a model to data > Results"
+    assert by_cell[6][0].section_path == "Appendix"  # a function keeps its own name as the anchor
+    assert by_cell[6][0].qualified_symbol == "helper"

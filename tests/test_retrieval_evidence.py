@@ -3,12 +3,14 @@ them (templates included), library code above tests for a where/how question."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from workspace_fixture import indexed_files, top10
 
 from agent_brain_lab import Brain
+from agent_brain_lab.engine.chunking.notebook import chunk_notebook
 from agent_brain_lab.engine.chunking.text import chunk_document
 from agent_brain_lab.engine.retrieval import evidence
 from agent_brain_lab.engine.retrieval.evidence import (
@@ -17,6 +19,7 @@ from agent_brain_lab.engine.retrieval.evidence import (
     _may_make,
     _own_words,
     lead_clause,
+    message_evidence,
     message_match,
     message_of,
     messages_of,
@@ -1248,3 +1251,227 @@ def test_a_question_about_what_the_code_does_puts_the_code_above_docstrings_held
     brain = indexed_files(tmp_path, files)
     first = top10(brain, "how is the content checksum verified at the end of a frame when decompressing")[0]
     assert (first.source, first.symbol_name) == ("lz4libs/lz4frame.c", "LZ4F_decompress")
+
+
+def test_a_notebook_code_cell_is_not_titled_by_the_heading_above_it():
+    """A heading query finds the markdown cell that holds the heading (or a cell of prose under it),
+    not every code cell the notebook's outline puts in that section."""
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": "# Tutorial\n\n## Results\n\nA corner plot:"},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "source": "import corner\ncorner.corner(samples)"},
+    ]
+    text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    chunks, _, _ = chunk_notebook("t.ipynb", text, "notebook", 1500, 100)
+    heading = next(c for c in chunks if c.cell_index == 0 and "Results" in c.text)
+    cell = next(c for c in chunks if c.cell_index == 1)
+    assert cell.section_path == "Tutorial > Results"
+    query = set(tokenize("Results"))
+    assert title_match(query, heading) == 1.0
+    assert title_match(query, cell) == 0.0
+
+
+def test_values_concatenated_in_a_row_are_one_hole():
+    """``"Option " + LQUOTE + option + RQUOTE + " does not exist"``: the values between two literals
+    stand for one hole, so the literal spells the whole message."""
+    text = '  : parsing("Option " + LQUOTE + option + RQUOTE + " does not exist")\n'
+    said = message_evidence("Option ‘verbos’ does not exist", 4, text, code=True)
+    assert said.cover == 1.0 and said.start == 0
+
+
+CXX_OPTIONS = {
+    "include/opts.hpp": """\
+namespace opts {
+
+namespace exceptions {
+
+class parsing : public std::exception
+{
+  public:
+  explicit parsing(const std::string& message) : m_message(message) {}
+  std::string m_message;
+};
+
+class no_such_option : public parsing
+{
+  public:
+  explicit no_such_option(const std::string& option)
+  : parsing("Option " + LQUOTE + option + RQUOTE + " does not exist")
+  {
+  }
+};
+
+class option_requires_argument : public parsing
+{
+  public:
+  explicit option_requires_argument(const std::string& option)
+  : parsing("Option " + LQUOTE + option + RQUOTE + " requires an argument")
+  {
+  }
+};
+
+} // namespace exceptions
+
+template <typename T>
+void throw_or_mimic(const std::string& text)
+{
+  throw T{text};
+}
+
+class OptionParser
+{
+  public:
+  ParseResult parse(int argc, const char* const* argv);
+  void print_help() const;
+};
+
+inline ParseResult
+OptionParser::parse(int argc, const char* const* argv)
+{
+  int current = 1;
+  while (current != argc)
+  {
+    const std::string name = argv[current];
+    auto iter = m_options.find(name);
+    if (iter == m_options.end())
+    {
+      throw_or_mimic<exceptions::no_such_option>(name);
+    }
+    ++current;
+  }
+  return ParseResult(m_keys);
+}
+
+inline void
+OptionParser::print_help() const
+{
+  for (const auto& option : m_options)
+  {
+    std::cout << "Option " << option.first << " does exist" << std::endl;
+  }
+}
+
+} // namespace opts
+""",
+}
+
+PY_ERRORS = {
+    "cli/errors.py": '''\
+class UsageError(Exception):
+    """An error in how the command was called."""
+
+
+class NoSuchOption(UsageError):
+    """Raised when an option is given that the command does not define."""
+
+    def __init__(self, option_name, possibilities=None):
+        message = f"No such option: {option_name}"
+        super().__init__(message)
+        self.option_name = option_name
+        self.possibilities = possibilities
+''',
+    "cli/parser.py": '''\
+from .errors import NoSuchOption
+
+
+class OptionParser:
+    """Reads the options of a command line."""
+
+    def __init__(self, options):
+        self.options = options
+
+    def _match_long_opt(self, opt, explicit_value, state):
+        """Match a long option such as --verbose against the options."""
+        if opt not in self.options:
+            possibilities = [word for word in self.options if word.startswith(opt)]
+            raise NoSuchOption(opt, possibilities=possibilities)
+        option = self.options[opt]
+        return option.process(explicit_value, state)
+
+    def describe(self):
+        """Lines such as: No such option is hidden; option --name takes a value."""
+        return [f"option {name} takes a value" for name in self.options]
+''',
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "query", "thrower", "thrown"),
+    [
+        (CXX_OPTIONS, "Option ‘verbos’ does not exist", "parse", "no_such_option"),
+        (PY_ERRORS, "Error: No such option: --verbose", "_match_long_opt", "__init__"),
+    ],
+    ids=["c++", "python"],
+)
+def test_the_throw_of_an_exception_class_that_makes_the_message_comes_before_the_class(
+    tmp_path, files, query, thrower, thrown
+):
+    """A message made in an exception class's constructor (C++'s member initializer, Python's
+    ``__init__``) is raised where the class is thrown: that code first, the class right after."""
+    names = [r.symbol_name for r in top10(indexed_files(tmp_path, files), query)]
+    assert names[0] == thrower
+    assert names.index(thrown) == 1
+
+
+def _notebook(*cells: tuple[str, str]) -> str:
+    made = [{"cell_type": kind, "metadata": {}, "source": text} for kind, text in cells]
+    for cell in made:
+        if cell["cell_type"] == "code":
+            cell.update(outputs=[], execution_count=None)
+    return json.dumps({"cells": made, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def test_a_notebook_code_cell_is_code_for_a_question_about_what_is_done(tmp_path):
+    """A "where does the tutorial ..." question puts docs ``DOCS_PENALTY`` below the code that does
+    it: a notebook's markdown cells are docs, its code cells are code."""
+    from agent_brain_lab.engine import retrieval
+    from agent_brain_lab.engine.retrieval.context import Hit
+    from agent_brain_lab.engine.types import QueryRequest
+
+    files = {
+        "docs/tutorial.ipynb": _notebook(
+            ("markdown", "## Results\n\nThe most useful plot of the samples is a corner plot."),
+            ("code", "import corner\n\nfig = corner.corner(samples, labels=labels, truths=truths)"),
+        )
+    }
+    brain = indexed_files(tmp_path, files)
+    request = QueryRequest.build({"query": "where does the tutorial make a corner plot", "mode": "multi"})
+
+    def penalised(view):
+        snapshot, catalog = view.snapshot, view.catalog
+        ctx = retrieval.QueryContext(
+            snapshot, request, None, lambda ids: catalog.keys_of_chunk_ids(snapshot.gen, ids), catalog.chunks_by_key
+        )
+        keys = [int(k) for k in snapshot.columns.keys.tolist()]
+        cells = {key: row.cell_index for key, row in catalog.chunks_by_key(keys).items()}
+        return {cells[h.key]: h.score for h in evidence.asides_below(ctx, [Hit(k, 1.0) for k in keys])}
+
+    scores = brain._reader.read(penalised)
+    assert scores == {0: pytest.approx(1.0 - evidence.DOCS_PENALTY), 1: 1.0}
+
+
+def test_an_exception_class_whose_message_is_fixed_text_is_where_the_message_is(tmp_path):
+    """A message with no value in it is the class's own: the class comes first, not its throws."""
+    files = {
+        "lib/errors.py": '''\
+class AsyncParseError(Exception):
+    """Raised when a schema meets a coroutine while it parses synchronously."""
+
+    def __init__(self):
+        super().__init__("Encountered a coroutine during synchronous parse. Use parse_async() instead.")
+''',
+        "lib/parse.py": '''\
+from .errors import AsyncParseError
+
+
+def parse(schema, value):
+    """Parse ``value`` with ``schema`` synchronously."""
+    result = schema.run(value)
+    if hasattr(result, "__await__"):
+        raise AsyncParseError()
+    return result
+''',
+    }
+    found = top10(
+        indexed_files(tmp_path, files), "Encountered a coroutine during synchronous parse. Use parse_async() instead."
+    )
+    assert (found[0].source, found[0].symbol_name) == ("lib/errors.py", "__init__")

@@ -223,6 +223,7 @@ def _without_split_guards(lines: list[str]) -> str:
         label = _LABEL.fullmatch(lines[i])
         if label and label[1] not in _NOT_LABELS and _PREPROC.match(lines[filled[k + 1]]):
             out[i] = lines[i][: label.start(2)] + ";" + lines[i][label.end(2) :]
+    _blank_bare_macros(lines, filled, out)
     return "\n".join(out)
 
 
@@ -231,6 +232,30 @@ def _without_split_guards(lines: list[str]) -> str:
 _LABEL = re.compile(r"\s*([A-Za-z_]\w*)\s*(:)\s*(?://.*|/\*.*\*/\s*)?")
 _NOT_LABELS = frozenset({"default", "public", "private", "protected"})
 _PREPROC = re.compile(r"\s*#")
+
+
+_BARE_MACRO = re.compile(r"\s*([A-Z][A-Z0-9_]*[A-Z0-9])\s*")
+_STATEMENT_END = re.compile(r".*(?:[;{}:]|\*/)\s*(?://.*)?|\s*(?://.*|#.*[^\\\s]\s*|#\w+)")
+
+
+def _blank_bare_macros(lines: list[str], filled: list[int], out: list[str]) -> None:
+    """A macro that stands alone on its line between declarations (``CXXOPTS_NODISCARD`` above a
+    method, ``CXXOPTS_DIAGNOSTIC_POP`` above ``namespace exceptions {``, ``Q_OBJECT``) expands to an
+    attribute, a pragma or nothing; the grammar reads it as a type and the declaration after it goes
+    wrong (the method is named ``std`` after its ``std::string`` return type, the namespace and its
+    classes become one function). It becomes a comment of the same length (a blank when shorter than
+    ``/**/``), which stays with the declaration below it as a comment does, where a statement ended
+    on the line before (not an enumerator after a comma, nor a line a ``\\`` continues)."""
+    for k, i in enumerate(filled):
+        macro = _BARE_MACRO.fullmatch(lines[i])
+        if not macro:
+            continue
+        before = lines[filled[k - 1]] if k else ";"
+        after = lines[filled[k + 1]].lstrip() if k + 1 < len(filled) else ""
+        if _STATEMENT_END.fullmatch(before) and not after.startswith((",", "}", "=", ";", "(", ")", "[", ".")):
+            start, end = macro.span(1)
+            name = "/*" + " " * (end - start - 4) + "*/" if end - start >= 4 else " " * (end - start)
+            out[i] = lines[i][:start] + name + lines[i][end:]
 
 
 def _end_row(node: Node) -> int:

@@ -1,7 +1,10 @@
 """Chunks of a Jupyter notebook: markdown cells as docs, code cells through the code analyzer.
 
 Outputs and raw cells are left out. Every chunk records the index of its cell, and its lines
-count from the start of that cell's source.
+count from the start of that cell's source. The notebook's markdown headings make one outline across
+its cells: a chunk's section path is the headings in force where it starts, whichever cell holds
+them, and a code cell's chunks carry the path of the headings above the cell ("Fitting a model to
+data > Results" for the cell under "## Results"), as a section of a document does.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ def chunk_notebook(
     chunks: list[Chunk] = []
     symbols: list = []
     relations: list = []
+    outline: list[tuple[int, str]] = []  # the headings in force, outermost first
     for index, cell in enumerate(_cells(notebook)):
         check()
         kind = cell.get("cell_type")
@@ -60,13 +64,13 @@ def chunk_notebook(
         if not body.strip():
             continue
         if kind == "markdown":
-            found = chunk_document(source, body, "markdown", "notebook", chunk_size, chunk_overlap, check)
+            found = chunk_document(source, body, "markdown", "notebook", chunk_size, chunk_overlap, check, outline)
             chunks.extend(_in_cell(found, index))
         elif kind == "code":
             if brain_magics_only(body):
                 continue  # a scratch cell of %brain queries would rank first for its own questions
             analysis = analyze_code(source, body, _cell_language(body, language), source_type_of_code, chunk_size)
-            moved = _in_cell(analysis.chunks, index)
+            moved = _in_cell(analysis.chunks, index, " > ".join(t for _, t in outline) or None)
             new_id = {old.chunk_id: new.chunk_id for old, new in zip(analysis.chunks, moved)}
             chunks.extend(moved)
             symbols.extend(replace(s, chunk_id=new_id[s.chunk_id]) for s in analysis.symbols)
@@ -147,6 +151,9 @@ def _cell_language(body: str, kernel_language: str) -> str:
     return kernel_language
 
 
-def _in_cell(chunks: list[Chunk], index: int) -> list[Chunk]:
-    """The chunks of one cell with their cell index set and their ids recomputed to include it."""
-    return distinct_ids([replace(c, cell_index=index, chunk_id="") for c in chunks])
+def _in_cell(chunks: list[Chunk], index: int, section_path: str | None = None) -> list[Chunk]:
+    """The chunks of one cell with their cell index set (and a code cell's the section path of the
+    headings above it) and their ids recomputed to include them."""
+    return distinct_ids(
+        [replace(c, cell_index=index, chunk_id="", section_path=section_path or c.section_path) for c in chunks]
+    )

@@ -59,14 +59,18 @@ def chunk_document(
     chunk_size: int,
     chunk_overlap: int,
     check: Callable[[], None] = no_check,
+    outline: list[tuple[int, str]] | None = None,
 ) -> list[Chunk]:
     """Chunks of one document; ``language`` picks the parser (markdown, rst, html, else plain text).
-    ``check`` is called every ``CHECK_EVERY`` lines (it raises to stop: cancel, time budget)."""
+    ``check`` is called every ``CHECK_EVERY`` lines (it raises to stop: cancel, time budget).
+    ``outline``: the headings (level, title) in force where the text starts, outermost first (a
+    notebook's markdown cell is under the headings of the cells above it); updated in place to those
+    in force where it ends."""
     if chunk_size < 1:
         raise ValueError("chunk_size must be positive")
     overlap = max(0, min(chunk_overlap, chunk_size // 2))
     parse = PARSERS.get(language, plain_units)
-    sections = absorb_bare_headings(build_sections(parse(text, check)))
+    sections = absorb_bare_headings(build_sections(parse(text, check), outline))
     chunks = []
     for n, section in enumerate(sections):
         if n % CHECK_EVERY == 0:
@@ -430,9 +434,11 @@ def _link_texts(title: str) -> str:
 # --------------------------------------------------------------------------- sections
 
 
-def build_sections(units: list[Unit]) -> list[Section]:
-    sections = [Section((), [])]
-    stack: list[tuple[int, str]] = []
+def build_sections(units: list[Unit], outline: list[tuple[int, str]] | None = None) -> list[Section]:
+    """The sections of ``units``; the text starts under ``outline``'s headings (updated in place to
+    the headings in force at its end)."""
+    stack: list[tuple[int, str]] = outline if outline is not None else []
+    sections = [Section(tuple(t for _, t in stack), [])]
     for unit in units:
         if unit.heading:
             level, title = unit.heading

@@ -95,6 +95,8 @@ MIN_COVER = 0.5  # the share of the message's words a literal must spell with it
 HOLE_CHARS = 60  # a template's hole holds a value (a number, a name, a URL), not a sentence
 STATEMENT_CHARS = 400  # how far before a message its call's open bracket is looked for
 QUOTED_WORDS = 3  # a quoted message in a pasted dump is a sentence; one or two words are a value
+THROW_SITES = 3  # the code throwing an exception class that makes the message, put ahead of the class
+MIN_CLASS_NAME = 4  # a shorter name is a word, not a class a bm25 look-up can find
 TITLE_MATCH = 0.75  # the token overlap (Jaccard) of query and heading that makes the query that heading
 _VERSION = re.compile(r"\b\d+\.\d+(?:\.\d+)?\b")
 _CHANGELOG = re.compile(
@@ -112,6 +114,7 @@ _BEHAVIOUR = re.compile(
     re.IGNORECASE,
 )
 _TEST = SOURCE_TYPES.index("test")
+_NOTEBOOK = SOURCE_TYPES.index("notebook")
 _DEFINITIONS = frozenset({"class", "function", "method", "interface", "struct", "enum", "trait", "type", "module"})
 
 # a docstring (skipped: prose about the code, not a message), or a one-line string literal
@@ -127,11 +130,12 @@ _HOLE = re.compile(
 )
 _JOINED = re.compile(r"[\s+]*[rRfFbBuU]{0,2}")  # between two literals that make one string
 # a value concatenated into a message ('Failed to lookup view "' + name + '" in ' + dirs): a name, member
-# or call with no string inside, standing for a hole; joined by `+`, Lua's `..` or PHP's `.` (before a
+# or call with no string inside, standing for a hole (so do several in a row: "Option " + LQUOTE + option
+# + RQUOTE + " does not exist"); joined by `+`, Lua's `..` or PHP's `.` (before a
 # `$variable`, or with spaces around it: `"..."` then `.format(...)` is a call, not a concatenation)
 _VALUE = r"[A-Za-z_$][\w$]*(?:(?:\.|->)[A-Za-z_$][\w$]*|\([^()'\"`\n]*\)|\[[^\]'\"`\n]*\])*"
 _JOINED_BY_VALUE = re.compile(
-    rf"\s*(?:\+\s*{_VALUE}\s*\+|\.\.\s*{_VALUE}\s*\.\.|\.\s*(?=\$){_VALUE}\s*\.|\s\.\s+{_VALUE}\s+\.)"
+    rf"\s*(?:\+\s*{_VALUE}(?:\s*\+\s*{_VALUE})*\s*\+|\.\.\s*{_VALUE}(?:\s*\.\.\s*{_VALUE})*\s*\.\.|\.\s*(?=\$){_VALUE}\s*\.|\s\.\s+{_VALUE}\s+\.)"
     r"\s*[rRfFbBuU]{0,2}"
 )
 _ENDS_WITH_VALUE = re.compile(rf"[ \t]*(?:\+|\.\.|\.(?=[ \t]*\$)|(?<=[ \t])\.(?=[ \t]))[ \t]*{_VALUE}")
@@ -211,7 +215,8 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
     """``ranked`` with every test chunk ``TEST_PENALTY`` lower unless the query is about tests, and every
     changelog chunk ``CHANGELOG_PENALTY`` lower unless it asks what changed: both say the words of a
     behaviour as often as the code that does it; and, for a question about what the code does
-    (:func:`about_behaviour`), every other doc chunk ``DOCS_PENALTY`` lower. The penalties are on the
+    (:func:`about_behaviour`), every other doc chunk ``DOCS_PENALTY`` lower (a notebook's markdown, not
+    its code cells: they do what the question asks, as code does). The penalties are on the
     blend's [0, 1] scale; a list scored otherwise (an RRF) gives its ``scale``: the score that stands
     for 1 (its first's)."""
     if not ranked:
@@ -223,14 +228,16 @@ def asides_below(ctx: QueryContext, ranked: list[Hit], scale: float | None = Non
         return ranked
     columns = ctx.snapshot.columns
     at = columns.positions(_keys(ranked))
-    types, files = columns.type_idx[at], columns.file_idx[at]
+    types, files, langs = columns.type_idx[at], columns.file_idx[at], columns.lang_idx[at]
     changelog = {i: is_changelog(columns.files[i]) for i in set(files.tolist())}
     described = _described_types(ctx, ranked[:RANKED_DEPTH]) if behaviour else set()
-    for hit, kind, file in zip(ranked, types, files):
+    for hit, kind, file, lang in zip(ranked, types, files, langs):
         if tests and kind == _TEST:
             hit.score -= TEST_PENALTY * scale
         elif changelog[int(file)]:  # never docs: the answer when the question asks what changed
             hit.score -= CHANGELOG_PENALTY * scale if changes else 0.0
+        elif behaviour and kind == _NOTEBOOK and columns.languages[int(lang)] != "markdown":
+            continue  # a notebook's code cell does what the question asks, as code does
         elif behaviour and (kind in _PROSE_IDX or hit.key in described):
             hit.score -= DOCS_PENALTY * scale
     return sorted(ranked, key=lambda h: -h.score)
@@ -471,9 +478,74 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         for tier, m, n, key in made
     ]
     said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
+    said = _throw_sites_first(ctx, said, rows, {key for _, m, _, key in made if m.holes and not m.raises})
     # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
     # the heading or the doc entry naming it
     return _promote(ranked, headed + defined + said if names else said + headed)
+
+
+def _throw_sites_first(ctx: QueryContext, said: list[int], rows: dict[int, Chunk], made: set[int]) -> list[int]:
+    """``said`` with the code throwing an exception class ahead of the class, where the class (or its
+    constructor) makes the message itself (``no_such_option(option) : parsing("Option " + option + "
+    does not exist")``, thrown as ``throw_or_mimic<no_such_option>(name)``; Python's ``__init__``
+    formatting the text of a ``raise NoSuchOption(opt)``): the class says what the message means,
+    the throw where it happened and what filled its holes. At most ``THROW_SITES`` of them (one
+    chunk each: a function's parts and overloads are one site), best bm25 for the class's name
+    first; ``made``: the keys whose literal has holes and is not itself raised (a class whose
+    message is fixed text, ``super("Encountered Promise during synchronous parse.")``, is where the
+    message is: the throws add nothing to it)."""
+    out: list[int] = []
+    placed: set[int] = set(said)
+    for key in said:
+        row = rows.get(key)
+        name = _exception_class(row) if key in made and row is not None else None
+        if name and row is not None:
+            for site in _throw_sites(ctx, name, row):
+                if site not in placed:
+                    placed.add(site)
+                    out.append(site)
+        out.append(key)
+    return out
+
+
+def _exception_class(row: Chunk) -> str | None:
+    """The class a chunk defines or constructs (a class, or a method named as its class or
+    ``__init__``), else None."""
+    if row.source_type != "code" or not row.symbol_name:
+        return None
+    if row.symbol_type in ("class", "struct"):
+        return row.symbol_name.rsplit(".", 1)[-1]
+    owner = (row.parent_symbol or "").rsplit(".", 1)[-1]
+    if row.symbol_type == "method" and owner and row.symbol_name in (owner, "__init__", "constructor", "init"):
+        return owner
+    return None
+
+
+def _throw_sites(ctx: QueryContext, name: str, defined: Chunk) -> list[int]:
+    """The keys of code chunks (other than the class's own) holding a statement that raises or
+    throws ``name``, among bm25's ``MESSAGE_DEPTH`` best rows for the name, best first."""
+    keywords = ctx.snapshot.keywords
+    if keywords is None or len(name) < MIN_CLASS_NAME:
+        return []
+    scores = keywords.scores(tokenize(name))
+    top = top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), MESSAGE_DEPTH)
+    keys = [int(k) for k in ctx.snapshot.columns.keys[top].tolist()]
+    chunks = ctx.chunks_of_keys(keys)
+    named = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    own = (defined.qualified_symbol if defined.symbol_type in ("class", "struct") else defined.parent_symbol) or name
+    sites: dict[str, int] = {}  # one chunk per symbol: a function cut in parts, or overloads, is one site
+    for key in keys:
+        row = chunks.get(key)
+        if row is None or row.source_type != "code" or row.chunk_id == defined.chunk_id:
+            continue
+        symbol = row.qualified_symbol or row.chunk_id
+        if symbol == own or symbol.startswith(own + ".") or symbol in sites:
+            continue  # the class and its members; a site already found
+        if any(_raises(_statement_of(row.text, m.start(), m.end())) for m in named.finditer(row.text)):
+            sites[symbol] = key
+            if len(sites) == THROW_SITES:
+                break
+    return list(sites.values())
 
 
 def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list[int]:
@@ -542,11 +614,12 @@ def titles_of(row: Chunk) -> list[tuple[str, str]]:
     """The titles a query may give this chunk, each with the parent title it may come after ("" for
     none): its own section's, and each heading in its text, alone and after its parent's title when
     the section path names the parent ("Vim With ALE", "Pylint Configuration"): a title several
-    sections share is told apart by its parent."""
+    sections share is told apart by its parent. A notebook's code cell is under its section's heading
+    without being that section: its path gives it no title."""
     path = row.section_path.split(" > ") if row.section_path else []
     place = {title_tokens(t): n for n, t in enumerate(path)}
     lines = row.text.splitlines()
-    own = [path[-1]] if path else []
+    own = [path[-1]] if path and row.symbol_type is None else []
     for i, line in enumerate(lines):
         heading = atx_heading(line)
         if heading and heading[1]:
