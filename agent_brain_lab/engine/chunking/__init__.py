@@ -15,4 +15,6 @@
 #    Kotlin extension functions and C# extension methods are named after the type they extend.
 # 4: scripts without a suffix are read by their #! line; C# properties whose accessors run
 #    code are methods of their class.
-CHUNKER_VERSION = 4
+# 5: a function a factory call is given is its variable's chunk; a C/C++ macro alone on its line
+#    reads as a blank; a notebook's headings make one outline across its cells.
+CHUNKER_VERSION = 5

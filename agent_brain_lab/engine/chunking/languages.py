@@ -211,8 +211,9 @@ def _in_function(node: Node) -> bool:
 def own_alias(node: Node, name: str) -> str | None:
     """The own name of a function expression named otherwise by what it is assigned to (`isArrayLike`
     in `var _isArrayLike = _curry1(function isArrayLike(x) {…})`, `computeFib` in `const fib =
-    memoize(function computeFib(n) {…})`): a second name of the same function, or None."""
-    if node.type not in _FUNCTION_VALUES:
+    memoize(function computeFib(n) {…})`): a second name of the same function, or None. Only a function
+    a call is given: one assigned as it is (`res.type = function contentType(…)`) is its assignment's."""
+    if node.type not in _FUNCTION_VALUES or node.parent is None or node.parent.type != "arguments":
         return None
     own = text_of(node.child_by_field_name("name"))
     return own if own and own != name else None
