@@ -342,6 +342,10 @@ _JS: dict[str, Any] = dict(
             "variable_declaration",
             "assignment_expression",
             "expression_statement",
+            # a function a factory is given (`export const f = curry((a, b) => …)`) spans the whole
+            # statement: its declaration line, doc comment and closing `);` are its chunk's
+            "arguments",
+            "call_expression",
         }
     ),
     attached=frozenset({"comment", "decorator"}),
