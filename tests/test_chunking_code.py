@@ -821,3 +821,22 @@ def test_a_construct_the_grammar_gets_wrong_costs_only_its_own_section():
     assert any(c.start_line <= 9 and c.end_line >= 19 for c in module)  # the unparsed section, as lines
     assert_lines_faithful(analysis.chunks, text.split("\n"))
     assert parser.included_ranges == whole  # the shared parser reads the next file whole again
+
+
+def test_a_function_a_factory_is_given_spans_its_whole_statement():
+    """rxjs' `export const SequenceError = createErrorClass((_super) => function …);`: one chunk from the
+    doc comment to the closing `);`, not the function expression cut out of its declaration."""
+    text = (
+        "/** An error thrown when the sequence is wrong. */\n"
+        "export const SequenceError = createErrorClass(\n"
+        "  (_super) =>\n"
+        "    function SequenceErrorImpl(this: any, message: string) {\n"
+        "      _super(this);\n"
+        "      this.message = message;\n"
+        "    }\n"
+        ");\n"
+    )
+    analysis = analyze_code("SequenceError.ts", text, "typescript", "code", 1500)
+    assert [(c.start_line, c.end_line) for c in analysis.chunks] == [(1, 8)]
+    assert {s.qualname for s in analysis.symbols} >= {"SequenceError"}
+    assert_lines_faithful(analysis.chunks, text.split("\n"))
