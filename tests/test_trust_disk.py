@@ -239,6 +239,11 @@ def test_a_read_only_mount_answers_queries_and_says_read_only(tmp_path):
         assert "corrupt" not in proc.stderr and "reset" not in proc.stderr
         with pytest.raises(IndexReadOnly):
             Brain(view).check_can_index()
+        # a watch that can never write says so and ends, instead of watching on in vain
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        command = [sys.executable, "-m", "agent_brain_lab.cli", "watch", "--workspace", str(view)]
+        proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, cwd="/")
+        assert proc.returncode == 1 and "read-only" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
         # the writable side goes on; the read-only view follows it
         write(root, "docs/later.md", "# Later\n\nOtters juggle pebbles.\n")
         Brain(root).index()

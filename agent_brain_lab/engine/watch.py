@@ -27,7 +27,7 @@ import watchfiles
 from watchfiles._rust_notify import RustNotify  # watchfiles.watch's own engine: two can overlap at a restart
 
 from .brain import Brain
-from .types import BrainError, IndexCancelled, IndexReport, InvalidRequest, WatchState, index_scope
+from .types import BrainError, IndexCancelled, IndexReadOnly, IndexReport, InvalidRequest, WatchState, index_scope
 from .workspace import EXCLUDED_DIRS, folders
 
 # Swap, backup, lock and atomic-write files of editors and tools (vim, emacs, JetBrains, gedit, kate, sed -i).
@@ -548,10 +548,12 @@ def follow(
     """Index ``brain``'s workspace (catching up on what changed while nobody watched), then re-index
     each burst of changes, until Ctrl-C (or ``stop`` is set): a run in progress is cancelled (it
     commits nothing) and the watch stops. A run that fails is told to ``on_failure`` (its paths, the
-    error, the seconds until it is retried) and its paths are retried (:class:`ChangeBatcher`).
-    Returns the number of runs that finished."""
+    error, the seconds until it is retried) and its paths are retried (:class:`ChangeBatcher`); but
+    an index this process cannot write (:class:`IndexReadOnly`: no run could ever succeed) ends the
+    watch and is raised. Returns the number of runs that finished."""
     log = log or logging.getLogger(__name__)
     cancel = threading.Event()
+    fatal: list[IndexReadOnly] = []  # a run met an index it can never write: the watch ends with it
     runs = 0
 
     def run(paths: list[str]) -> None:
@@ -560,13 +562,18 @@ def follow(
             report = brain.index(path=index_scope(paths), cancel=cancel, wait=BUSY_WAIT_S, missing_ok=True)
         except IndexCancelled:
             return
+        except IndexReadOnly as err:
+            fatal.append(err)
+            raise
         runs += 1
         if on_report is not None:
             on_report(paths, report)
 
     batcher = ChangeBatcher(brain, run, delay=delay, log=log, on_failure=on_failure)
     catch_up: threading.Thread | None = None
-    watcher = Watcher(batcher, force_polling=force_polling, stopped=stop.is_set if stop else None, log=log)
+    watcher = Watcher(
+        batcher, force_polling=force_polling, stopped=lambda: bool(fatal) or bool(stop and stop.is_set()), log=log
+    )
     try:
         watcher.start()
         state = watcher.ready()
@@ -588,6 +595,8 @@ def follow(
         batcher.join()
         if catch_up is not None:
             catch_up.join()
+    if fatal:
+        raise fatal[0]
     return runs
 
 
