@@ -105,8 +105,11 @@ class ChangeBatcher:
         delay: float = 1.0,
         log: logging.Logger | None = None,
         on_failure: Callable[[list[str], BaseException, float], object] | None = None,
+        settles_later: bool = False,
     ):
         self.brain = brain
+        # True: ``submit`` only queues the run, and its outcome is told later (:meth:`retry`, :meth:`succeeded`)
+        self._settles_later = settles_later
         self._submit = submit
         self._on_failure = on_failure  # told each failed run: its paths, the error, seconds until the retry
         self.delay = delay
@@ -142,6 +145,11 @@ class ChangeBatcher:
                 self._retry_at = None  # a change retries a failed batch at once (after the debounce)
             self._cond.notify()
 
+    def succeeded(self) -> None:
+        """A run succeeded: the back-off starts again from its first step."""
+        with self._cond:
+            self._failures, self.failure, self._retry_at = 0, None, None
+
     def retry(self, paths: Iterable[str], err: BaseException) -> float:
         """Queue ``paths`` again after a run of them failed with ``err``: they are handed over with
         the next change, or after the back-off (returned, in seconds) grown by each failure in a row."""
@@ -157,6 +165,7 @@ class ChangeBatcher:
             self._last = now
             for rel in paths:
                 self._pending.setdefault(rel, None)
+                self._covered.pop(rel, None)  # handed to a run that failed: not indexed in that state
             self._cond.notify()
         if self._on_failure is not None:
             self._on_failure(paths, err, wait)
@@ -203,8 +212,8 @@ class ChangeBatcher:
                     exc_info=not isinstance(err, BrainError),
                 )
             else:
-                with self._cond:
-                    self._failures, self.failure, self._retry_at = 0, None, None
+                if not self._settles_later:
+                    self.succeeded()
             with self._cond:
                 self._in_flight = 0
 
