@@ -99,7 +99,13 @@ class DiskFollower:
         ends the failed state. A cancelled job's paths are dropped: someone asked."""
         if job.status == "failed" and self.batcher is not None and not self._closed:
             self.failed = job
-            self.batcher.retry(paths, job.exception or BrainError(job.error or "the index job failed"))
+            wait = self.batcher.retry(paths, job.exception or BrainError(job.error or "the index job failed"))
+            self.log.warning(
+                "agent-brain: could not re-index %d changed paths (retrying on the next change, or in %.0f s): %s",
+                len(paths),
+                wait,
+                job.error,
+            )
         elif job.status == "done" and self.batcher is not None:
             self.failed = None
             self.batcher.succeeded()
