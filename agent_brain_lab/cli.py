@@ -83,7 +83,15 @@ def _watch(ns: argparse.Namespace, brain: Brain) -> int:
     def on_report(paths: list[str], report: IndexReport) -> None:
         print(json.dumps({"paths": paths, **report.to_dict()}) if ns.json else render.report_text(report), flush=True)
 
-    runs = follow(brain, on_state=on_state, on_report=on_report, force_polling=ns.polling or None)
+    def on_failure(paths: list[str], err: BaseException, wait: float) -> None:
+        # The text form is the warning on stderr; --json also gets a line per failed run, in the error shape.
+        if ns.json:
+            error = err.to_dict() if isinstance(err, BrainError) else {"error": "internal", "message": repr(err)}
+            print(json.dumps({"paths": paths, "failed": error, "retry_in_s": wait}), flush=True)
+
+    runs = follow(
+        brain, on_state=on_state, on_report=on_report, on_failure=on_failure, force_polling=ns.polling or None
+    )
     print(f"Stopped watching {brain.root} after {runs} index runs", file=sys.stderr)
     return 1 if states and states[0].mode == "off" else 0
 

@@ -445,7 +445,7 @@ export interface IStatus {
   skipped_by_reason: Record<string, number>;
   /** whether this process can write the index (a read-only index still answers queries) */
   writable: boolean;
-  /** the running job, else the oldest pending one, else null */
+  /** the running job, else the oldest pending one, else the failed job of changed files that wait to be retried (its error says what went wrong and the fix), else null */
   job: IJob | null;
   /** how the server follows changes made outside Jupyter */
   watch: IWatchState;

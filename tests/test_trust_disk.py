@@ -239,6 +239,11 @@ def test_a_read_only_mount_answers_queries_and_says_read_only(tmp_path):
         assert "corrupt" not in proc.stderr and "reset" not in proc.stderr
         with pytest.raises(IndexReadOnly):
             Brain(view).check_can_index()
+        # a watch that can never write says so and ends, instead of watching on in vain
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        command = [sys.executable, "-m", "agent_brain_lab.cli", "watch", "--workspace", str(view)]
+        proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, cwd="/")
+        assert proc.returncode == 1 and "read-only" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
         # the writable side goes on; the read-only view follows it
         write(root, "docs/later.md", "# Later\n\nOtters juggle pebbles.\n")
         Brain(root).index()
@@ -459,3 +464,40 @@ def test_real_os_and_sqlite_errors_are_classified_apart_from_damage(tmp_path):
     assert storage_problem(PermissionError(errno.EACCES, "Permission denied"), folder, reading=True).state == (
         "no_access"
     )
+
+
+# ------------------------------------------------------------------ following the disk
+
+
+def test_a_watcher_run_that_meets_a_full_disk_keeps_its_paths_and_retries_them_once_space_is_freed(tmp_path):
+    from test_watch import Following, eventually, sources
+
+    root = make_workspace(tmp_path / "ws")
+    index = root / ".agent-brain"
+    saved = tmp_path / "saved-index"
+    shutil.copytree(index, saved)
+    with tmpfs("5m") as disk:  # the index alone on a small disk; the workspace stays writable
+        shutil.rmtree(index)
+        index.mkdir()
+        if _run("mount", "--bind", str(disk), str(index)).returncode != 0:
+            pytest.skip("cannot bind-mount here")
+        try:
+            shutil.copytree(saved, index, dirs_exist_ok=True)
+            following = Following(root)
+            try:
+                filler = fill(disk)
+                for i in range(30):
+                    write(root, f"notes/n{i}.md", f"# Note {i}\n\nThe saltmarsh curlew {i} calls twice.\n")
+                failed = eventually(lambda: following.failures, what="a run failing on the full disk")
+                paths, err, wait = failed[0]
+                assert isinstance(err, DiskFull) and "free space" in err.fix and 0 < wait <= 60
+                assert paths and all(p == "notes" or p.startswith("notes/") for p in paths)  # a new folder: whole
+                assert sources(following.brain, "saltmarsh") == set()
+                filler.unlink()  # no change after this: the back-off alone retries the run
+                eventually(lambda: len(sources(following.brain, "saltmarsh")) == 30, what="the retried run")
+                assert set(following.runs[-1]) >= set(paths)
+            finally:
+                following.close()
+        finally:
+            if _run("umount", str(index)).returncode != 0:
+                _run("umount", "-l", str(index))

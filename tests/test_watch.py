@@ -64,6 +64,7 @@ class Following:
     def __init__(self, root: Path, delay: float = 0.3):
         self.brain = Brain(root)
         self.runs: list[list[str]] = []
+        self.failures: list[tuple[list[str], BaseException, float]] = []
         self.states: list = []
         self.stop = threading.Event()
         self.thread = threading.Thread(
@@ -72,6 +73,7 @@ class Following:
             kwargs={
                 "on_state": self.states.append,
                 "on_report": lambda paths, report: self.runs.append(paths),
+                "on_failure": lambda paths, err, wait: self.failures.append((paths, err, wait)),
                 "delay": delay,
                 "stop": self.stop,
             },

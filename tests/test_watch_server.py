@@ -217,3 +217,38 @@ async def test_polling_is_reported_and_still_follows(api, jp_root_dir):
         return await sources(api, "marigoldtide") == {"probe/tides.md"}
 
     await eventually(created, "a file written from a terminal searchable by polling")
+
+
+@on_server_loop
+async def test_a_run_that_meets_a_full_disk_is_shown_and_retried_until_it_succeeds(api, jp_root_dir):
+    from test_trust_disk import _run, fill
+
+    index = jp_root_dir / ".agent-brain"
+    index.mkdir()  # the index alone on a small disk (mounted before the brain opens it)
+    if _run("mount", "-t", "tmpfs", "-o", "size=5m,mode=0755", "tmpfs", str(index)).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        await index_all(api)
+        await watch_state(api)
+        filler = fill(index)
+        for i in range(30):
+            (jp_root_dir / "probe" / f"n{i}.md").write_text(f"# Note {i}\n\nThe saltmarsh curlew {i} calls.\n")
+
+        async def failed():
+            job = (await api("GET", "status"))[1]["job"]
+            return job is not None and job["status"] == "failed" and job
+
+        job = await eventually(failed, "the failed run shown by status")
+        assert job["error"].startswith("disk_full: ") and "free space" in job["error"], job
+        assert str(jp_root_dir) not in job["error"]
+        filler.unlink()  # no change after this: the back-off alone retries the run
+
+        async def retried():
+            status = (await api("GET", "status"))[1]
+            code, found = await api("POST", "query", body={"query": "saltmarsh", "mode": "bm25", "top_k": 50})
+            return code == 200 and len(found["results"]) == 30 and status["job"] is None and status
+
+        assert (await eventually(retried, "the retried run"))["state"] == "ready"
+    finally:
+        if _run("umount", str(index)).returncode != 0:
+            _run("umount", "-l", str(index))

@@ -27,7 +27,7 @@ import watchfiles
 from watchfiles._rust_notify import RustNotify  # watchfiles.watch's own engine: two can overlap at a restart
 
 from .brain import Brain
-from .types import BrainError, IndexCancelled, IndexReport, InvalidRequest, WatchState, WorkspaceBusy, index_scope
+from .types import BrainError, IndexCancelled, IndexReadOnly, IndexReport, InvalidRequest, WatchState, index_scope
 from .workspace import EXCLUDED_DIRS, folders
 
 # Swap, backup, lock and atomic-write files of editors and tools (vim, emacs, JetBrains, gedit, kate, sed -i).
@@ -48,6 +48,9 @@ DRAIN_MS = 200  # a closing watch's last look waits this long for a change (a re
 # saw (a root .gitignore among it would queue the whole workspace).
 CLOCK_SLACK_S = 0.05
 BUSY_WAIT_S = 30.0  # a run waits this long for another process's writer before retrying later
+# A failed run's paths stay queued: retried on the next change, and on their own after this back-off
+# (doubling from the first to the last value while runs keep failing), until a run succeeds.
+RETRY_FIRST_S, RETRY_MAX_S = 2.0, 60.0
 
 
 def relevant(root: Path, path: str, include_hidden: bool = False) -> str | None:
@@ -87,6 +90,11 @@ class ChangeBatcher:
     ``brain`` decides what is worth a run (:meth:`Brain.admits` for what exists, :meth:`Brain.indexed`
     for what is gone). A file state already handed to a run is not handed again, so a save seen both
     by a post-save hook and by the watcher is indexed once.
+
+    A batch whose ``submit`` raises (a full disk, a read-only index, another writer) is not dropped:
+    its paths stay queued (:attr:`failure` holds the error) and are handed over again with the next
+    change, or on their own after a back-off growing from ``RETRY_FIRST_S`` to ``RETRY_MAX_S``,
+    until a run succeeds.
     """
 
     def __init__(
@@ -96,9 +104,14 @@ class ChangeBatcher:
         *,
         delay: float = 1.0,
         log: logging.Logger | None = None,
+        on_failure: Callable[[list[str], BaseException, float], object] | None = None,
+        settles_later: bool = False,
     ):
         self.brain = brain
+        # True: ``submit`` only queues the run, and its outcome is told later (:meth:`retry`, :meth:`succeeded`)
+        self._settles_later = settles_later
         self._submit = submit
+        self._on_failure = on_failure  # told each failed run: its paths, the error, seconds until the retry
         self.delay = delay
         self._log = log or logging.getLogger(__name__)
         self._pending: dict[str, None] = {}  # insertion-ordered set
@@ -107,6 +120,9 @@ class ChangeBatcher:
         self._covered: OrderedDict[str, tuple[int, int, int] | None] = OrderedDict()
         self._cond = threading.Condition()
         self._closed = False
+        self._retry_at: float | None = None  # a failed batch waits for this (monotonic) time, or a change
+        self._failures = 0  # runs failed in a row
+        self.failure: BaseException | None = None  # why the last run failed, while its paths wait to be retried
         self.changes = 0  # paths received
         self._thread = threading.Thread(target=self._loop, name="agent-brain-batcher", daemon=True)
         self._thread.start()
@@ -126,7 +142,34 @@ class ChangeBatcher:
                 self._pending[rel] = None
                 self.changes += 1
                 self._last = now
+                self._retry_at = None  # a change retries a failed batch at once (after the debounce)
             self._cond.notify()
+
+    def succeeded(self) -> None:
+        """A run succeeded: the back-off starts again from its first step."""
+        with self._cond:
+            self._failures, self.failure, self._retry_at = 0, None, None
+
+    def retry(self, paths: Iterable[str], err: BaseException) -> float:
+        """Queue ``paths`` again after a run of them failed with ``err``: they are handed over with
+        the next change, or after the back-off (returned, in seconds) grown by each failure in a row."""
+        paths = list(paths)
+        with self._cond:
+            self._failures += 1
+            self.failure = err
+            wait = min(RETRY_MAX_S, RETRY_FIRST_S * 2 ** (self._failures - 1))
+            now = time.monotonic()
+            self._retry_at = now + wait
+            if not self._pending:
+                self._first = now
+            self._last = now
+            for rel in paths:
+                self._pending.setdefault(rel, None)
+                self._covered.pop(rel, None)  # handed to a run that failed: not indexed in that state
+            self._cond.notify()
+        if self._on_failure is not None:
+            self._on_failure(paths, err, wait)
+        return wait
 
     def close(self) -> None:
         with self._cond:
@@ -140,8 +183,10 @@ class ChangeBatcher:
             with self._cond:
                 while not self._pending and not self._closed:
                     self._cond.wait()
-                while not self._closed:  # wait for the burst to end
+                while not self._closed:  # wait for the burst to end (and a failed batch's back-off)
                     due = min(self._last + self.delay, self._first + self.delay * MAX_WAIT_FACTOR)
+                    if self._retry_at is not None:
+                        due = max(due, self._retry_at)
                     if time.monotonic() >= due:
                         break
                     self._cond.wait(due - time.monotonic())
@@ -150,15 +195,25 @@ class ChangeBatcher:
                 batch = list(self._pending)
                 self._pending.clear()
                 self._in_flight = len(batch)
+            wanted: dict[str, tuple[int, int, int] | None] | None = None
             try:
                 wanted = self._wanted(batch)
                 if wanted:
                     self._submit(list(wanted))
                     self._remember(wanted)
-            except BrainError as err:
-                self._log.warning("agent-brain: could not re-index %d changed paths: %s", len(batch), err)
-            except Exception:  # the batcher must outlive one bad batch; the next change retries
-                self._log.warning("agent-brain: could not re-index %d changed paths", len(batch), exc_info=True)
+            except Exception as err:  # the batcher outlives a failed run, and keeps its paths for the next
+                failed = batch if wanted is None else list(wanted)
+                wait = self.retry(failed, err)
+                self._log.warning(
+                    "agent-brain: could not re-index %d changed paths (retrying on the next change, or in %.0f s): %s",
+                    len(failed),
+                    wait,
+                    err,
+                    exc_info=not isinstance(err, BrainError),
+                )
+            else:
+                if not self._settles_later:
+                    self.succeeded()
             with self._cond:
                 self._in_flight = 0
 
@@ -493,6 +548,7 @@ def follow(
     *,
     on_state: Callable[[WatchState], object] | None = None,
     on_report: Callable[[list[str], IndexReport], object] | None = None,
+    on_failure: Callable[[list[str], BaseException, float], object] | None = None,
     delay: float = 1.0,
     force_polling: bool | None = None,
     stop: threading.Event | None = None,
@@ -500,9 +556,13 @@ def follow(
 ) -> int:
     """Index ``brain``'s workspace (catching up on what changed while nobody watched), then re-index
     each burst of changes, until Ctrl-C (or ``stop`` is set): a run in progress is cancelled (it
-    commits nothing) and the watch stops. Returns the number of runs that finished."""
+    commits nothing) and the watch stops. A run that fails is told to ``on_failure`` (its paths, the
+    error, the seconds until it is retried) and its paths are retried (:class:`ChangeBatcher`); but
+    an index this process cannot write (:class:`IndexReadOnly`: no run could ever succeed) ends the
+    watch and is raised. Returns the number of runs that finished."""
     log = log or logging.getLogger(__name__)
     cancel = threading.Event()
+    fatal: list[IndexReadOnly] = []  # a run met an index it can never write: the watch ends with it
     runs = 0
 
     def run(paths: list[str]) -> None:
@@ -511,16 +571,18 @@ def follow(
             report = brain.index(path=index_scope(paths), cancel=cancel, wait=BUSY_WAIT_S, missing_ok=True)
         except IndexCancelled:
             return
-        except WorkspaceBusy:  # another process writes: try again after it (the batcher logs it)
-            batcher.add(paths)
+        except IndexReadOnly as err:
+            fatal.append(err)
             raise
         runs += 1
         if on_report is not None:
             on_report(paths, report)
 
-    batcher = ChangeBatcher(brain, run, delay=delay, log=log)
+    batcher = ChangeBatcher(brain, run, delay=delay, log=log, on_failure=on_failure)
     catch_up: threading.Thread | None = None
-    watcher = Watcher(batcher, force_polling=force_polling, stopped=stop.is_set if stop else None, log=log)
+    watcher = Watcher(
+        batcher, force_polling=force_polling, stopped=lambda: bool(fatal) or bool(stop and stop.is_set()), log=log
+    )
     try:
         watcher.start()
         state = watcher.ready()
@@ -528,7 +590,9 @@ def follow(
             on_state(state)
         # The catch-up run on its own thread: while it embeds, the batcher's runs are handed to it
         # (Brain.index merges them) instead of waiting for its end.
-        catch_up = threading.Thread(target=_catch_up, args=(run, log), name="agent-brain-catch-up", daemon=True)
+        catch_up = threading.Thread(
+            target=_catch_up, args=(run, batcher, log), name="agent-brain-catch-up", daemon=True
+        )
         catch_up.start()
         while watcher.running:
             time.sleep(0.2)
@@ -540,13 +604,19 @@ def follow(
         batcher.join()
         if catch_up is not None:
             catch_up.join()
+    if fatal:
+        raise fatal[0]
     return runs
 
 
-def _catch_up(run: Callable[[list[str]], None], log: logging.Logger) -> None:
+def _catch_up(run: Callable[[list[str]], None], batcher: ChangeBatcher, log: logging.Logger) -> None:
     try:
         run([""])
-    except BrainError as err:  # busy: queued again on the batcher by ``run``
-        log.warning("agent-brain: could not index the workspace: %s", err)
-    except Exception:
-        log.warning("agent-brain: could not index the workspace", exc_info=True)
+    except Exception as err:  # busy, a full disk: the batcher retries it as it retries a failed batch
+        wait = batcher.retry([""], err)
+        log.warning(
+            "agent-brain: could not index the workspace (retrying on the next change, or in %.0f s): %s",
+            wait,
+            err,
+            exc_info=not isinstance(err, BrainError),
+        )

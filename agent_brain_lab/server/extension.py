@@ -40,6 +40,7 @@ class AgentBrainApp(ExtensionApp):
             follower = DiskFollower(self.service, watch=options.watch, delay=options.reindex_delay, log=server.log)
             self.follower = follower
             self.service.watch_status = follower.status
+            self.service.retrying = lambda: follower.failed
             self.service.on_index = follower.start
             self.settings[FOLLOWER_KEY] = follower
             if options.auto_reindex_on_save:

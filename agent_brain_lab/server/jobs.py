@@ -105,6 +105,9 @@ class Job:
     error: str | None = None
     report: IndexReport | None = None
     cancel: threading.Event = dataclasses.field(default_factory=threading.Event)
+    exception: BaseException | None = dataclasses.field(default=None, repr=False)  # failed: what was raised
+    # Called with the job once it has ended (done, failed or cancelled), on the thread that ended it.
+    on_end: list[Callable[[Job], object]] = dataclasses.field(default_factory=list, repr=False)
     # (monotonic time, embedded count) when this run's embedding phase was first seen: the ETA's base
     _embedding_since: tuple[float, int] | None = dataclasses.field(default=None, repr=False)
     _clock: Callable[[], float] = dataclasses.field(default=time.monotonic, repr=False)
@@ -315,9 +318,11 @@ class JobManager:
         except IndexCancelled:
             self._finish(job, "cancelled")
         except BrainError as err:
+            job.exception = err
             self._finish(job, "failed", error=f"{err.code}: {err}")
         except Exception as err:  # the worker must survive; the traceback goes to the server log only
             self._log.exception("agent-brain: index job %s failed", job.id)
+            job.exception = err
             self._finish(job, "failed", error=f"internal error: {type(err).__name__}")
         else:
             job.report = report
@@ -330,8 +335,12 @@ class JobManager:
             )
             self._finish(job, "done")
 
-    @staticmethod
-    def _finish(job: Job, status: JobStatus, error: str | None = None) -> None:
+    def _finish(self, job: Job, status: JobStatus, error: str | None = None) -> None:
         job.error = error
         job.finished = _now()
         job.status = status
+        for call in job.on_end:
+            try:
+                call(job)
+            except Exception:  # a listener's fault ends nothing else
+                self._log.exception("agent-brain: a listener of job %s failed", job.id)

@@ -42,7 +42,13 @@ class ServerStatus(TypedDict):
     """What ``GET status`` adds to the engine's ``IndexStatus`` (whose ``state`` turns ``indexing``
     while a job of this server runs)."""
 
-    job: Annotated[JobView | None, Doc("the running job, else the oldest pending one, else null")]
+    job: Annotated[
+        JobView | None,
+        Doc(
+            "the running job, else the oldest pending one, else the failed job of changed files that wait to be"
+            " retried (its error says what went wrong and the fix), else null"
+        ),
+    ]
     watch: Annotated[dict[str, Any], Doc("how the server follows changes made outside Jupyter"), Shape(WatchState)]
 
 
@@ -60,6 +66,7 @@ class BrainService:
         self._open_lock = threading.Lock()
         self.jobs = JobManager(self._run_job, log=self.log)
         self.watch_status: Callable[[], dict[str, Any]] = lambda: {"mode": "off", "reason": "not watching"}
+        self.retrying: Callable[[], Job | None] = lambda: None  # the failed job whose changes wait to be retried
         self.on_index: Callable[[], object] | None = None  # called when an index job is queued
         self._executor = ThreadPoolExecutor(query_threads, thread_name_prefix="agent-brain-query")
         self._status_executor = ThreadPoolExecutor(1, thread_name_prefix="agent-brain-status")
@@ -173,6 +180,7 @@ class BrainService:
         job = self.jobs.active()
         if job is not None and job.status == "running":
             status["state"] = "indexing"
+        job = job or self.retrying()
         extra: ServerStatus = {"job": job.to_dict() if job is not None else None, "watch": self.watch_status()}
         return {**status, **extra}
 

@@ -8,10 +8,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..engine.store.generations import INDEX_DIR
+from ..engine.types import BrainError
+from .jobs import FINISHED
 from .service import BrainService
 
 if TYPE_CHECKING:
     from ..engine.watch import ChangeBatcher, Watcher
+    from .jobs import Job
 
 
 class DiskFollower:
@@ -22,7 +25,10 @@ class DiskFollower:
     brain is never used loads no engine and holds no watch. Until then saves are left to the first
     index, which sees them anyway: a watcher never makes a partial index of edited files.
     Batches become jobs of the service's JobManager, queued behind a running job (several batches
-    merge into its one pending run). :meth:`close` is the server extension's stop hook.
+    merge into its one pending run). A job of a batch that fails hands its paths back to the batcher,
+    which retries them (on the next change, or after a back-off); until a run of them succeeds,
+    :attr:`failed` is that job, which ``GET status`` shows as its ``job``. :meth:`close` is the server
+    extension's stop hook.
     """
 
     def __init__(self, service: BrainService, *, watch: bool, delay: float, log: logging.Logger | None = None):
@@ -34,6 +40,7 @@ class DiskFollower:
         self._closed = False
         self.batcher: ChangeBatcher | None = None
         self.watcher: Watcher | None = None
+        self.failed: Job | None = None  # the last failed job of a batch, while its paths wait to be retried
 
     def index_exists(self) -> bool:
         """Whether the root holds an index (one stat: the engine is not loaded to know)."""
@@ -47,7 +54,7 @@ class DiskFollower:
             from ..engine.watch import ChangeBatcher, Watcher
 
             brain = self.service.brain
-            self.batcher = ChangeBatcher(brain, self._submit, delay=self._delay, log=self.log)
+            self.batcher = ChangeBatcher(brain, self._submit, delay=self._delay, log=self.log, settles_later=True)
             if self._watch:
                 self.watcher = Watcher(self.batcher, log=self.log)
                 self.watcher.start()
@@ -76,7 +83,32 @@ class DiskFollower:
         if not brain.has_index() and self.service.jobs.active() is None:
             self.log.debug("agent-brain: %d changes left to the first index", len(paths))
             return
-        self.service.reindex_files(paths)
+        job = self.service.reindex_files(paths)
+        told = threading.Lock()  # held once told: a job that ended before its listener was added is told once
+
+        def ended(job: Job) -> None:
+            if told.acquire(blocking=False):
+                self._ended(job, paths)
+
+        job.on_end.append(ended)
+        if job.status in FINISHED:
+            ended(job)
+
+    def _ended(self, job: Job, paths: list[str]) -> None:
+        """A job of a batch ended: a failure keeps its paths (the batcher retries them); a success
+        ends the failed state. A cancelled job's paths are dropped: someone asked."""
+        if job.status == "failed" and self.batcher is not None and not self._closed:
+            self.failed = job
+            wait = self.batcher.retry(paths, job.exception or BrainError(job.error or "the index job failed"))
+            self.log.warning(
+                "agent-brain: could not re-index %d changed paths (retrying on the next change, or in %.0f s): %s",
+                len(paths),
+                wait,
+                job.error,
+            )
+        elif job.status == "done" and self.batcher is not None:
+            self.failed = None
+            self.batcher.succeeded()
 
     def status(self) -> dict[str, Any]:
         if self.watcher is not None:
