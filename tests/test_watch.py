@@ -154,6 +154,7 @@ def test_own_writes_ignored_files_and_editor_temp_files_trigger_nothing(followin
     # A real change after the noise: once it is searchable, any reaction to the noise has happened too.
     (workspace / "docs" / "sentinel.md").write_text("# Sentinel\n\nThe cobaltheron stands guard.\n")
     eventually(lambda: sources(following.brain, "cobaltheron") == {"docs/sentinel.md"})
+    eventually(lambda: len(following.runs) > runs_before, what="the run's report")  # a query may beat it
     assert following.runs[runs_before:] == [["docs/sentinel.md"]]
 
 
