@@ -299,9 +299,14 @@ def os_reason(err: OSError, what: str = "cannot read") -> str:
     return f"{what}: {detail}"
 
 
+def is_binary(data: bytes) -> bool:
+    """Whether a file is binary: a NUL byte among its first ``SNIFF_BYTES``."""
+    return b"\x00" in data[:SNIFF_BYTES]
+
+
 def decode_text(data: bytes) -> str:
     """Text of a file's bytes, as read_text returns it (for callers that already hold the bytes)."""
-    if b"\x00" in data[:SNIFF_BYTES]:
+    if is_binary(data):
         raise Unreadable("binary file")
     try:
         text = data.decode("utf-8-sig")
@@ -524,21 +529,20 @@ class _Walker:
         self, abs_path: Path, st: os.stat_result, kind: tuple[str, str] | None, head: bytes | None
     ) -> str | None:
         """Why the file is skipped, or None; ``head``: its first bytes if already read (a file over
-        its size limit is not opened)."""
-        if kind is None:
-            return "binary file" if head is not None and b"\x00" in head else "unsupported file type"
-        limit, what, size = self.options.max_file_bytes, "", st.st_size
-        if kind[0] == "notebook":
-            limit, what = limit * NOTEBOOK_SIZE_FACTOR, " for notebooks"
-        elif kind[1] in CONFIG_LANGUAGES.values():
-            limit, what = min(limit, CONFIG_MAX_BYTES), " for config files"
-        if size > limit:
-            return f"larger than {human_size(limit)} limit{what} ({human_size(size)})"
-        if head is None:
-            head = self._head(abs_path, st)
-        if head is not None and b"\x00" in head:
+        its size limit is not opened; one of no known kind was read to look for a ``#!`` line)."""
+        if kind is not None:
+            limit, what, size = self.options.max_file_bytes, "", st.st_size
+            if kind[0] == "notebook":
+                limit, what = limit * NOTEBOOK_SIZE_FACTOR, " for notebooks"
+            elif kind[1] in CONFIG_LANGUAGES.values():
+                limit, what = min(limit, CONFIG_MAX_BYTES), " for config files"
+            if size > limit:
+                return f"larger than {human_size(limit)} limit{what} ({human_size(size)})"
+            if head is None:
+                head = self._head(abs_path, st)
+        if head is not None and is_binary(head):
             return "binary file"
-        return None
+        return None if kind is not None else "unsupported file type"
 
     def _head(self, path: Path, st: os.stat_result) -> bytes | None:
         """The file's first bytes: a NUL in them makes it binary, a ``#!`` line a script (None if it
