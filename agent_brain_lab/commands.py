@@ -36,7 +36,10 @@ from .engine.workspace import resolve_path
 if TYPE_CHECKING:
     from .engine import Brain
 
-COMMANDS = ("index", "query", "status", "graph", "reset", "watch")
+# What execute() runs: every door's commands, the %brain magic's whole set.
+COMMANDS = ("index", "query", "status", "reset", "graph")
+# The command line's: those, plus the two agent_brain_lab.cli runs itself (a server, a watch until Ctrl-C).
+CLI_COMMANDS = (*COMMANDS, "mcp", "watch")
 
 # query flag dest -> QueryRequest field
 _QUERY_FIELDS = {
@@ -89,8 +92,9 @@ class _Parser(argparse.ArgumentParser):
         raise HelpShown()
 
 
-def build_parser(prog: str = "agent-brain-lab") -> _Parser:
-    """The grammar. Values of query flags stay strings: QueryRequest.build validates them."""
+def build_parser(prog: str = "agent-brain-lab", commands: Sequence[str] = CLI_COMMANDS) -> _Parser:
+    """The grammar of ``commands`` (a door's own set: an unknown one is refused naming exactly these).
+    Values of query flags stay strings: QueryRequest.build validates them."""
     parser = _Parser(
         prog=prog,
         description="Index a workspace (docs, code, notebooks) and search it in five modes.",
@@ -104,8 +108,14 @@ def build_parser(prog: str = "agent-brain-lab") -> _Parser:
     as_json.add_argument("--json", action="store_true", help="JSON output only (the magic returns a plain dict)")
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in commands:
+        help_line, takes_json, add_arguments = _GRAMMAR[name]
+        add_arguments(sub.add_parser(name, parents=[common, as_json] if takes_json else [common], help=help_line))
+    parser.commands = sub.choices  # for help_text
+    return parser
 
-    index = sub.add_parser("index", parents=[common, as_json], help="index the workspace or part of it (incremental)")
+
+def _index_arguments(index: argparse.ArgumentParser) -> None:
     index.add_argument(
         "path",
         nargs="?",
@@ -120,7 +130,8 @@ def build_parser(prog: str = "agent-brain-lab") -> _Parser:
     index.add_argument("--chunk-overlap", metavar="N", help="characters chunks overlap by (default: configured)")
     index.add_argument("--dask-scheduler", metavar="ADDR", help="embed on this Dask cluster (e.g. tcp://host:8786)")
 
-    query = sub.add_parser("query", parents=[common, as_json], help="search the index")
+
+def _query_arguments(query: argparse.ArgumentParser) -> None:
     query.add_argument("text", nargs="+", metavar="TEXT", help="the query (quote it, or put the flags after it)")
     query.add_argument("--mode", metavar="M", help=f"one of {', '.join(MODES)} (default: {QueryRequest.mode})")
     query.add_argument("--top-k", metavar="K", help=f"number of results (default: {QueryRequest.top_k})")
@@ -154,20 +165,20 @@ def build_parser(prog: str = "agent-brain-lab") -> _Parser:
         help="keep only files matching these globs, relative to the root (** allowed)",
     )
 
-    status = sub.add_parser("status", parents=[common, as_json], help="show what is indexed")
+
+def _status_arguments(status: argparse.ArgumentParser) -> None:
     status.add_argument(
         "--all-skipped",
         action="store_true",
         help=f"list every skipped file (default: the first {MAX_SKIPPED_LISTED}; all are counted by reason)",
     )
-    reset = sub.add_parser(
-        "reset", parents=[common, as_json], help="delete the index (the embedding cache is kept: no re-embedding)"
-    )
+
+
+def _reset_arguments(reset: argparse.ArgumentParser) -> None:
     reset.add_argument("--drop-cache", action="store_true", help="delete the embedding cache too")
 
-    graph = sub.add_parser(
-        "graph", parents=[common, as_json], help="show an entity's neighbourhood in the knowledge graph"
-    )
+
+def _graph_arguments(graph: argparse.ArgumentParser) -> None:
     graph.add_argument("entity", metavar="ENTITY", help="entity name, e.g. a class or function")
     graph.add_argument("--depth", metavar="D", help=f"hops to follow (default: {GraphRequest.depth})")
     graph.add_argument(
@@ -180,30 +191,38 @@ def build_parser(prog: str = "agent-brain-lab") -> _Parser:
         action="store_true",
         help="also follow contains/defined_in (file, class and member structure), hidden by default",
     )
-    # CLI only (execute() has no action for it): agent_brain_lab.cli runs the server.
-    sub.add_parser("mcp", parents=[common], help="serve the brain to AI agents: an MCP server on stdin/stdout")
-    watch = sub.add_parser(
-        "watch", parents=[common, as_json], help="index, then re-index what changes on disk, until Ctrl-C"
-    )
+
+
+def _watch_arguments(watch: argparse.ArgumentParser) -> None:
     watch.add_argument("--polling", action="store_true", help="poll the disk instead of file-system events")
-    parser.commands = sub.choices  # for help_text
-    return parser
+
+
+# Each sub-command: its help line, whether it takes --json, and its own arguments.
+_GRAMMAR: dict[str, tuple[str, bool, Callable[[argparse.ArgumentParser], None]]] = {
+    "index": ("index the workspace or part of it (incremental)", True, _index_arguments),
+    "query": ("search the index", True, _query_arguments),
+    "status": ("show what is indexed", True, _status_arguments),
+    "graph": ("show an entity's neighbourhood in the knowledge graph", True, _graph_arguments),
+    "reset": ("delete the index (the embedding cache is kept: no re-embedding)", True, _reset_arguments),
+    "mcp": ("serve the brain to AI agents: an MCP server on stdin/stdout", False, lambda _: None),
+    "watch": ("index, then re-index what changes on disk, until Ctrl-C", True, _watch_arguments),
+}
 
 
 def help_text(prog: str) -> str:
-    """The full help: the overview plus every sub-command's own help."""
-    parser = build_parser(prog)
+    """The full help of the %brain magic: the overview plus each of its sub-commands' own help."""
+    parser = build_parser(prog, COMMANDS)
     return "\n".join([parser.format_help()] + [parser.commands[name].format_help() for name in COMMANDS])
 
 
-def parse(argv: Sequence[str], *, prog: str, cwd: Path) -> argparse.Namespace:
-    """Parse and validate a command line.
+def parse(argv: Sequence[str], *, prog: str, cwd: Path, commands: Sequence[str] = CLI_COMMANDS) -> argparse.Namespace:
+    """Parse and validate a command line of one of ``commands`` (the door's own set).
 
     Adds ``root`` (the workspace) and ``request``: a QueryRequest, an IndexRequest (paths relative
     to the root), a GraphRequest or a StatusRequest, built by the engine's one validator.
     Raises UsageError for a malformed line, InvalidRequest for a bad value, HelpShown for --help.
     """
-    ns = build_parser(prog).parse_args(list(argv))
+    ns = build_parser(prog, commands).parse_args(list(argv))
     ns.root = _workspace(ns.workspace, cwd, prog)
     if ns.command == "query":
         ns.request = query_request(ns)
@@ -265,7 +284,8 @@ def _relative_to_root(path: str, cwd: Path, root: Path) -> str:
 
 
 def execute(ns: argparse.Namespace, brain: Brain, progress: ProgressCallback | None = None) -> Any:
-    """Run a parsed command; returns what the engine returned (None for reset)."""
+    """Run a parsed command, one of :data:`COMMANDS` (``mcp`` and ``watch`` are run by the CLI
+    itself); returns what the engine returned."""
     actions: dict[str, Callable[[], Any]] = {
         "index": lambda: run_cancellable(
             brain.index,
@@ -279,17 +299,8 @@ def execute(ns: argparse.Namespace, brain: Brain, progress: ProgressCallback | N
         "status": lambda: brain.status(ns.request).to_dict(),
         "graph": lambda: brain.graph_entity(ns.request).to_dict(),
         "reset": lambda: brain.reset(drop_cache=ns.request.drop_cache),
-        "watch": lambda: {"runs": _follow(brain, ns.polling)},
     }
-    if ns.command not in actions:
-        raise UsageError(f"{ns.command}: runs from the command line only")
     return actions[ns.command]()
-
-
-def _follow(brain: Brain, polling: bool) -> int:
-    from .engine.watch import follow  # watchfiles: only for this command
-
-    return follow(brain, force_polling=polling or None)
 
 
 def as_data(ns: argparse.Namespace, result: Any) -> Any:

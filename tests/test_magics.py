@@ -213,3 +213,35 @@ def test_file_names_with_control_characters_print_escaped(ip, tmp_path, capsys):
         assert not any(c in text for c in "\x1b\r\t"), text
         assert "me\n.md" not in text
     capsys.readouterr()
+
+
+MAGIC_CHOICES = "(choose from 'index', 'query', 'status', 'reset', 'graph')"  # what %brain runs, no more
+
+
+@pytest.mark.parametrize("command", ["watch", "mcp", "frobnicate"])
+def test_an_unknown_command_names_exactly_what_the_magic_runs(ip, indexed, capsys, command):
+    """``watch`` and ``mcp`` are the command line's own (a watch until Ctrl-C, a stdio server)."""
+    capsys.readouterr()
+    result = ip.run_cell(f"%brain {command} --workspace {{ws}}")
+    assert isinstance(result.error_in_exec, BrainMagicError)
+    assert str(result.error_in_exec) == f"%brain: argument COMMAND: invalid choice: '{command}' {MAGIC_CHOICES}"
+    capsys.readouterr()
+
+
+def test_the_help_shows_only_what_the_magic_runs(ip):
+    doc = ip.find_line_magic("brain").__doc__
+    listed = re.search(r"positional arguments:\n  COMMAND\n((?:    .*\n)+)", doc)
+    assert listed is not None, doc
+    assert re.findall(r"^    (\w+) ", listed.group(1), re.M) == ["index", "query", "status", "reset", "graph"]
+    assert "usage: %brain watch" not in doc and "usage: %brain mcp" not in doc
+
+
+def test_a_kernel_refuses_a_command_line_only_command_naming_what_it_runs(tmp_path):
+    """In a real ipykernel, as a notebook user meets it."""
+    from nbclient.exceptions import CellExecutionError
+    from test_lazy import execute
+
+    with pytest.raises(CellExecutionError) as refused:
+        execute(["%load_ext agent_brain_lab", "%brain watch"], tmp_path)
+    assert refused.value.ename == "BrainMagicError"
+    assert refused.value.evalue == f"%brain: argument COMMAND: invalid choice: 'watch' {MAGIC_CHOICES}"

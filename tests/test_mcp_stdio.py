@@ -20,7 +20,7 @@ from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain
 from agent_brain_lab.cli import main
-from agent_brain_lab.commands import UsageError, execute, parse
+from agent_brain_lab.commands import COMMANDS, UsageError, parse
 from agent_brain_lab.engine.store.generations import IndexDir
 from agent_brain_lab.engine.types import MODES
 from agent_brain_lab.mcp.tools import SPECS, to_json
@@ -207,8 +207,8 @@ def test_mcp_is_a_cli_only_command(tmp_path, capsys):
     assert main(["--help"]) == 0 and "serve the brain to AI agents" in capsys.readouterr().out
     ns = parse(["mcp", "--workspace", str(tmp_path)], prog="agent-brain-lab", cwd=tmp_path)
     assert ns.command == "mcp" and ns.root == tmp_path.resolve()
-    with pytest.raises(UsageError, match="mcp: runs from the command line only"):
-        execute(ns, Brain(tmp_path))  # what the %brain magic would do with it
+    with pytest.raises(UsageError, match="invalid choice: 'mcp'"):  # the %brain magic's grammar has no mcp
+        parse(["mcp", "--workspace", str(tmp_path)], prog="%brain", cwd=tmp_path, commands=COMMANDS)
 
 
 def _rpc(proc: subprocess.Popen, message: dict) -> None:

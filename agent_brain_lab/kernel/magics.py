@@ -209,7 +209,7 @@ class BrainMagics(Magics):
     def run(self, argv: list[str]) -> Any:
         """Run one command line (argv without the magic's name); see the class docstring for results."""
         try:
-            ns = commands.parse(argv, prog=PROG, cwd=Path.cwd())
+            ns = commands.parse(argv, prog=PROG, cwd=Path.cwd(), commands=commands.COMMANDS)
             brain = self._brain(ns.root)
             result = self._index(ns, brain) if ns.command == "index" else commands.execute(ns, brain)
         except commands.HelpShown:
