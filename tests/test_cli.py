@@ -163,6 +163,7 @@ def test_workspace_discovered_from_subfolder(indexed):
         (("query", "x", "--mode", "fuzzy"), "--mode: must be one of"),
         (("query", "x", "--top-k", "0"), "--top-k: must be between"),
         (("query", "x", "--alpha", "abc"), "--alpha: must be a number"),
+        (("query", "x", "--alpha", "9" * 40 + ".5"), "--alpha: must be between 0 and 1"),
         (("query", "x", "--source-types", "video"), "--source-types: unknown value 'video'"),
         (("query", "x", "--paths", "../etc/*"), "--paths: '../etc/*' must be relative"),
         (("query", "caf\udce9"), "query: must be valid UTF-8 text without NUL characters"),  # the byte 0xE9
@@ -178,6 +179,13 @@ def test_invalid_input_exits_2_with_one_line(indexed, args, needle):
     line = failure(*args, cwd=root, status=2)
     assert line.startswith("agent-brain-lab")
     assert needle in line
+
+
+def test_a_decimal_longer_than_a_double_is_a_number(indexed):
+    root, _ = indexed
+    tiny = "0." + "0" * 39 + "1"
+    response = ok_json("query", "cart total", "--mode", "vector", "--threshold", tiny, cwd=root)
+    assert response["results"], response
 
 
 def test_engine_errors_exit_1(tmp_path):

@@ -85,6 +85,11 @@ def test_every_mode_and_json(ip, indexed):
         assert isinstance(data, dict) and data["mode"] == mode and data["results"]
 
 
+def test_a_decimal_longer_than_a_double_is_a_number(ip, indexed):
+    run(ip, "d = %brain query compute_total --mode vector --threshold 0." + "0" * 39 + "1 --json --workspace {ws}")
+    assert ip.user_ns["d"]["results"]
+
+
 def test_response_display_has_text_and_html(ip, indexed):
     r = ip.user_ns["r"]
     with capture_output() as captured:
@@ -134,6 +139,7 @@ def test_brain_objects_are_cached_per_root(ip, indexed, workspace):
         ("%brain query cart --bogus --workspace {ws}", "unrecognized arguments: --bogus"),
         ("%brain graph Cart --depth x --workspace {ws}", "--depth: must be an integer (ASCII digits)"),
         ("%brain graph Cart --depth 99 --workspace {ws}", "--depth: must be between"),
+        ("%brain query cart --alpha " + "9" * 40 + ".5 --workspace {ws}", "--alpha: must be between 0 and 1"),
         ("%%brain --mode vector --workspace {ws}\n   \n", "query: must be a non-blank string"),
         ("%%brain status --workspace {ws}\ncart\n", "%%brain runs a query (the cell body)"),
     ],

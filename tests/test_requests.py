@@ -6,6 +6,7 @@ fails any other way (no TypeError, OverflowError, RecursionError: no 500 at any 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,20 @@ def test_a_huge_integer_is_out_of_range_as_a_string_and_as_a_number():
         assert str(error) == "top_k: must be between 1 and 100", value
     assert QueryRequest.build({"query": "x", "top_k": "0" * 30 + "7"}).top_k == 7
     assert GraphRequest.build({"name": "Cart", "depth": "-" + "0" * 25}).depth == 0
+
+
+LONG_DECIMAL = "0." + "0" * 39 + "1"  # 41 digits: a number, however many digits a double holds
+
+
+def test_a_long_decimal_is_a_number_as_text_and_as_json():
+    """The CLI and %brain send numbers as text: any number of digits is read to the nearest double, as
+    the JSON number is at the REST door; past the doubles (or as a huge JSON integer), out of range."""
+    built = QueryRequest.build({"query": "x", "similarity_threshold": LONG_DECIMAL, "alpha": " 0." + "5" * 60})
+    assert built.similarity_threshold == json.loads(LONG_DECIMAL) == 1e-40
+    assert built.alpha == json.loads("0." + "5" * 60)
+    for value in ("9" * 40 + ".5", "1e5000", "-" + "9" * 400, "+1" + "0" * 4000, 10**400, json.loads("1e400")):
+        error = refused(QueryRequest.build, {"query": "x", "alpha": value}, "alpha")
+        assert str(error) == "alpha: must be between 0 and 1", str(value)[:40]
 
 
 @pytest.mark.parametrize("value", ["²", "nan", "inf", "1_0", "٠.٥", [0.5], True, float("nan")])

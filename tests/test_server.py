@@ -154,6 +154,23 @@ async def test_bad_query_is_400_naming_the_field(api, body, field):
     assert err["message"]
 
 
+@pytest.mark.parametrize("alpha", ["9" * 40 + ".5", "1e5000", 10**400])
+@on_server_loop
+async def test_a_number_past_the_range_says_the_range_as_text_and_as_json(api, alpha):
+    code, err = await api("POST", "query", body={"query": "x", "alpha": alpha})
+    assert (code, err["field"], err["message"]) == (400, "alpha", "alpha: must be between 0 and 1"), err
+
+
+@on_server_loop
+async def test_a_decimal_longer_than_a_double_is_a_number(api, jp_root_dir):
+    await index_all(api)
+    tiny = "0." + "0" * 39 + "1"
+    for threshold in (tiny, json.loads(tiny)):  # as text (what the CLI and %brain send), as a JSON number
+        body = {"query": "trim the wick", "mode": "vector", "similarity_threshold": threshold}
+        code, response = await api("POST", "query", body=body)
+        assert code == 200 and response["results"], response
+
+
 @pytest.mark.parametrize(
     "params, field",
     [

@@ -198,9 +198,9 @@ def index_scope(paths: Sequence[str]) -> list[str] | str:
 # Only ASCII digits are numbers: str.isdigit() and int() also take "²", "٣" and "1_0".
 _ASCII_INT = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
 _INT_DIGITS = 18  # more significant digits than this: out of every range, refused without int() on them
-_ASCII_FLOAT = re.compile(
-    r"\s*[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?\s*", re.ASCII
-)
+# Of any length, as a JSON number: float() reads one in linear time, to the nearest double (past the
+# doubles, inf: out of range). Capping the digits would call "0.000…1" with 40 digits no number.
+_ASCII_FLOAT = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*", re.ASCII)
 _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
 # The one text for NUL, a lone surrogate (a JSON "\\ud800"), bytes that are not UTF-8 (a query string's %E9,
 # a command-line argument Python decoded with surrogateescape): the same error at every door.
@@ -489,15 +489,16 @@ def _param_in(data: dict, cls: Any, name: str, reader: Callable[..., Any]) -> An
 
 
 def _float_in(data: dict, name: str, default: float, low: float, high: float) -> float:
+    """A number in [low, high]: an int, a float, or ASCII decimal text of any length (read as a JSON
+    number is: to the nearest double); absent: ``default``."""
     value = data.get(name, default)
     if isinstance(value, str) and _ASCII_FLOAT.fullmatch(value):
         value = float(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidRequest(name, "must be a number (ASCII digits)")
-    value = float(value)
-    if not low <= value <= high:  # also rejects NaN
+    if not low <= value <= high:  # NaN fails too; an int is compared as it is (float() of one past 1e308 raises)
         raise InvalidRequest(name, f"must be between {low:g} and {high:g}")
-    return value
+    return float(value)
 
 
 def _string_list(data: dict, name: str, split: str | None, count: int, limit: int) -> list[str]:
