@@ -19,7 +19,7 @@ from .engine import Brain
 from .engine.types import BrainError, IndexProgress, IndexReport
 
 if TYPE_CHECKING:
-    from .engine.watch import WatchState
+    from .engine.types import WatchState
 
 PROG = "agent-brain-lab"
 
@@ -71,7 +71,7 @@ def _serve_mcp(root: Path) -> int:
 
 def _watch(ns: argparse.Namespace, brain: Brain) -> int:
     """The watch mode on stderr, then each run on stdout (a JSON object a line with --json), until Ctrl-C."""
-    from .engine.watch import follow
+    from .engine.watch.follow import follow
 
     states: list[WatchState] = []
 

@@ -3,7 +3,7 @@
 :func:`make_repo` turns a generated workspace (benchmarks/synth.py) into a git repository with two
 branches: ``main`` and ``switch``, which edits ``changed`` files (one line in each file's first
 function carries a word no other file has). :func:`measure` (run in its own process, on an indexed ``main``)
-follows the workspace with :func:`agent_brain_lab.engine.watch.follow` (what ``agent-brain-lab watch``
+follows the workspace with :func:`agent_brain_lab.engine.watch.follow.follow` (what ``agent-brain-lab watch``
 runs), checks out ``switch`` and asks BM25 for the word every 50 ms until a changed file answers (or
 reports that the watcher did not follow); then, unwatched, it times one ``index`` run (the CLI's
 ``agent-brain-lab index`` after a checkout), checks ``main`` out again and times one more.
@@ -81,7 +81,7 @@ def _run_summary(paths: list[str], report) -> dict:
 def _watched(brain, root: Path, changed: set[str], delay: float) -> dict:
     """Follow the workspace, check out ``switch``: until BM25 finds the word, or ``WATCH_TIMEOUT_S``
     without it (the watcher's warnings are kept: a batch it could not index is dropped)."""
-    from agent_brain_lab.engine.watch import follow
+    from agent_brain_lab.engine.watch.follow import follow
 
     warnings: list[str] = []
     handler = logging.Handler()

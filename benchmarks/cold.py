@@ -31,7 +31,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from agent_brain_lab.engine.watch import inotify_watches
+from agent_brain_lab.engine.watch.source import inotify_watches
 
 from .report import load_average
 from .sizes import Sizes

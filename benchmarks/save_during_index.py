@@ -1,7 +1,7 @@
 """Saved during a first index → searchable: files written while a large first index embeds.
 
 A generated workspace (never indexed, nothing cached) is followed by
-:func:`agent_brain_lab.engine.watch.follow` (what ``agent-brain-lab watch`` runs; the server's save
+:func:`agent_brain_lab.engine.watch.follow.follow` (what ``agent-brain-lab watch`` runs; the server's save
 hook and watcher feed the same batcher, and its save jobs are handed over the same way): its
 catch-up run is the first index. Once that run is embedding, the benchmark writes files in turn —
 an existing module modified, a new doc created — each with a word no other file has, and asks BM25
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.watch import follow
+from agent_brain_lab.engine.watch.follow import follow
 
 from .metrics import latency_summary
 from .sizes import Sizes

@@ -1,6 +1,6 @@
 """Watcher latency: a file written from outside the engine → its words searchable.
 
-A generated workspace is indexed and followed by :func:`agent_brain_lab.engine.watch.follow` (what
+A generated workspace is indexed and followed by :func:`agent_brain_lab.engine.watch.follow.follow` (what
 ``agent-brain-lab watch`` runs, and what the server runs behind its job queue) on a thread. The
 benchmark writes a file with a word no other file has, then asks BM25 for that word every 20 ms
 until the file answers; the latency runs from the end of the write to that answer. It is the
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.watch import follow
+from agent_brain_lab.engine.watch.follow import follow
 
 from .metrics import latency_summary
 from .sizes import Sizes

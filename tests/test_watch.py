@@ -17,7 +17,10 @@ import pytest
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.types import MAX_REQUEST_PATHS, InvalidRequest, index_scope
-from agent_brain_lab.engine.watch import CLOCK_SLACK_S, ChangeBatcher, Watcher, follow, relevant
+from agent_brain_lab.engine.watch.batcher import ChangeBatcher
+from agent_brain_lab.engine.watch.follow import follow
+from agent_brain_lab.engine.watch.sieve import relevant
+from agent_brain_lab.engine.watch.watcher import CLOCK_SLACK_S, Watcher
 
 REPO = Path(__file__).resolve().parents[1]
 WAIT_S = 90  # bound on "becomes searchable"; the tests poll and return as soon as it holds
@@ -262,7 +265,8 @@ RESTART_AT_THE_LIMIT = """
 import json, sys, time
 from pathlib import Path
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.watch import ChangeBatcher, Watcher
+from agent_brain_lab.engine.watch.batcher import ChangeBatcher
+from agent_brain_lab.engine.watch.watcher import Watcher
 
 root = Path(sys.argv[1])
 submitted = []

@@ -10,7 +10,7 @@ import time
 import pytest
 from test_server_support import call_api, on_server_loop
 
-from agent_brain_lab.engine.watch import inotify_watches
+from agent_brain_lab.engine.watch.source import inotify_watches
 from agent_brain_lab.server.extension import FOLLOWER_KEY
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]

@@ -13,7 +13,8 @@ from .jobs import FINISHED
 from .service import BrainService
 
 if TYPE_CHECKING:
-    from ..engine.watch import ChangeBatcher, Watcher
+    from ..engine.watch.batcher import ChangeBatcher
+    from ..engine.watch.watcher import Watcher
     from .jobs import Job
 
 
@@ -51,7 +52,8 @@ class DiskFollower:
         with self._lock:
             if self._closed or self.batcher is not None:
                 return
-            from ..engine.watch import ChangeBatcher, Watcher
+            from ..engine.watch.batcher import ChangeBatcher
+            from ..engine.watch.watcher import Watcher
 
             brain = self.service.brain
             self.batcher = ChangeBatcher(brain, self._submit, delay=self._delay, log=self.log, settles_later=True)
