@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.types import MAX_REQUEST_PATHS, InvalidRequest, index_scope
+from agent_brain_lab.engine.types import MAX_REQUEST_PATHS, InvalidRequest, WorkspaceBusy, index_scope
 from agent_brain_lab.engine.watch.batcher import ChangeBatcher
 from agent_brain_lab.engine.watch.follow import follow
 from agent_brain_lab.engine.watch.sieve import relevant
@@ -546,3 +546,23 @@ def test_cli_watch_prints_one_json_line_per_run_and_stops_on_ctrl_c(workspace):
         proc.wait(timeout=60)
     assert proc.returncode == 0
     assert "Stopped watching" in (goodbye := stderr.rest()) and "after 2 index runs" in goodbye
+
+
+def test_a_failure_is_kept_until_its_own_paths_are_settled(workspace):
+    """``failure`` says a failed run's paths wait for a retry: a run of other paths succeeding does not
+    end it; a run of those paths, or their no longer being worth a run, does."""
+    submitted: list[list[str]] = []
+    batcher = ChangeBatcher(Brain(workspace), submitted.append, delay=0.05, settles_later=True)
+    try:
+        err = WorkspaceBusy("another indexer is writing")
+        batcher.retry(["docs/guide.md"], err)
+        eventually(lambda: ["docs/guide.md"] in submitted, what="the retry handed over")
+        batcher.succeeded(["docs/other.md"])
+        assert batcher.failure is err  # guide.md's run has not told its outcome yet
+        batcher.succeeded(["docs/guide.md"])
+        assert batcher.failure is None
+        batcher.retry(["docs/never-indexed.md"], err)  # gone meanwhile, and never indexed: nothing to retry
+        eventually(lambda: batcher.failure is None and batcher.pending == 0, what="the path settled by the filter")
+        assert ["docs/never-indexed.md"] not in submitted
+    finally:
+        batcher.close()

@@ -252,3 +252,58 @@ async def test_a_run_that_meets_a_full_disk_is_shown_and_retried_until_it_succee
     finally:
         if _run("umount", str(index)).returncode != 0:
             _run("umount", "-l", str(index))
+
+
+@on_server_loop
+async def test_a_failed_run_stays_shown_until_its_own_paths_are_indexed(api, jp_root_dir, follower, monkeypatch):
+    """A job of other paths that succeeds while the failed run's paths wait for their retry does not
+    end the failed state: ``job`` shows the failure until those paths themselves are indexed."""
+    from agent_brain_lab.engine.store.generations import IndexDir
+    from agent_brain_lab.engine.watch import batcher
+    from agent_brain_lab.server import service
+
+    monkeypatch.setattr(service, "SAVE_LOCK_WAIT_S", 3.0)  # a save's job gives up on another writer after 3 s
+    monkeypatch.setattr(batcher, "RETRY_FIRST_S", 8.0)  # and its paths wait 8 s before their retry
+    await index_all(api)
+    await watch_state(api)
+
+    async def jobs_of(path: str) -> list[dict]:
+        return [j for j in (await api("GET", "jobs"))[1]["jobs"] if path in j["paths"]]
+
+    with IndexDir(jp_root_dir).writer_lock():  # another process indexing the same root
+        (jp_root_dir / "probe" / "amber.md").write_text("# Amber\n\nThe ambertide rises.\n")
+
+        async def waiting():  # the job of amber.md waits for the writer
+            return [j for j in await jobs_of("probe/amber.md") if j["status"] == "running"]
+
+        await eventually(waiting, "the first job waiting for the other writer")
+        (jp_root_dir / "probe" / "finch.md").write_text("# Finch\n\nThe bluefinch sings.\n")
+
+        async def queued():  # a second batch, queued behind it as a job of its own
+            return [j for j in await jobs_of("probe/finch.md") if j["status"] == "pending"]
+
+        await eventually(queued, "the second job queued")
+
+        async def failed():
+            return [j for j in await jobs_of("probe/amber.md") if j["status"] == "failed"]
+
+        [failed_job] = await eventually(failed, "the first job failed (the writer held on)")
+    assert "probe/amber.md" in failed_job["paths"] and "probe/finch.md" not in failed_job["paths"]
+    # The writer is gone: the second job runs now, amber.md's retry only after its back-off.
+    shown_after_the_other_job: list[dict | None] = []
+
+    async def retried():
+        status = (await api("GET", "status"))[1]
+        amber, finch = await sources(api, "ambertide"), await sources(api, "bluefinch")
+        if finch and not amber and status["job"] is not None and status["job"]["status"] != "running":
+            shown_after_the_other_job.append(status["job"])
+        if finch and not amber and status["job"] is None:
+            shown_after_the_other_job.append(None)
+        return amber == {"probe/amber.md"} and status["job"] is None
+
+    await eventually(retried, "amber.md indexed by its retry, and the failure no longer shown")
+    assert shown_after_the_other_job, "never saw the other job done while amber.md waited (the test proves nothing)"
+    assert all(job is not None and job["id"] == failed_job["id"] for job in shown_after_the_other_job), [
+        job and (job["id"], job["status"]) for job in shown_after_the_other_job
+    ]
+    assert [j["status"] for j in await jobs_of("probe/finch.md")] == ["done"]

@@ -27,9 +27,9 @@ class DiskFollower:
     index, which sees them anyway: a watcher never makes a partial index of edited files.
     Batches become jobs of the service's JobManager, queued behind a running job (several batches
     merge into its one pending run). A job of a batch that fails hands its paths back to the batcher,
-    which retries them (on the next change, or after a back-off); until a run of them succeeds,
-    :attr:`failed` is that job, which ``GET status`` shows as its ``job``. :meth:`close` is the server
-    extension's stop hook.
+    which retries them (on the next change, or after a back-off); until those paths have been indexed
+    (a job of other paths succeeding meanwhile does not count), :attr:`failed` is that job, which
+    ``GET status`` shows as its ``job``. :meth:`close` is the server extension's stop hook.
     """
 
     def __init__(self, service: BrainService, *, watch: bool, delay: float, log: logging.Logger | None = None):
@@ -41,7 +41,7 @@ class DiskFollower:
         self._closed = False
         self.batcher: ChangeBatcher | None = None
         self.watcher: Watcher | None = None
-        self.failed: Job | None = None  # the last failed job of a batch, while its paths wait to be retried
+        self._failed: Job | None = None  # the last failed job of a batch
 
     def index_exists(self) -> bool:
         """Whether the root holds an index (one stat: the engine is not loaded to know)."""
@@ -84,6 +84,8 @@ class DiskFollower:
         brain = self.service.brain
         if not brain.has_index() and self.service.jobs.active() is None:
             self.log.debug("agent-brain: %d changes left to the first index", len(paths))
+            if self.batcher is not None:
+                self.batcher.dropped(paths)
             return
         job = self.service.reindex_files(paths)
         told = threading.Lock()  # held once told: a job that ended before its listener was added is told once
@@ -96,11 +98,20 @@ class DiskFollower:
         if job.status in FINISHED:
             ended(job)
 
+    @property
+    def failed(self) -> Job | None:
+        """The last failed job of a batch, while paths of a failed job wait to be retried (the batcher's
+        :attr:`~ChangeBatcher.failure` says whether they do)."""
+        batcher = self.batcher
+        return self._failed if batcher is not None and batcher.failure is not None else None
+
     def _ended(self, job: Job, paths: list[str]) -> None:
         """A job of a batch ended: a failure keeps its paths (the batcher retries them); a success
-        ends the failed state. A cancelled job's paths are dropped: someone asked."""
-        if job.status == "failed" and self.batcher is not None and not self._closed:
-            self.failed = job
+        settles them. A cancelled job's paths are dropped: someone asked."""
+        if self.batcher is None:
+            return
+        if job.status == "failed" and not self._closed:
+            self._failed = job
             wait = self.batcher.retry(paths, job.exception or BrainError(job.error or "the index job failed"))
             self.log.warning(
                 "agent-brain: could not re-index %d changed paths (retrying on the next change, or in %.0f s): %s",
@@ -108,9 +119,10 @@ class DiskFollower:
                 wait,
                 job.error,
             )
-        elif job.status == "done" and self.batcher is not None:
-            self.failed = None
-            self.batcher.succeeded()
+        elif job.status == "done":
+            self.batcher.succeeded(paths)
+        elif job.status == "cancelled":
+            self.batcher.dropped(paths)
 
     def status(self) -> dict[str, Any]:
         if self.watcher is not None:

@@ -22,7 +22,7 @@ MAX_WAIT_FACTOR = 10  # a stream of changes that never pauses is still flushed e
 REMEMBERED = 10_000  # file states already handed to a run, kept to recognise a second report of the same change
 FOLDER = (-1, -1, -1)  # the signature of any folder
 # A failed run's paths stay queued: retried on the next change, and on their own after this back-off
-# (doubling from the first to the last value while runs keep failing), until a run succeeds.
+# (doubling from the first to the last value while runs keep failing), until a run of them succeeds.
 RETRY_FIRST_S, RETRY_MAX_S = 2.0, 60.0
 
 
@@ -44,9 +44,10 @@ class ChangeBatcher:
     by a post-save hook and by the watcher is indexed once.
 
     A batch whose ``submit`` raises (a full disk, a read-only index, another writer) is not dropped:
-    its paths stay queued (:attr:`failure` holds the error) and are handed over again with the next
-    change, or on their own after a back-off growing from ``RETRY_FIRST_S`` to ``RETRY_MAX_S``,
-    until a run succeeds.
+    its paths stay queued and are handed over again with the next change, or on their own after a
+    back-off growing from ``RETRY_FIRST_S`` to ``RETRY_MAX_S``. :attr:`failure` holds the error until
+    those paths themselves are settled: indexed by a run, no longer worth one, or dropped; a run of
+    other paths succeeding in between only restarts the back-off.
     """
 
     def __init__(
@@ -60,7 +61,8 @@ class ChangeBatcher:
         settles_later: bool = False,
     ):
         self.brain = brain
-        # True: ``submit`` only queues the run, and its outcome is told later (:meth:`retry`, :meth:`succeeded`)
+        # True: ``submit`` only queues the run, and its outcome is told later (:meth:`retry`, :meth:`succeeded`,
+        # :meth:`dropped`)
         self._settles_later = settles_later
         self._submit = submit
         self._on_failure = on_failure  # told each failed run: its paths, the error, seconds until the retry
@@ -74,6 +76,7 @@ class ChangeBatcher:
         self._closed = False
         self._retry_at: float | None = None  # a failed batch waits for this (monotonic) time, or a change
         self._failures = 0  # runs failed in a row
+        self._failed: set[str] = set()  # paths of failed runs not yet settled
         self.failure: BaseException | None = None  # why the last run failed, while its paths wait to be retried
         self.changes = 0  # paths received
         self._thread = threading.Thread(target=self._loop, name="agent-brain-batcher", daemon=True)
@@ -97,10 +100,24 @@ class ChangeBatcher:
                 self._retry_at = None  # a change retries a failed batch at once (after the debounce)
             self._cond.notify()
 
-    def succeeded(self) -> None:
-        """A run succeeded: the back-off starts again from its first step."""
+    def succeeded(self, paths: Iterable[str]) -> None:
+        """A run of ``paths`` succeeded: the back-off starts again from its first step, and those of
+        them a failed run left waiting are settled."""
         with self._cond:
-            self._failures, self.failure, self._retry_at = 0, None, None
+            self._failures, self._retry_at = 0, None
+            self._settle(paths)
+
+    def dropped(self, paths: Iterable[str]) -> None:
+        """``paths`` were handed over and will not be indexed by this batcher's run (it was cancelled,
+        or they were left to another run): no retry waits on them."""
+        with self._cond:
+            self._settle(paths)
+
+    def _settle(self, paths: Iterable[str]) -> None:
+        """(Holding the lock.) ``paths`` no longer wait for a retry; once none does, :attr:`failure` ends."""
+        self._failed.difference_update(paths)
+        if not self._failed:
+            self.failure = None
 
     def retry(self, paths: Iterable[str], err: BaseException) -> float:
         """Queue ``paths`` again after a run of them failed with ``err``: they are handed over with
@@ -109,6 +126,7 @@ class ChangeBatcher:
         with self._cond:
             self._failures += 1
             self.failure = err
+            self._failed.update(paths)
             wait = min(RETRY_MAX_S, RETRY_FIRST_S * 2 ** (self._failures - 1))
             now = time.monotonic()
             self._retry_at = now + wait
@@ -150,6 +168,7 @@ class ChangeBatcher:
             wanted: dict[str, tuple[int, int, int] | None] | None = None
             try:
                 wanted = self._wanted(batch)
+                self.dropped(rel for rel in batch if rel not in wanted)  # not worth a run: nothing to retry
                 if wanted:
                     self._submit(list(wanted))
                     self._remember(wanted)
@@ -165,7 +184,7 @@ class ChangeBatcher:
                 )
             else:
                 if not self._settles_later:
-                    self.succeeded()
+                    self.succeeded(wanted)
             with self._cond:
                 self._in_flight = 0
 
