@@ -1,0 +1,151 @@
+"""Multi mode on a real index: classes of natural question whose answer ranked below the top 3 on two
+packages nobody had tuned on (field probe 6: structlog, ajv) — a JavaScript function called through
+``f.call(this, ...)`` not seen as called; an exception class whose own name ends in ``Error`` taken as
+raising wherever it is imported or caught."""
+
+from __future__ import annotations
+
+from workspace_fixture import indexed_files, top10
+
+from agent_brain_lab.engine.chunking.code import analyze_code
+
+COMPILE = """import {CodeGen} from "./codegen"
+
+export function compileSchema(this: Ajv, sch: SchemaEnv): SchemaEnv {
+  const gen = new CodeGen(this.scope)
+  emitValidate(gen, sch)
+  return sch
+}
+
+function emitValidate(gen: CodeGen, sch: SchemaEnv): void {
+  gen.code(sch.schema)
+}
+"""
+
+CORE = """import {compileSchema} from "./compile"
+
+export default class Ajv {
+  private _compileSchemaEnv(sch: SchemaEnv): AnyValidateFunction {
+    if (sch.meta) this._compileMetaSchema(sch)
+    else compileSchema.call(this, sch)
+    return sch.validate
+  }
+
+  private _compileMetaSchema(sch: SchemaEnv): void {
+    const currentOpts = this.opts
+    try {
+      compileSchema.apply(this, [sch])
+    } finally {
+      this.opts = currentOpts
+    }
+  }
+}
+"""
+
+
+def test_a_function_called_through_call_apply_or_bind_is_called():
+    text = "function f() { compileSchema.call(this, s); this.g.apply(this, a); const h2 = h.bind(null); a.b().call(x); }"
+    calls = {r.target for r in analyze_code("x.ts", text, "typescript", "code", 1500).relations if r.relation == "calls"}
+    assert {"compileSchema", "this.g", "h"} <= calls
+    assert not {"compileSchema.call", "this.g.apply", "h.bind"} & calls
+    # Python's `subprocess.call(...)` is a function named call, not a method every function has
+    py = analyze_code("x.py", "def f():\n    subprocess.call(args)\n", "python", "code", 1500)
+    assert {r.target for r in py.relations if r.relation == "calls"} == {"subprocess.call"}
+
+
+def test_what_calls_a_function_called_through_call_finds_its_callers(tmp_path):
+    brain = indexed_files(tmp_path, {"lib/compile.ts": COMPILE, "lib/core.ts": CORE})
+    for mode in ("graph", "multi"):
+        names = [r.symbol_name for r in top10(brain, "what calls compileSchema", mode)]
+        assert set(names[:2]) == {"_compileSchemaEnv", "_compileMetaSchema"}, (mode, names)
+
+
+REF_ERROR = """import {resolveUrl} from "./resolve"
+
+export default class MissingRefError extends Error {
+  readonly missingRef: string
+
+  constructor(baseId: string, ref: string, msg?: string) {
+    super(msg || `can't resolve reference ${ref} from id ${baseId}`)
+    this.missingRef = resolveUrl(baseId, ref)
+  }
+}
+"""
+
+LOADER = """import MissingRefError from "./ref_error"
+import ValidationError from "./validation_error"
+
+export default class Loader {
+  static ValidationError = ValidationError
+  static MissingRefError = MissingRefError
+
+  async compileAsync(sch: SchemaEnv): Promise<AnyValidateFunction> {
+    try {
+      return this._compileSchemaEnv(sch)
+    } catch (e) {
+      if (!(e instanceof MissingRefError)) throw e
+      await this.loadMissingSchema(e.missingRef)
+      return this.compileAsync(sch)
+    }
+  }
+}
+"""
+
+REF_KEYWORD = """import MissingRefError from "../ref_error"
+
+const def = {
+  keyword: "$ref",
+  code(cxt: KeywordCxt): void {
+    const {schema: $ref, it} = cxt
+    const schOrEnv = resolveRef(it.root, it.baseId, $ref)
+    if (schOrEnv === undefined) throw new MissingRefError(it.baseId, $ref)
+    return inlineRefSchema(schOrEnv)
+  },
+}
+
+export default def
+"""
+
+DISCRIMINATOR = """import MissingRefError from "../ref_error"
+
+const def = {
+  keyword: "discriminator",
+  code(cxt: KeywordCxt): void {
+    const {schema, it} = cxt
+    for (const ref of schema.oneOf) {
+      const sch = resolveRef(it.root, it.baseId, ref.$ref)
+      if (sch === undefined) throw new MissingRefError(it.baseId, ref.$ref)
+    }
+  },
+}
+
+export default def
+"""
+
+JTD_REF = """import MissingRefError from "../ref_error"
+
+export function parseRef(cxt: ParseCxt): void {
+  const {schema, definitions} = cxt
+  const refSchema = definitions[schema.ref]
+  if (!refSchema) throw new MissingRefError("", schema.ref, `No definition ${schema.ref}`)
+  return parseCode(refSchema)
+}
+"""
+
+
+def test_an_exception_class_is_thrown_where_it_is_constructed_with_the_message_it_makes(tmp_path):
+    files = {
+        "lib/ref_error.ts": REF_ERROR,
+        "lib/loader.ts": LOADER,
+        "lib/vocabularies/ref.ts": REF_KEYWORD,
+        "lib/vocabularies/discriminator.ts": DISCRIMINATOR,
+        "lib/jtd/parse.ts": JTD_REF,
+    }
+    brain = indexed_files(tmp_path, files)
+    results = top10(brain, "MissingRefError: can't resolve reference #/definitions/address from id #")
+    first = [(r.source, r.symbol_name) for r in results[:3]]
+    # both keywords' `code` throw it with the message the class makes (two files' `def.code`: two sites),
+    # ahead of the class; not the module importing it, nor the loader that catches and rethrows what it
+    # caught, nor the parser throwing it with a message of its own
+    assert set(first[:2]) == {("lib/vocabularies/ref.ts", "code"), ("lib/vocabularies/discriminator.ts", "code")}
+    assert first[2][0] == "lib/ref_error.ts"
