@@ -44,8 +44,9 @@ export default class Ajv {
 
 
 def test_a_function_called_through_call_apply_or_bind_is_called():
-    text = "function f() { compileSchema.call(this, s); this.g.apply(this, a); const h2 = h.bind(null); a.b().call(x); }"
-    calls = {r.target for r in analyze_code("x.ts", text, "typescript", "code", 1500).relations if r.relation == "calls"}
+    text = "function f() { compileSchema.call(this, s); this.g.apply(this, a); const k = h.bind(null); a.b().call(x); }"
+    relations = analyze_code("x.ts", text, "typescript", "code", 1500).relations
+    calls = {r.target for r in relations if r.relation == "calls"}
     assert {"compileSchema", "this.g", "h"} <= calls
     assert not {"compileSchema.call", "this.g.apply", "h.bind"} & calls
     # Python's `subprocess.call(...)` is a function named call, not a method every function has
