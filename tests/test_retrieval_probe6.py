@@ -1,7 +1,8 @@
 """Multi mode on a real index: classes of natural question whose answer ranked below the top 3 on two
 packages nobody had tuned on (field probe 6: structlog, ajv) — a JavaScript function called through
 ``f.call(this, ...)`` not seen as called; an exception class whose own name ends in ``Error`` taken as
-raising wherever it is imported or caught."""
+raising wherever it is imported or caught; a question asking what a thing is not finding the page
+titled as that thing."""
 
 from __future__ import annotations
 
@@ -150,3 +151,57 @@ def test_an_exception_class_is_thrown_where_it_is_constructed_with_the_message_i
     # caught, nor the parser throwing it with a message of its own
     assert set(first[:2]) == {("lib/vocabularies/ref.ts", "code"), ("lib/vocabularies/discriminator.ts", "code")}
     assert first[2][0] == "lib/ref_error.ts"
+
+
+BOUND_LOGGERS_DOC = """# Bound Loggers
+
+The centerpiece of *structlog* that you will interact with most.
+
+It's what you get back from get_logger(), and you can *bind* key-value pairs to it. It consists of a
+context dictionary, a list of processors and a wrapped logger.
+
+## Context
+
+The context is merged into each log entry.
+"""
+
+CONFIGURATION_DOC = """# Configuration
+
+## Wrapper classes
+
+What is a bound logger? A bound logger is an instance of the wrapper class: the bound logger you
+get from get_logger is what the wrapper class makes. Each bound logger binds values to its context.
+
+## Logger factories
+
+The logger factory makes the logger a bound logger wraps.
+"""
+
+GETTING_STARTED_DOC = """# Getting Started
+
+## Liked what you saw?
+
+Now that you've seen a bound logger, a bound logger's context and a bound logger's processors, read
+on about the bound logger and why a bound logger is what you log with.
+"""
+
+BOUND_LOGGER_CODE = '''
+class BoundLogger:
+    """A bound logger: binds values to a context and proxies log calls to a wrapped logger."""
+
+    def bind(self, **new_values):
+        return self.__class__(self._logger, self._processors, {**self._context, **new_values})
+'''
+
+
+def test_what_is_x_finds_the_page_titled_x(tmp_path):
+    files = {
+        "docs/bound-loggers.md": BOUND_LOGGERS_DOC,
+        "docs/configuration.md": CONFIGURATION_DOC,
+        "docs/getting-started.md": GETTING_STARTED_DOC,
+        "src/structlog/_generic.py": BOUND_LOGGER_CODE,
+    }
+    brain = indexed_files(tmp_path, files)
+    for query in ("what is a bound logger", "what are bound loggers"):
+        first = top10(brain, query)[0]
+        assert (first.source, first.start_line) == ("docs/bound-loggers.md", 1), query

@@ -52,7 +52,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..chunking.text import atx_heading, is_rst_title
-from ..tokenizer import WORD, tokenize
+from ..tokenizer import WORD, query_tokens, tokenize
 from ..types import SOURCE_TYPES, Chunk
 from .context import Hit, QueryContext, top_rows
 from .intent import DOTTED
@@ -440,7 +440,7 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     query = ctx.request.query
     counted = [(m, len(WORD.findall(m)), max(query.find(m), 0)) for m in said_as]
     words = counted[0][1]
-    tokens = set(ctx.query_tokens)
+    tokens = title_query(query, set(ctx.query_tokens))
     keys = _candidates(ctx, ranked, said_as[0] if words >= 2 else "")
     rows = ctx.chunks_of_keys(keys)
     made: list[tuple[int, Said, int, int]] = []
@@ -626,6 +626,14 @@ def lead_clause(message: str) -> str:
     if clause == message.strip() or len(WORD.findall(clause)) < 2:
         return ""
     return clause
+
+
+def title_query(query: str, tokens: set[str]) -> set[str]:
+    """The tokens a heading of the query's topic would have: a question asking what a thing is ("what
+    is a bound logger", "what are processors", "meaning of eager loading") names its topic after the
+    asking words, and the page or section titled so ("Bound Loggers") defines it."""
+    asked = _MEANING.match(query)
+    return set(query_tokens(query[asked.end() :])) or tokens if asked else tokens
 
 
 def title_match(tokens: set[str], row: Chunk) -> float:
