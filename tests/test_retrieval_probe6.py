@@ -1,7 +1,7 @@
 """Multi mode on a real index: classes of natural question whose answer ranked below the top 3 on two
 packages nobody had tuned on (field probe 6: structlog, ajv) — a JavaScript function called through
-``f.call(this, ...)`` not seen as called; an exception class whose own name ends in ``Error`` taken as
-raising wherever it is imported or caught; a question asking what a thing is not finding the page
+``f.call(this, ...)`` or ``f.apply(this, args)`` not seen as called; an exception class whose own name
+ends in ``Error`` taken as raising wherever it is imported or caught; a question asking what a thing is not finding the page
 titled as that thing."""
 
 from __future__ import annotations
@@ -44,12 +44,12 @@ export default class Ajv {
 """
 
 
-def test_a_function_called_through_call_apply_or_bind_is_called():
+def test_a_function_called_through_call_or_apply_is_called():
     text = "function f() { compileSchema.call(this, s); this.g.apply(this, a); const k = h.bind(null); a.b().call(x); }"
     relations = analyze_code("x.ts", text, "typescript", "code", 1500).relations
     calls = {r.target for r in relations if r.relation == "calls"}
-    assert {"compileSchema", "this.g", "h"} <= calls
-    assert not {"compileSchema.call", "this.g.apply", "h.bind"} & calls
+    assert {"compileSchema", "this.g", "h.bind"} <= calls  # `bind` makes a function: it calls nothing
+    assert not {"compileSchema.call", "this.g.apply", "h"} & calls
     # Python's `subprocess.call(...)` is a function named call, not a method every function has
     py = analyze_code("x.py", "def f():\n    subprocess.call(args)\n", "python", "code", 1500)
     assert {r.target for r in py.relations if r.relation == "calls"} == {"subprocess.call"}
