@@ -1,8 +1,8 @@
 """Multi mode on a real index: classes of natural question whose answer ranked below the top 3 on two
 packages nobody had tuned on (field probe 6: structlog, ajv) — a JavaScript function called through
 ``f.call(this, ...)`` or ``f.apply(this, args)`` not seen as called; an exception class whose own name
-ends in ``Error`` taken as raising wherever it is imported or caught; a question asking what a thing is not finding the page
-titled as that thing."""
+ends in ``Error`` taken as raising wherever it is imported or caught; a question asking what a thing is
+not finding the page titled as that thing."""
 
 from __future__ import annotations
 
