@@ -205,3 +205,66 @@ def test_what_is_x_finds_the_page_titled_x(tmp_path):
     for query in ("what is a bound logger", "what are bound loggers"):
         first = top10(brain, query)[0]
         assert (first.source, first.start_line) == ("docs/bound-loggers.md", 1), query
+
+
+ERRORS = """import {_, str, Name} from "./codegen"
+import N from "./names"
+
+export function reportError(cxt: KeywordErrorCxt, error: KeywordErrorDefinition): void {
+  const {it} = cxt
+  const errObj = errorObjectCode(cxt, error)
+  addError(it.gen, errObj)
+}
+
+function errorObjectCode(cxt: KeywordErrorCxt, error: KeywordErrorDefinition): Code {
+  const {createErrors} = cxt.it
+  if (createErrors === false) return _`{}`
+  return errorObject(cxt, error)
+}
+
+function errorObject(cxt: KeywordErrorCxt, error: KeywordErrorDefinition, errorPaths: ErrorPaths = {}): Code {
+  const {gen, it} = cxt
+  const keyValues: [Name, SafeExpr | string][] = [
+    errorInstancePath(it, errorPaths),
+    errorSchemaPath(cxt, errorPaths),
+  ]
+  extraErrorProps(cxt, error, keyValues)
+  return gen.object(...keyValues)
+}
+
+function errorInstancePath({errorPath}: SchemaCxt, {instancePath}: ErrorPaths): [Name, Code] {
+  const instPath = instancePath
+    ? str`${errorPath}${getErrorPath(instancePath, Type.Str)}`
+    : errorPath
+  return [N.instancePath, strConcat(N.instancePath, instPath)]
+}
+
+function errorSchemaPath(
+  {keyword, it: {errSchemaPath}}: KeywordErrorCxt,
+  {schemaPath, parentSchema}: ErrorPaths
+): [Name, Code] {
+  let schPath = parentSchema ? errSchemaPath : str`${errSchemaPath}/${keyword}`
+  if (schemaPath) {
+    schPath = str`${schPath}${getErrorPath(schemaPath, Type.Str)}`
+  }
+  return [E.schemaPath, schPath]
+}
+
+function extraErrorProps(
+  cxt: KeywordErrorCxt,
+  {params, message}: KeywordErrorDefinition,
+  keyValues: [Name, Code][]
+): void {
+  const {keyword, data, schemaValue, it} = cxt
+  keyValues.push([E.keyword, keyword], [E.params, params ? params(cxt) : _`{}`])
+  if (message) keyValues.push([E.message, message(cxt)])
+}
+"""
+
+
+def test_a_function_the_question_names_with_the_parts_it_composes_comes_before_them(tmp_path):
+    brain = indexed_files(tmp_path, {"lib/compile/errors.ts": ERRORS, "lib/compile/ref_error.ts": REF_ERROR})
+    query = "how is a validation error object with instancePath and schemaPath built"
+    names = [r.symbol_name for r in top10(brain, query)]
+    # errorObject builds the object from errorInstancePath and errorSchemaPath, which say more of the words
+    assert names.index("errorObject") < min(names.index("errorInstancePath"), names.index("errorSchemaPath")), names
