@@ -66,7 +66,11 @@ def _written(node: Node, spec: LanguageSpec) -> str:
         args = _arguments(node)
         end = args.start_byte if args is not None else node.end_byte
         raw = (node.text or b"")[: end - node.start_byte].decode("utf-8", "replace")
-    return "".join(re.sub(r"^\s*new\s+", "", raw).split())  # `new Foo` (PHP, Scala) -> Foo
+    written = "".join(re.sub(r"^\s*new\s+", "", raw).split())  # `new Foo` (PHP, Scala) -> Foo
+    function, dot, method = written.rpartition(".")
+    if dot and method in spec.function_methods and _TRAILING_NAME.fullmatch(function):
+        return function  # `compileSchema.call(this, sch)` calls compileSchema
+    return written
 
 
 def call_receiver(node: Node, spec: LanguageSpec) -> str:

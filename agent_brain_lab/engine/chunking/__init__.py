@@ -17,4 +17,5 @@
 #    code are methods of their class.
 # 5: a function a factory call is given is its variable's chunk; a C/C++ macro alone on its line
 #    reads as a blank; a notebook's headings make one outline across its cells.
-CHUNKER_VERSION = 5
+# 6: JavaScript/TypeScript `f.call(this, x)` and `f.apply(this, args)` are calls of `f` in the graph.
+CHUNKER_VERSION = 6

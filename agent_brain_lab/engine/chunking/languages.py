@@ -64,6 +64,9 @@ class LanguageSpec:
     bare_import_names: bool = False  # R's `library(stats)` names a package without quotes
     headers: frozenset[str] = frozenset()  # a call-shaped first child of these is a definition, not a call
     factories: frozenset[str] = frozenset()  # module-level `name = call(...)` declarations: the name is an entity
+    # methods every function has that call it (JavaScript's `f.call(this, x)`, `f.apply(this, args)`): a call
+    # of `f`, made on what `f` is a member of (not `f.bind(this)`: it makes a function, calling nothing)
+    function_methods: frozenset[str] = frozenset()
 
 
 # --------------------------------------------------------------------------- name readers
@@ -356,6 +359,7 @@ _JS: dict[str, Any] = dict(
     ),
     factories=frozenset({"variable_declarator"}),
     imports={"import_statement": "path", "export_statement": "path"},
+    function_methods=frozenset({"call", "apply"}),
 )
 _TS_SYMBOLS = {
     **_JS_SYMBOLS,

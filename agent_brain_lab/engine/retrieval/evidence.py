@@ -52,7 +52,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..chunking.text import atx_heading, is_rst_title
-from ..tokenizer import WORD, tokenize
+from ..tokenizer import WORD, query_tokens, tokenize
 from ..types import SOURCE_TYPES, Chunk
 from .context import Hit, QueryContext, top_rows
 from .intent import DOTTED
@@ -178,6 +178,9 @@ _RAISES = re.compile(
     re.IGNORECASE,
 )
 # the same words as parts of a name: C's `PyErr_SetString(LZ4StreamError, "...")`, `fprintf(stderr, "...")`
+# what follows a class's name where it is constructed: a call or a literal (`X(`, `X<T>(`, `X{`, `X::new(`)
+_CONSTRUCTED = re.compile(r"\s*(?:<[^<>()]*>)?\s*(?:\(|\{|::new\b)")
+_EXCEPTION_NAME = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)\b")  # a class named so: not a verb
 _NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _RAISE_PARTS = frozenset(
     ["raise", "throw", "panic", "abort", "fatal", "die", "err", "error", "errorf", "exception", "stderr", "warn"]
@@ -437,7 +440,7 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     query = ctx.request.query
     counted = [(m, len(WORD.findall(m)), max(query.find(m), 0)) for m in said_as]
     words = counted[0][1]
-    tokens = set(ctx.query_tokens)
+    tokens = title_query(query, set(ctx.query_tokens))
     keys = _candidates(ctx, ranked, said_as[0] if words >= 2 else "")
     rows = ctx.chunks_of_keys(keys)
     made: list[tuple[int, Said, int, int]] = []
@@ -478,13 +481,16 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         for tier, m, n, key in made
     ]
     said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
-    said = _throw_sites_first(ctx, said, rows, {key for _, m, _, key in made if m.holes and not m.raises})
+    made_here = {key for _, m, _, key in made if m.holes and not m.raises}
+    said = _throw_sites_first(ctx, said, rows, made_here, said_as[0] if words >= 2 else "")
     # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
     # the heading or the doc entry naming it
     return _promote(ranked, headed + defined + said if names else said + headed)
 
 
-def _throw_sites_first(ctx: QueryContext, said: list[int], rows: dict[int, Chunk], made: set[int]) -> list[int]:
+def _throw_sites_first(
+    ctx: QueryContext, said: list[int], rows: dict[int, Chunk], made: set[int], message: str = ""
+) -> list[int]:
     """``said`` with the code throwing an exception class ahead of the class, where the class (or its
     constructor) makes the message itself (``no_such_option(option) : parsing("Option " + option + "
     does not exist")``, thrown as ``throw_or_mimic<no_such_option>(name)``; Python's ``__init__``
@@ -493,14 +499,16 @@ def _throw_sites_first(ctx: QueryContext, said: list[int], rows: dict[int, Chunk
     chunk each: a function's parts and overloads are one site), best bm25 for the class's name
     first; ``made``: the keys whose literal has holes and is not itself raised (a class whose
     message is fixed text, ``super("Encountered Promise during synchronous parse.")``, is where the
-    message is: the throws add nothing to it)."""
+    message is: the throws add nothing to it). A throw giving the class a message of its own that does
+    not make ``message`` (``new MissingRefError(resolver, "", ref, `No definition ${ref}`)``) threw
+    another message."""
     out: list[int] = []
     placed: set[int] = set(said)
     for key in said:
         row = rows.get(key)
         name = _exception_class(row) if key in made and row is not None else None
         if name and row is not None:
-            for site in _throw_sites(ctx, name, row):
+            for site in _throw_sites(ctx, name, row, message):
                 if site not in placed:
                     placed.add(site)
                     out.append(site)
@@ -521,9 +529,10 @@ def _exception_class(row: Chunk) -> str | None:
     return None
 
 
-def _throw_sites(ctx: QueryContext, name: str, defined: Chunk) -> list[int]:
+def _throw_sites(ctx: QueryContext, name: str, defined: Chunk, message: str = "") -> list[int]:
     """The keys of code chunks (other than the class's own) holding a statement that raises or
-    throws ``name``, among bm25's ``MESSAGE_DEPTH`` best rows for the name, best first."""
+    throws ``name`` (:func:`_throws`) with no message of its own other than ``message``, among bm25's
+    ``MESSAGE_DEPTH`` best rows for the name, best first."""
     keywords = ctx.snapshot.keywords
     if keywords is None or len(name) < MIN_CLASS_NAME:
         return []
@@ -533,19 +542,45 @@ def _throw_sites(ctx: QueryContext, name: str, defined: Chunk) -> list[int]:
     chunks = ctx.chunks_of_keys(keys)
     named = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
     own = (defined.qualified_symbol if defined.symbol_type in ("class", "struct") else defined.parent_symbol) or name
-    sites: dict[str, int] = {}  # one chunk per symbol: a function cut in parts, or overloads, is one site
+    # one chunk per symbol of a file: a function cut in parts, or overloads, is one site (two files'
+    # `def.code` are two)
+    sites: dict[tuple[str, str], int] = {}
     for key in keys:
         row = chunks.get(key)
         if row is None or row.source_type != "code" or row.chunk_id == defined.chunk_id:
             continue
         symbol = row.qualified_symbol or row.chunk_id
-        if symbol == own or symbol.startswith(own + ".") or symbol in sites:
-            continue  # the class and its members; a site already found
-        if any(_raises(_statement_of(row.text, m.start(), m.end())) for m in named.finditer(row.text)):
-            sites[symbol] = key
+        if row.source == defined.source and (symbol == own or symbol.startswith(own + ".")):
+            continue  # the class and its members
+        if (row.source, symbol) in sites:
+            continue  # a site already found
+        if any(_throws(row.text, m, message) for m in named.finditer(row.text)):
+            sites[row.source, symbol] = key
             if len(sites) == THROW_SITES:
                 break
     return list(sites.values())
+
+
+def _throws(text: str, named: re.Match[str], message: str = "") -> bool:
+    """Whether the statement holding ``named`` (an exception class's name) throws it: the class is
+    constructed there (``new MissingRefError(...)``, ``&ParseError{...}``, ``NoSuchOption(opt)``), or a
+    word saying so comes before it (``raise NoSuchOption``, ``PyErr_SetString(LZ4Error, ...)``). The
+    name's own parts do not say so (``MissingRefError`` is not an error raised wherever it is
+    imported), nor does a throw after it (``if (!(e instanceof MissingRefError)) throw e`` rethrows what
+    it caught), nor another exception class before it (``static ValidationError = ValidationError``).
+    A statement giving it a literal of its own that does not make ``message`` throws another message."""
+    statement = _statement_of(text, named.start(), named.end())  # it ends where the name's line does
+    stop = text.find("\n", named.end())
+    after = (stop if stop >= 0 else len(text)) - named.start()
+    if message and any(
+        _own_words(body) and message_evidence(message, len(WORD.findall(message)), body_match.group()).cover == 0
+        for body_match, body in _literals(statement[len(statement) - after :])
+        if len(body) >= MIN_FIXED_LETTERS
+    ):
+        return False
+    if _CONSTRUCTED.match(text, named.end()):
+        return True
+    return _raises(_EXCEPTION_NAME.sub(" ", statement[: len(statement) - after]))
 
 
 def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list[int]:
@@ -591,6 +626,14 @@ def lead_clause(message: str) -> str:
     if clause == message.strip() or len(WORD.findall(clause)) < 2:
         return ""
     return clause
+
+
+def title_query(query: str, tokens: set[str]) -> set[str]:
+    """The tokens a heading of the query's topic would have: a question asking what a thing is ("what
+    is a bound logger", "what are processors", "meaning of eager loading") names its topic after the
+    asking words, and the page or section titled so ("Bound Loggers") defines it."""
+    asked = _MEANING.match(query)
+    return set(query_tokens(query[asked.end() :])) or tokens if asked else tokens
 
 
 def title_match(tokens: set[str], row: Chunk) -> float:

@@ -41,6 +41,7 @@ from .names import NameIndex, name_index, name_parts
 
 NAME_COVER_BOOST = 0.15
 DEPTH = 30  # candidates re-scored: the answer is rarely below the blend's 30th
+COMPOSED_PARTS = 2  # callees a question names, ranked above the function calling them, that make it the subject
 _KINDS = {"function", "method", "class"}
 SHAPE_PENALTY = 0.1  # a type alias or interface describes a shape: it does not do what the question says
 _SHAPE_KINDS = frozenset({"type", "interface"})
@@ -141,6 +142,7 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
         elif action and row is not None and is_shape(row):
             hit.score -= SHAPE_PENALTY
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
+    top = composers_before_parts(graph, query, top, rows, nodes)
     return top + ranked[DEPTH:]
 
 
@@ -278,3 +280,35 @@ def _node_of(graph: CodeGraph, row: Chunk) -> str | None:
         if data.get("chunk_id") == row.chunk_id and data.get("kind") in _KINDS:
             return node
     return None
+
+
+def composers_before_parts(
+    graph: CodeGraph, query: set[str], ranked: list[Hit], rows: dict[int, Chunk], nodes: dict[int, str | None]
+) -> list[Hit]:
+    """``ranked`` with a function just above the first of its callees when the query spells its name
+    and the names of ``COMPOSED_PARTS`` or more of the functions it calls, ranked above it: "how is a
+    validation error object with instancePath and schemaPath built" names ``errorObject`` and the two
+    helpers it builds the object from (``errorInstancePath``, ``errorSchemaPath``); each helper says
+    more of the question's words, the function calling them is what it asks about."""
+    key_of = {row.chunk_id: key for key, row in rows.items()}
+    at = {h.key: n for n, h in enumerate(ranked)}
+    lifted: dict[int, float] = {}
+    for hit in ranked:
+        node = nodes.get(hit.key)
+        if node is None or graph.attrs(node).get("kind") not in ("function", "method"):
+            continue
+        if not _spelled(graph.attrs(node), query):
+            continue
+        parts = {
+            key_of.get(str(graph.attrs(e.target).get("chunk_id", "")))
+            for e in graph.out_edges(node)
+            if e.relation == "calls" and e.target != node and _spelled(graph.attrs(e.target), query)
+        }
+        above = [at[k] for k in parts if k is not None and k != hit.key and at[k] < at[hit.key]]
+        if len(above) >= COMPOSED_PARTS:
+            first = ranked[min(above)]
+            lifted[hit.key] = first.score + max(abs(first.score), 1e-3) * 1e-3
+    for hit in ranked:
+        if hit.key in lifted:
+            hit.score = lifted[hit.key]
+    return sorted(ranked, key=lambda h: -h.score) if lifted else ranked
