@@ -15,7 +15,8 @@ whose class, caller or callee ranks near the top), helped tornado and hurt jinja
 The same pass puts three kinds of candidate lower, which a question in prose does not ask for
 (measured on the TypeScript/JavaScript docstring questions, ``benchmarks/README.md``): glue — module
 code that only imports and exports, and a transpiler's module helper (:func:`is_glue_chunk`); the
-function the question compares its answer with ("Like `doWhilst`, except ...", :func:`compared_names`);
+function the question compares its answer with or links to ("Like `doWhilst`, except ...", "[`R.equals`](#equals)
+is used", :func:`compared_names`);
 and, when the question says what a function does (:func:`describes_action`), a type alias or interface
 (:func:`is_shape`). A question asking what a predicate answers ("Returns `true` if ...", "Checks if
 ...", :func:`asks_predicate`) adds ``PREDICATE_BOOST`` x the cover for a predicate's name (``isDraft``,
@@ -88,8 +89,18 @@ COMPARED_PENALTY = 0.3  # the function a question compares its answer with is it
 _COMPARED = re.compile(
     r"\b(?:(?:the\s+)?same\s+as|(?:much\s+|just\s+)?like|unlike|similar\s+to|analogous\s+to|"
     r"(?:the\s+)?(?:opposite|complement|inverse|counterpart|relative|variant|version|"
-    r"alias)\s+(?:of|to|for))\s+\[?[`'\"]?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)(?:\(\))?",
+    r"alias)\s+(?:of|to|for))\s+(?:the\s+(?=\S+\s+(?:function|method)\b))?"
+    r"\[?[`'\"]?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)(?:\(\))?",
     re.IGNORECASE,
+)
+# a name a doc comment links to is another entry of the docs, not the one it documents: a Markdown link
+# ("[`R.equals`](#equals)", "[text][ref]"), a reference-style link as async's docs write them
+# ("[map]:Collections.map"), JSDoc's "{@link Observable}", Rust's "[`Vec::push`]"
+_LINKED = re.compile(
+    r"\{@link(?:code|plain)?\s+(?:[\w$]+[.#])*([A-Za-z_$][\w$]*)"
+    r"|\[(?:[`'\"](?:[A-Za-z_$][\w$]*(?:\.|::|#))*([A-Za-z_$][\w$]*)(?:\(\))?[`'\"]\]"  # [`X`], ['X']
+    r"|(?:[A-Za-z_$][\w$]*(?:\.|::|#))*([A-Za-z_$][\w$]*)(?:\(\))?\](?=\(|\[|:[A-Za-z]))"  # [X](...), [X]:Ns.X
+    r"(?!\(\w+://)"  # not a page elsewhere: "[`String.prototype.match`](https://...)" is the platform's, not ours
 )
 _COMMENT = re.compile(r"//[^\n]*|#[^\n]*|/\*[\s\S]*?\*/")  # between them
 PREDICATE_BOOST = 0.05  # on top of the name cover: a predicate's name for a question asking what a predicate answers
@@ -146,10 +157,12 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
 
 def compared_names(query: str) -> frozenset[str]:
     """The names a question compares its answer with ("Like `doWhilst`, except the test is inverted":
-    ``doWhilst``), as written: a doc comment does not liken a function to itself. Only a name defined
-    once goes below: "Same as `attr.asdict`, except ..." describes attrs's own ``asdict``, and which of
-    two functions so named the comparison means, the name alone does not say."""
-    return frozenset(m.group(1) for m in _COMPARED.finditer(query))
+    ``doWhilst``) or links to ("[`R.equals`](#equals) is used to determine equality": ``equals``; not
+    a link to a page elsewhere), as written: a doc comment does not liken or link a function to itself.
+    Only a name defined once goes below: "Same as `attr.asdict`, except ..." describes attrs's own
+    ``asdict``, and which of two functions so named the comparison means, the name alone does not say."""
+    compared = {m.group(1) for m in _COMPARED.finditer(query)}
+    return frozenset(compared | {m.group(1) or m.group(2) or m.group(3) for m in _LINKED.finditer(query)})
 
 
 def _definitions(graph: CodeGraph, name: str) -> int:
