@@ -503,7 +503,7 @@ var equals = _curry2(function equals(a, b) {
 });
 module.exports = equals;
 """
-UNIQ_JS = """function uniq(list) {
+UNIQ_LOOP_JS = """function uniq(list) {
   var seen = [];
   for (var i = 0; i < list.length; i++) {
     if (seen.indexOf(list[i]) < 0) seen.push(list[i]);
@@ -516,7 +516,7 @@ module.exports = uniq;
 
 @pytest.fixture(scope="module")
 def linked(tmp_path_factory) -> Brain:
-    return indexed_files(tmp_path_factory.mktemp("linked"), {"equals.js": EQUALS_JS, "uniq.js": UNIQ_JS})
+    return indexed_files(tmp_path_factory.mktemp("linked"), {"equals.js": EQUALS_JS, "uniq.js": UNIQ_LOOP_JS})
 
 
 def test_the_function_a_question_links_to_goes_below_the_one_it_describes(linked):
