@@ -530,3 +530,48 @@ def test_the_function_a_question_links_to_goes_below_the_one_it_describes(linked
     gained = by_name["equals"].score - blend[by_name["equals"].chunk_id]
     assert -COMPARED_PENALTY - 1e-6 <= gained <= -COMPARED_PENALTY + PROSE_WEIGHTS["names"] + 1e-6
     assert multi.results[0].symbol_name == "uniq"
+
+
+# Redux Toolkit's shape: the documented export is made, in the same file, by the function holding the body
+SELECTOR_TS = """import { createSelectorCreator, weakMapMemoize } from 'reselect'
+import { current, isDraft } from 'immer'
+
+export const createDraftSafeSelectorCreator = (...args: unknown[]) => {
+  const createSelector = (createSelectorCreator as any)(...args)
+  const wrapped = (...selectorArgs: unknown[]) => {
+    const selector = createSelector(...selectorArgs)
+    return (value: unknown, ...rest: unknown[]) => selector(isDraft(value) ? current(value) : value, ...rest)
+  }
+  return wrapped
+}
+
+export const createDraftSafeSelector = createDraftSafeSelectorCreator(weakMapMemoize)
+"""
+MEMO_TS = """export function weakMapMemoize(fn: Function) {
+  const cache = new WeakMap()
+  return (arg: object) => {
+    if (!cache.has(arg)) cache.set(arg, fn(arg))
+    return cache.get(arg)
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def aliases(tmp_path_factory) -> Brain:
+    files = {"src/createDraftSafeSelector.ts": SELECTOR_TS, "src/memoize.ts": MEMO_TS}
+    return indexed_files(tmp_path_factory.mktemp("aliases"), files)
+
+
+def test_the_alias_a_file_makes_from_a_best_candidate_goes_just_above_it(aliases):
+    query = (
+        "A draft-safe version of the selector: if a drafted object is passed into the resulting selector, "
+        "it acts on the current draft value instead of a cached value."
+    )
+    results = aliases.query(query, mode="multi", top_k=5).results
+    assert results[0].symbol_name is None and results[0].start_line == results[0].end_line == 13  # the alias
+    assert results[1].symbol_name == "createDraftSafeSelectorCreator"
+    assert results[0].score > results[1].score
+    # a question naming neither leaves the order alone when no alias is among the best candidates
+    memo = aliases.query("Caches the result of a function per object key in a weak map.", mode="multi", top_k=5)
+    assert memo.results[0].symbol_name == "weakMapMemoize"
