@@ -483,3 +483,95 @@ def test_a_predicates_name_gains_predicate_boost_more_when_the_question_asks_wha
     assert asked["castDraft"] < NAME_COVER_BOOST  # half its name covered, and no predicate's name
     told = gains("Gives back the value the given Immer draft stands for")  # not a yes/no question
     assert told["isDraft"] == pytest.approx(NAME_COVER_BOOST, abs=1e-6)
+
+
+def test_the_names_a_doc_comment_links_to():
+    # a link points at another entry of the docs: Markdown, async's reference style, JSDoc, Rust
+    assert compared_names("Returns a new list. [`R.equals`](#equals) is used to determine equality.") == {"equals"}
+    assert compared_names("Accumulates results as you would with [map]:Collections.map.") == {"map"}
+    assert compared_names("Emits the values of an {@link Observable} in order.") == {"Observable"}
+    assert compared_names("Appends an element, as [`Vec::push`] does.") == {"push"}
+    assert compared_names("Version of the compose function that is more natural to read.") == {"compose"}
+    # a page elsewhere is the platform's function, not one of ours; brackets in prose are no link
+    assert compared_names("Differs from [`String.prototype.match`](https://mdn.io/x).") == frozenset()
+    assert compared_names("Returns a tuple [nextState, patches] or an array [a] of one.") == frozenset()
+
+
+EQUALS_JS = """var _curry2 = require("./internal/_curry2.js");
+var equals = _curry2(function equals(a, b) {
+  return a === b || (a !== a && b !== b);
+});
+module.exports = equals;
+"""
+UNIQ_LOOP_JS = """function uniq(list) {
+  var seen = [];
+  for (var i = 0; i < list.length; i++) {
+    if (seen.indexOf(list[i]) < 0) seen.push(list[i]);
+  }
+  return seen;
+}
+module.exports = uniq;
+"""
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory) -> Brain:
+    return indexed_files(tmp_path_factory.mktemp("linked"), {"equals.js": EQUALS_JS, "uniq.js": UNIQ_LOOP_JS})
+
+
+def test_the_function_a_question_links_to_goes_below_the_one_it_describes(linked):
+    query = (
+        "Returns a new list containing only one copy of each element in the original list. "
+        "[`R.equals`](#equals) is used to determine equality."
+    )
+    multi = linked.query(query, mode="multi", top_k=10)
+    blend = {r.chunk_id: r.score for r in linked.query(query, mode="hybrid", top_k=20).results}
+    by_name = {r.symbol_name: r for r in multi.results if r.symbol_name}
+    gained = by_name["equals"].score - blend[by_name["equals"].chunk_id]
+    assert -COMPARED_PENALTY - 1e-6 <= gained <= -COMPARED_PENALTY + PROSE_WEIGHTS["names"] + 1e-6
+    assert multi.results[0].symbol_name == "uniq"
+
+
+# Redux Toolkit's shape: the documented export is made, in the same file, by the function holding the body
+SELECTOR_TS = """import { createSelectorCreator, weakMapMemoize } from 'reselect'
+import { current, isDraft } from 'immer'
+
+export const createDraftSafeSelectorCreator = (...args: unknown[]) => {
+  const createSelector = (createSelectorCreator as any)(...args)
+  const wrapped = (...selectorArgs: unknown[]) => {
+    const selector = createSelector(...selectorArgs)
+    return (value: unknown, ...rest: unknown[]) => selector(isDraft(value) ? current(value) : value, ...rest)
+  }
+  return wrapped
+}
+
+export const createDraftSafeSelector = createDraftSafeSelectorCreator(weakMapMemoize)
+"""
+MEMO_TS = """export function weakMapMemoize(fn: Function) {
+  const cache = new WeakMap()
+  return (arg: object) => {
+    if (!cache.has(arg)) cache.set(arg, fn(arg))
+    return cache.get(arg)
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def aliases(tmp_path_factory) -> Brain:
+    files = {"src/createDraftSafeSelector.ts": SELECTOR_TS, "src/memoize.ts": MEMO_TS}
+    return indexed_files(tmp_path_factory.mktemp("aliases"), files)
+
+
+def test_the_alias_a_file_makes_from_a_best_candidate_goes_just_above_it(aliases):
+    query = (
+        "A draft-safe version of the selector: if a drafted object is passed into the resulting selector, "
+        "it acts on the current draft value instead of a cached value."
+    )
+    results = aliases.query(query, mode="multi", top_k=5).results
+    assert results[0].symbol_name is None and results[0].start_line == results[0].end_line == 13  # the alias
+    assert results[1].symbol_name == "createDraftSafeSelectorCreator"
+    assert results[0].score > results[1].score
+    # a question naming neither leaves the order alone when no alias is among the best candidates
+    memo = aliases.query("Caches the result of a function per object key in a weak map.", mode="multi", top_k=5)
+    assert memo.results[0].symbol_name == "weakMapMemoize"

@@ -15,12 +15,14 @@ whose class, caller or callee ranks near the top), helped tornado and hurt jinja
 The same pass puts three kinds of candidate lower, which a question in prose does not ask for
 (measured on the TypeScript/JavaScript docstring questions, ``benchmarks/README.md``): glue — module
 code that only imports and exports, and a transpiler's module helper (:func:`is_glue_chunk`); the
-function the question compares its answer with ("Like `doWhilst`, except ...", :func:`compared_names`);
+function the question compares its answer with or links to ("Like `doWhilst`, except ...", "[`R.equals`](#equals)
+is used", :func:`compared_names`);
 and, when the question says what a function does (:func:`describes_action`), a type alias or interface
 (:func:`is_shape`). A question asking what a predicate answers ("Returns `true` if ...", "Checks if
 ...", :func:`asks_predicate`) adds ``PREDICATE_BOOST`` x the cover for a predicate's name (``isDraft``,
 ``has_key``, :func:`is_predicate_name`): ``is`` is a stop word, so the cover alone cannot tell ``isDraft``
-from ``castDraft``.
+from ``castDraft``. Last, a short alias the file makes from one of the best candidates (``export const
+createSlice = buildCreateSlice()``) goes just above it: the doc comment is on the alias (:func:`aliases_above`).
 
 A query looks up only those candidates' chunk rows and, by name, the graph node defined in each; how rare a part is
 comes from the graph's name index, which a new generation patches: nothing here grows with the index.
@@ -42,6 +44,8 @@ from .names import NameIndex, name_index, name_parts
 NAME_COVER_BOOST = 0.15
 DEPTH = 30  # candidates re-scored: the answer is rarely below the blend's 30th
 COMPOSED_PARTS = 2  # callees a question names, ranked above the function calling them, that make it the subject
+ALIAS_DEPTH = 3  # the best candidates whose public alias (``export const x = makeX()``) goes just above them
+ALIAS_LINES = 3  # an alias is a statement of at most this many lines
 _KINDS = {"function", "method", "class"}
 SHAPE_PENALTY = 0.1  # a type alias or interface describes a shape: it does not do what the question says
 _SHAPE_KINDS = frozenset({"type", "interface"})
@@ -89,8 +93,18 @@ COMPARED_PENALTY = 0.3  # the function a question compares its answer with is it
 _COMPARED = re.compile(
     r"\b(?:(?:the\s+)?same\s+as|(?:much\s+|just\s+)?like|unlike|similar\s+to|analogous\s+to|"
     r"(?:the\s+)?(?:opposite|complement|inverse|counterpart|relative|variant|version|"
-    r"alias)\s+(?:of|to|for))\s+\[?[`'\"]?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)(?:\(\))?",
+    r"alias)\s+(?:of|to|for))\s+(?:the\s+(?=\S+\s+(?:function|method)\b))?"
+    r"\[?[`'\"]?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)(?:\(\))?",
     re.IGNORECASE,
+)
+# a name a doc comment links to is another entry of the docs, not the one it documents: a Markdown link
+# ("[`R.equals`](#equals)", "[text][ref]"), a reference-style link as async's docs write them
+# ("[map]:Collections.map"), JSDoc's "{@link Observable}", Rust's "[`Vec::push`]"
+_LINKED = re.compile(
+    r"\{@link(?:code|plain)?\s+(?:[\w$]+[.#])*([A-Za-z_$][\w$]*)"
+    r"|\[(?:[`'\"](?:[A-Za-z_$][\w$]*(?:\.|::|#))*([A-Za-z_$][\w$]*)(?:\(\))?[`'\"]\]"  # [`X`], ['X']
+    r"|(?:[A-Za-z_$][\w$]*(?:\.|::|#))*([A-Za-z_$][\w$]*)(?:\(\))?\](?=\(|\[|:[A-Za-z]))"  # [X](...), [X]:Ns.X
+    r"(?!\(\w+://)"  # not a page elsewhere: "[`String.prototype.match`](https://...)" is the platform's, not ours
 )
 _COMMENT = re.compile(r"//[^\n]*|#[^\n]*|/\*[\s\S]*?\*/")  # between them
 PREDICATE_BOOST = 0.05  # on top of the name cover: a predicate's name for a question asking what a predicate answers
@@ -143,15 +157,47 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
             hit.score -= SHAPE_PENALTY
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
     top = composers_before_parts(graph, query, top, rows, nodes)
-    return top + ranked[DEPTH:]
+    return aliases_above(ctx, graph, names, top + ranked[DEPTH:], nodes)
+
+
+def aliases_above(
+    ctx: QueryContext, graph: CodeGraph, names: NameIndex, ranked: list[Hit], nodes: dict[int, str | None]
+) -> list[Hit]:
+    """``ranked`` with the public alias of one of its ``ALIAS_DEPTH`` best just above it: a short piece of
+    module code in the same file that makes one name from that function (``export const createSlice =
+    buildCreateSlice()``, ``export const createDraftSafeSelector = createDraftSafeSelectorCreator(…)``). The
+    doc comment is written on the alias, the body it describes is the function's: a question in the
+    comment's words finds the function, and the alias is what it documents. Only an alias the fused pool
+    holds moves. ``nodes``: the symbol node each of the best candidates defines (:func:`_node_of`)."""
+    at = {h.key: h for h in ranked}
+    lifted = False
+    for hit in ranked[:ALIAS_DEPTH]:
+        node = nodes.get(hit.key)
+        if node is None:
+            continue
+        source = graph.attrs(node).get("source")
+        made = {}
+        for edge in graph.in_edges(node):
+            data = graph.attrs(edge.source)
+            if edge.relation == "calls" and data.get("source") == source and data.get("kind") in _KINDS:
+                made[str(data.get("chunk_id", ""))] = edge.source
+        keys = ctx.keys_of_chunk_ids(sorted(made)) if made else {}
+        for key, row in ctx.chunks_of_keys(sorted(k for k in keys.values() if k in at)).items():
+            short = row.end_line - row.start_line < ALIAS_LINES
+            if not row.symbol_name and short and names.defined_in(row.chunk_id) == [made[row.chunk_id]]:
+                at[key].score = max(at[key].score, hit.score + max(abs(hit.score), 1e-3) * 1e-3)
+                lifted = True
+    return sorted(ranked, key=lambda h: -h.score) if lifted else ranked
 
 
 def compared_names(query: str) -> frozenset[str]:
     """The names a question compares its answer with ("Like `doWhilst`, except the test is inverted":
-    ``doWhilst``), as written: a doc comment does not liken a function to itself. Only a name defined
-    once goes below: "Same as `attr.asdict`, except ..." describes attrs's own ``asdict``, and which of
-    two functions so named the comparison means, the name alone does not say."""
-    return frozenset(m.group(1) for m in _COMPARED.finditer(query))
+    ``doWhilst``) or links to ("[`R.equals`](#equals) is used to determine equality": ``equals``; not
+    a link to a page elsewhere), as written: a doc comment does not liken or link a function to itself.
+    Only a name defined once goes below: "Same as `attr.asdict`, except ..." describes attrs's own
+    ``asdict``, and which of two functions so named the comparison means, the name alone does not say."""
+    compared = {m.group(1) for m in _COMPARED.finditer(query)}
+    return frozenset(compared | {m.group(1) or m.group(2) or m.group(3) for m in _LINKED.finditer(query)})
 
 
 def _definitions(graph: CodeGraph, name: str) -> int:
