@@ -171,6 +171,7 @@ class Chunk:
 
 _CHUNK_NAMES = tuple(f.name for f in fields(Chunk))  # read once: dataclasses.fields() per result costs
 _CHUNK_VALUES = operator.attrgetter(*_CHUNK_NAMES)  # a chunk's fields in order, as one tuple (one C call)
+CHUNK_TEXT = _CHUNK_NAMES.index("text")  # where the text is among a chunk's values (QueryResult.from_values)
 
 
 # --------------------------------------------------------------------------- requests
@@ -610,8 +611,15 @@ class QueryResult(Chunk):
         cls, chunk: Chunk, hit: Any, highlights: list[list[int]] | None = None, mode: str | None = None
     ) -> QueryResult:
         """``chunk`` with the scores of ``hit`` (a retrieval ``Hit`` of a ``mode`` search) and the ranges to mark."""
+        return cls.from_values(_CHUNK_VALUES(chunk), hit, highlights, mode)
+
+    @classmethod
+    def from_values(
+        cls, values: Sequence[Any], hit: Any, highlights: list[list[int]] | None = None, mode: str | None = None
+    ) -> QueryResult:
+        """:meth:`of` a chunk given as its fields' values in its order (a catalog row), none built first."""
         return cls(
-            *_CHUNK_VALUES(chunk),  # a chunk's fields come first, in its order
+            *values,  # a chunk's fields come first, in its order
             score=round(hit.score, 6),
             vector_score=hit.vector_score,
             bm25_score=hit.bm25_score,
