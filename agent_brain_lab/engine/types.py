@@ -503,7 +503,9 @@ def _float_in(data: dict, name: str, default: float, low: float, high: float) ->
 
 def _string_list(data: dict, name: str, split: str | None, count: int, limit: int) -> list[str]:
     """A list of strings (a string is split on ``split``, or is one item), each checked."""
-    value = data.get(name, ())
+    value = data.get(name)
+    if value is None:  # not given (most requests: nothing to check)
+        return []
     if isinstance(value, str):
         value = value.split(split) if split else [value]
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
