@@ -36,7 +36,7 @@ from .store.generations import CATALOG, FIX_FORCE, FORMAT_VERSION, INDEX_DIR, In
 from .store.graph import CodeGraph
 from .store.storage import disk_full_problem, read_only_problem
 from .types import (
-    Chunk,
+    CHUNK_TEXT,
     GraphNeighbourhood,
     GraphRequest,
     IndexCorrupt,
@@ -328,9 +328,9 @@ class Brain:
         outcome = retrieval.search(ctx)
         hits = outcome.hits
         rows = _rows_of(catalog, [h.key for h in hits])
-        chunks = [rows[h.key] for h in hits]
-        marks = highlight_texts([c.text for c in chunks], query_terms(request.query))  # the page in one pass
-        results = [QueryResult.of(c, h, m, mode) for c, h, m in zip(chunks, hits, marks)]
+        chunks = [rows[h.key] for h in hits]  # each chunk's values, in its fields' order
+        marks = highlight_texts([c[CHUNK_TEXT] for c in chunks], query_terms(request.query))  # the page in one pass
+        results = [QueryResult.from_values(c, h, m, mode) for c, h, m in zip(chunks, hits, marks)]
         return QueryResponse(
             query=request.query,
             mode=request.mode,
@@ -433,11 +433,12 @@ def _prepare_queries(snapshot: Snapshot) -> None:
         snapshot.keywords.prepare()
 
 
-def _rows_of(catalog: Catalog, keys: Sequence[int]) -> dict[int, Chunk]:
-    """The catalog rows of chunk keys the generation being read holds. One missing means a writer
+def _rows_of(catalog: Catalog, keys: Sequence[int]) -> dict[int, tuple]:
+    """The catalog rows of chunk keys the generation being read holds, as their chunks' values
+    (``Catalog.chunk_values_by_key``). One missing means a writer
     collected it after a newer generation replaced this one (the reader sees the index moved and
     reads again) or, seen again from a fresh open, damage: never an answer short of a result."""
-    rows = catalog.chunks_by_key(keys)
+    rows = catalog.chunk_values_by_key(keys)
     if len(rows) < len(set(keys)):
         raise IndexCorrupt("a chunk of the generation being read is missing from the catalog", FIX_FORCE)
     return rows
@@ -458,7 +459,11 @@ def _neighbourhood(view: View, request: GraphRequest) -> GraphNeighbourhood:
     return GraphNeighbourhood(
         query=name,
         matches=matches,
-        chunks=[QueryResult.of(rows[keys[c]], retrieval.Hit(keys[c], 0.0)).to_dict() for c in chunk_ids if c in keys],
+        chunks=[
+            QueryResult.from_values(rows[keys[c]], retrieval.Hit(keys[c], 0.0)).to_dict()
+            for c in chunk_ids
+            if c in keys
+        ],
         per_relation=request.per_relation,
         all_relations=request.all_relations,
         **found,

@@ -48,10 +48,13 @@ def highlight_texts(texts: Sequence[str], terms: Set[str]) -> list[list[list[int
     word that can yield a query term holds that term's anchor (:func:`_anchor`) in its lowercased
     letters, so only the runs of word characters around the places ``str.find`` finds an anchor
     are read. The texts are searched as one, joined by a newline (no word character: no run
-    crosses from one text into the next), so a page pays for one lowering and one search per
-    anchor instead of one per result. What marks a word (its whole form, its parts and their
-    tokens) does not depend on the query: it is cached once per distinct word (:func:`_word_parts`),
-    and a query only tests it against its terms (a cache per run and query missed on every new query).
+    crosses from one text into the next, and no range from one run into the next), so a page pays
+    for one lowering and one search per anchor instead of one per result. The places are taken in
+    order, so the run of each is found once (the places after it inside the same run are passed
+    over) and the runs come in text order. What a run marks depends on its spelling and the terms
+    only: it is worked out once per distinct run on the page (:func:`_run_spans`, a page repeats
+    its words), from what marks one word, cached once per distinct word (:func:`_word_parts`; a
+    cache per run and query missed on every new query).
     The lowering may differ (ASCII only when a letter lowers to several code points): words are
     ASCII, so the runs that hold a term are found either way.
     """
@@ -65,45 +68,69 @@ def highlight_texts(texts: Sequence[str], terms: Set[str]) -> list[list[list[int
     lowered = joined.lower()
     if len(lowered) != len(joined):  # a letter that lowers to several ("İ"): keep places, lower ASCII only
         lowered = joined.translate(_ASCII_LOWER)  # (words are ASCII: the same runs are found either way)
-    backwards = ""
-    size = len(joined)
-    find, run_at = lowered.find, _RUN.match
-    runs: dict[int, int] = {}  # start -> end of each run of word characters an anchor was found in
+    find = lowered.find
+    places: list[int] = []
     for anchor in anchors:
         at = find(anchor)
         while at >= 0:
-            if joined[at - 1 : at] in _WORD_CHARS:  # inside a run: where it starts, read backwards
-                backwards = backwards or joined[::-1]
-                start = size - run_at(backwards, size - at).end()  # type: ignore[union-attr]
-            else:  # most places: a word starts with the anchor
-                start = at
-            end = run_at(joined, at).end()  # type: ignore[union-attr]
-            runs[start] = end
-            at = find(anchor, end if end > at else at + 1)
+            places.append(at)
+            at = find(anchor, at + 1)
     out: list[list[list[int]]] = [[] for _ in texts]
+    if not places:
+        return out
+    places.sort()
+    run_at, backwards, size = _RUN.match, "", len(joined)
+    marks: dict[str, tuple[tuple[int, int], ...]] = {}  # a run's spelling -> what it marks (page-local)
     text_no, base, limit = 0, 0, len(texts[0])  # the text the runs are in now: its place in joined
     ranges = out[0]
-    for start in sorted(runs):
-        end = runs[start]
+    end = -1  # where the last run read ends
+    for at in places:
+        if at < end:  # inside the run just read
+            continue
+        if joined[at - 1 : at] in _WORD_CHARS:  # inside a run: where it starts, read backwards
+            if at == end:  # just past the run just read (found in a letter that only lowers to one)
+                continue
+            backwards = backwards or joined[::-1]
+            start = size - run_at(backwards, size - at).end()  # type: ignore[union-attr]
+        else:  # most places: a word starts with the anchor
+            start = at
+        run = run_at(joined, start)
+        end = run.end()  # type: ignore[union-attr]
         if start == end:  # an anchor found in no word (as "k" lowered from the Kelvin sign)
+            continue
+        word = run.group()  # type: ignore[union-attr]
+        spans = marks.get(word)
+        if spans is None:
+            spans = marks[word] = _run_spans(word, terms)
+        if not spans:
             continue
         while start > limit:  # past that text's end (the newline after it)
             text_no += 1
             base, limit = limit + 1, limit + 1 + len(texts[text_no])
             ranges = out[text_no]
-        for at, word in _run_words(joined, start, end):
-            whole, parts = _word_parts(word)
-            if whole in terms:
-                spans: Iterable[tuple[int, int]] = ((0, len(word)),)
-            else:
-                spans = [(a, b) for a, b, tokens in parts if not tokens.isdisjoint(terms)]
-            at -= base
-            for a, b in spans:
-                if ranges and ranges[-1][1] == at + a:
-                    ranges[-1][1] = at + b
-                else:
-                    ranges.append([at + a, at + b])
+        start -= base
+        for a, b in spans:
+            ranges.append([start + a, start + b])
     return out
+
+
+def _run_spans(run: str, terms: frozenset[str]) -> tuple[tuple[int, int], ...]:
+    """The ``[start, end)`` spans of one run of word characters that match ``terms`` (adjacent ones
+    merged): each word WORD reads in it marked whole when its whole form is a term, else the parts
+    whose tokens hold one."""
+    out: list[tuple[int, int]] = []
+    for at, word in _run_words(run, 0, len(run)):
+        whole, parts = _word_parts(word)
+        if whole in terms:
+            spans: Iterable[tuple[int, int]] = ((0, len(word)),)
+        else:
+            spans = [(a, b) for a, b, tokens in parts if not tokens.isdisjoint(terms)]
+        for a, b in spans:
+            if out and out[-1][1] == at + a:
+                out[-1] = (out[-1][0], at + b)
+            else:
+                out.append((at + a, at + b))
+    return tuple(out)
 
 
 def _run_words(text: str, start: int, end: int) -> tuple[tuple[int, str], ...]:

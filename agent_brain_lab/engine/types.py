@@ -171,6 +171,7 @@ class Chunk:
 
 _CHUNK_NAMES = tuple(f.name for f in fields(Chunk))  # read once: dataclasses.fields() per result costs
 _CHUNK_VALUES = operator.attrgetter(*_CHUNK_NAMES)  # a chunk's fields in order, as one tuple (one C call)
+CHUNK_TEXT = _CHUNK_NAMES.index("text")  # where the text is among a chunk's values (QueryResult.from_values)
 
 
 # --------------------------------------------------------------------------- requests
@@ -503,7 +504,9 @@ def _float_in(data: dict, name: str, default: float, low: float, high: float) ->
 
 def _string_list(data: dict, name: str, split: str | None, count: int, limit: int) -> list[str]:
     """A list of strings (a string is split on ``split``, or is one item), each checked."""
-    value = data.get(name, ())
+    value = data.get(name)
+    if value is None:  # not given (most requests: nothing to check)
+        return []
     if isinstance(value, str):
         value = value.split(split) if split else [value]
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
@@ -611,8 +614,15 @@ class QueryResult(Chunk):
         cls, chunk: Chunk, hit: Any, highlights: list[list[int]] | None = None, mode: str | None = None
     ) -> QueryResult:
         """``chunk`` with the scores of ``hit`` (a retrieval ``Hit`` of a ``mode`` search) and the ranges to mark."""
+        return cls.from_values(_CHUNK_VALUES(chunk), hit, highlights, mode)
+
+    @classmethod
+    def from_values(
+        cls, values: Sequence[Any], hit: Any, highlights: list[list[int]] | None = None, mode: str | None = None
+    ) -> QueryResult:
+        """:meth:`of` a chunk given as its fields' values in its order (a catalog row), none built first."""
         return cls(
-            *_CHUNK_VALUES(chunk),  # a chunk's fields come first, in its order
+            *values,  # a chunk's fields come first, in its order
             score=round(hit.score, 6),
             vector_score=hit.vector_score,
             bm25_score=hit.bm25_score,

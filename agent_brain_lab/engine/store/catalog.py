@@ -271,14 +271,18 @@ class Catalog:
         return [ChunkRow(*r) for r in rows]
 
     def chunks_by_key(self, keys: Sequence[int]) -> dict[int, Chunk]:
-        out: dict[int, Chunk] = {}
+        return {key: Chunk(*values) for key, values in self.chunk_values_by_key(keys).items()}
+
+    def chunk_values_by_key(self, keys: Sequence[int]) -> dict[int, tuple]:
+        """The fields of each chunk, in the order of Chunk's own (``Chunk(*values)``): what a page of
+        results is built from without a Chunk in between."""
+        out: dict[int, tuple] = {}
         keys = [int(k) for k in keys]
         for start in range(0, len(keys), 900):
             part = keys[start : start + 900]
             marks = ",".join("?" * len(part))
             rows = self.db.execute(f"SELECT key, {', '.join(_CHUNK_ORDER)} FROM chunks WHERE key IN ({marks})", part)
-            for key, *values in rows:
-                out[key] = Chunk(*values)
+            out.update((row[0], row[1:]) for row in rows)
         return out
 
     def keys_of_chunk_ids(self, gen: int, chunk_ids: Iterable[str]) -> dict[str, int]:
