@@ -12,7 +12,6 @@ from agent_brain_lab import Brain
 from agent_brain_lab.engine.store.datafiles import release_pages
 from agent_brain_lab.engine.store.graph import CodeGraph
 from agent_brain_lab.engine.store.keywords import KeywordIndex
-from agent_brain_lab.engine.store.vectors import VectorIndex
 
 QUERY = "apply discount to the amount"
 
@@ -90,45 +89,30 @@ def test_graph_mode_embeds_the_query_beside_its_walk(brain):
     assert len(threads) == 2 and all(t.startswith("agent-brain-query-beside") for t in threads), threads
 
 
-def test_hybrid_embeds_first_then_scores_its_keywords_beside_the_vector_search(brain, monkeypatch):
-    """hybrid embeds the query on the calling thread first (never waiting for another thread to get the
-    GIL, the model's threads not sharing the cores with the keyword leg), then scores its keyword leg,
-    selects its top rows and computes their similarities on the query pool while this thread searches
-    the vectors; at alpha 1 it scores no keywords. Each query embedded and scored once, each candidate's
-    similarity computed once."""
+def test_hybrid_embeds_on_the_calling_thread_while_its_keywords_are_scored_beside(brain, monkeypatch):
+    """hybrid starts the query's embedding at once on the calling thread (never waiting for another
+    thread to get the GIL) and scores its keyword leg on the query pool meanwhile; at alpha 1 it scores
+    no keywords. Each query embedded and scored once."""
     here = threading.current_thread().name
-    events: list[tuple[str, str]] = []
-    asked: list[int] = []
+    embedded: list[str] = []
+    scored: list[str] = []
     embed = brain._query_vectors._embed
     scores = KeywordIndex.scores
-    similarities = VectorIndex.similarities
 
     def recorded(text: str) -> np.ndarray:
-        events.append(("embed", threading.current_thread().name))
+        embedded.append(threading.current_thread().name)
         return embed(text)
-
-    def similar(self, query, keys):
-        events.append(("similarities", threading.current_thread().name))
-        asked.extend(int(k) for k in keys)
-        return similarities(self, query, keys)
 
     monkeypatch.setattr(brain._query_vectors, "_embed", recorded)
     monkeypatch.setattr(
         KeywordIndex,
         "scores",
-        lambda self, tokens: events.append(("scores", threading.current_thread().name)) or scores(self, tokens),
+        lambda self, tokens: scored.append(threading.current_thread().name) or scores(self, tokens),
     )
-    monkeypatch.setattr(VectorIndex, "similarities", similar)
-    response = brain.query("discounted totals of a cart", mode="hybrid", top_k=5)
-    assert response.results
-    assert [e for e, _ in events][:3] == ["embed", "scores", "similarities"], events
-    assert events[0][1] == here and events[1][1].startswith("agent-brain-query-beside") and events[2][1] == events[1][1]
-    assert sum(e == "scores" for e, _ in events) == 1 and sum(e == "embed" for e, _ in events) == 1
-    assert len(asked) == len(set(asked))  # the keyword rows' similarities are not computed again
-    assert any(r.vector_score is not None and r.bm25_score for r in response.results)
-    events.clear()
+    assert brain.query("discounted totals of a cart", mode="hybrid", top_k=5).results
+    assert embedded == [here] and len(scored) == 1 and scored[0].startswith("agent-brain-query-beside"), scored
     assert brain.query("totals of the discounted carts", mode="hybrid", alpha=1.0, top_k=5).results
-    assert [e for e, _ in events if e != "similarities"] == ["embed"] and events[0][1] == here
+    assert embedded == [here, here] and len(scored) == 1
 
 
 def test_multi_labels_only_the_results_it_shows(brain, monkeypatch):
