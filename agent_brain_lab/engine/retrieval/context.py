@@ -71,9 +71,6 @@ class QueryContext:
         self.mask = snapshot.columns.mask(request)
         self._keywords_beside: Future[np.ndarray] | None = None
         self._tops: dict[int, np.ndarray] = {}
-        # the similarities this query has computed (sorted keys, similarities, has a vector): a key's
-        # similarity does not depend on the keys asked with it, so each is computed once (hybrid.py)
-        self.known_similarities = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32), np.zeros(0, dtype=bool))
 
     @cached_property
     def query_vector(self) -> np.ndarray:
@@ -87,21 +84,13 @@ class QueryContext:
     def query_tokens(self) -> list[str]:
         return query_tokens(self.request.query)
 
-    def score_keywords_beside(
-        self,
-        start: Callable[[Callable[[], np.ndarray]], Future[np.ndarray]],
-        top: int,
-        then: Callable[[np.ndarray], object] | None = None,
-    ) -> None:
+    def score_keywords_beside(self, start: Callable[[Callable[[], np.ndarray]], Future[np.ndarray]], top: int) -> None:
         """Have ``start`` compute :attr:`bm25_scores` and their best ``top`` rows (:meth:`keyword_top`)
-        on another thread while this one goes on (hybrid searches the vectors meanwhile), then call
-        ``then`` with those rows there. What they leave is read here only once the future is done."""
+        on another thread while this one goes on (hybrid embeds the query meanwhile)."""
 
         def scores_and_top() -> np.ndarray:
             scores = self._keyword_scores()
-            rows = self._tops[top] = top_rows(scores, top)
-            if then is not None:
-                then(rows)
+            self._tops[top] = top_rows(scores, top)  # read by this thread only once the future is done
             return scores
 
         self._keywords_beside = start(scores_and_top)

@@ -31,20 +31,14 @@ def run(ctx: QueryContext) -> list[Hit]:
 
 
 def start(ctx: QueryContext, beside: Callable[[Callable[[], np.ndarray]], Future[np.ndarray]]) -> None:
-    """Before :func:`run`: the query embedded on this thread, then the keyword leg started on another
-    (``beside`` runs it) for the blend's first pass to find done.
-
-    The embedding runs alone, on both of the model's threads: a thread embedding beside Python work
-    waited for the GIL to start the model (up to the 5 ms switch interval; p95 ~4.5 ms at 100k chunks
-    on 2 busy cores), and the keyword leg scored beside the embedding took a core from the model's
-    two. It runs beside the first pass's vector search instead, which releases the GIL and uses one
-    core: the keyword scores, their top rows and those rows' similarities (the first pass needs them
-    all) are computed meanwhile."""
+    """Before :func:`run`: the keyword leg scored on another thread (``beside`` runs it) while this one
+    embeds the query. The embedding starts at once and finishes on this thread: a thread embedding
+    beside Python work waited for the GIL to start the model (up to the 5 ms switch interval; p95
+    ~4.5 ms at 100k chunks on 2 busy cores) and then to hand the vector over."""
+    if keywords_heard(ctx):
+        ctx.score_keywords_beside(beside, POOL)  # and the first pass's top rows: off this thread's path
     if ctx.snapshot.vectors:  # else the vector leg is empty and the query is not embedded
         ctx.query_vector  # noqa: B018
-    if keywords_heard(ctx):
-        known = _Similarities(ctx)
-        ctx.score_keywords_beside(beside, POOL, lambda rows: known(ctx.snapshot.columns.keys[rows]))
 
 
 def keywords_heard(ctx: QueryContext) -> bool:
@@ -132,27 +126,27 @@ def blend(ctx: QueryContext, count: int, exact: bool = True) -> list[Hit]:
 
 
 class _Similarities:
-    """:func:`similarities` of the keys one query has asked for (``ctx.known_similarities``), each
-    computed once: a deeper pass (4 and 16 times the first) asks again for every key of the passes
-    before it, and the first pass finds the keyword leg's rows done (:func:`start`). A key's
+    """:func:`similarities` of the keys one blend has asked for, each computed once: a deeper pass
+    (4 and 16 times the first) asks again for every key of the passes before it. A key's
     similarity does not depend on the keys asked with it, so a remembered one is the same float."""
 
     def __init__(self, ctx: QueryContext):
         self._ctx = ctx
+        self._keys = np.zeros(0, dtype=np.int64)  # sorted
+        self._sims: np.ndarray = np.zeros(0, dtype=np.float32)
+        self._embedded = np.zeros(0, dtype=bool)
 
     def __call__(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        known_keys, known_sims, known_embedded = self._ctx.known_similarities  # known_keys sorted
-        new = keys[~is_in(keys, known_keys)]
+        new = keys[~is_in(keys, self._keys)]
         if len(new):
             sims, embedded = similarities(self._ctx, new)
-            known = np.concatenate([known_keys, new])
+            known = np.concatenate([self._keys, new])
             order = np.argsort(known)
-            known_keys = known[order]
-            known_sims = np.concatenate([known_sims, sims])[order]
-            known_embedded = np.concatenate([known_embedded, embedded])[order]
-            self._ctx.known_similarities = known_keys, known_sims, known_embedded
-        at = np.searchsorted(known_keys, keys)
-        return known_sims[at], known_embedded[at]
+            self._keys = known[order]
+            self._sims = np.concatenate([self._sims, sims])[order]
+            self._embedded = np.concatenate([self._embedded, embedded])[order]
+        at = np.searchsorted(self._keys, keys)
+        return self._sims[at], self._embedded[at]
 
 
 def _unseen(
