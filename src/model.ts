@@ -140,12 +140,14 @@ export class BrainModel {
   /**
    * Why the last search has no results to show, if it failed in a way the user fixes.
    * "Nothing indexed yet" is worded from the state now, not when the search failed: once
-   * an index run goes (the button clicked, or a run another client started), it says that
+   * an index run goes (the button clicked, or a run another client or process started), it says that
    * run is building the first index instead of asking for the click already made.
    */
   get notice(): ISearchNotice | null {
     if (this._notice?.kind === 'not_indexed') {
-      const running = this._job !== null && !isTerminal(this._job.status);
+      const running =
+        (this._job !== null && !isTerminal(this._job.status)) ||
+        this._status?.state === 'indexing'; // a run of a kernel or the CLI
       return {
         kind: 'not_indexed',
         message: running

@@ -274,6 +274,25 @@ describe('BrainModel search', () => {
     model.dispose();
   });
 
+  it('says the first index is being built when another process builds it', async () => {
+    const { model } = setup(r =>
+      r.path === 'query'
+        ? {
+            status: 503,
+            body: { error: 'not_indexed', message: '/w has no index yet' }
+          }
+        : {
+            status: 200,
+            body: statusOf({ state: 'indexing', generation: 0 })
+          }
+    );
+    model.setOptions({ query: 'cart' });
+    await model.search();
+    await model.refreshStatus(); // the CLI's run holds the writer lock: state indexing
+    expect(model.notice?.message).toContain('the first index is analysing');
+    model.dispose();
+  });
+
   it('clears stale results and names the filter a bad glob came from', async () => {
     let fail = false;
     const { model, messages } = setup(r =>
