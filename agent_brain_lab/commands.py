@@ -346,7 +346,7 @@ def describe_error(err: BaseException, prog: str) -> tuple[str, int]:
     if isinstance(err, InvalidRequest):
         detail = str(err).removeprefix(f"{err.field}: ")
         return f"{prog}: {_FLAGS.get(err.field, err.field)}: {detail}", 2
-    if isinstance(err, NotIndexed):
+    if isinstance(err, NotIndexed) and not err.building:
         return f"{prog}: {err} (run `{prog} index`)", 1
     if isinstance(err, BrainError):
         return f"{prog}: {err}", 1

@@ -137,8 +137,28 @@ export class BrainModel {
   get lastEnded(): IJob | null {
     return this._lastEnded;
   }
-  /** Why the last search has no results to show, if it failed in a way the user fixes. */
+  /**
+   * Why the last search has no results to show, if it failed in a way the user fixes.
+   * "Nothing indexed yet" is worded from the state now, not when the search failed: once
+   * an index run goes (the button clicked, or a run another client or process started), it says that
+   * run is building the first index instead of asking for the click already made.
+   */
   get notice(): ISearchNotice | null {
+    if (this._notice?.kind === 'not_indexed') {
+      const running =
+        (this._job !== null && !isTerminal(this._job.status)) ||
+        this._status?.state === 'indexing'; // a run of a kernel or the CLI
+      return {
+        kind: 'not_indexed',
+        message: running
+          ? this.trans.__(
+              'Nothing is searchable yet: the first index is analysing the files. Keyword and graph search answer as soon as that is done, semantic search as the files are embedded.'
+            )
+          : this.trans.__(
+              'Nothing is indexed yet. Click Index workspace: keyword and graph search answer as soon as the files are analysed, semantic search once they are embedded.'
+            )
+      };
+    }
     return this._notice;
   }
   /** Set when the server extension does not answer at all (not installed / not enabled). */
@@ -347,12 +367,7 @@ export class BrainModel {
   private _searchFailed(error: unknown): void {
     if (error instanceof ApiError && error.code === 'not_indexed') {
       this._response = null;
-      this._notice = {
-        kind: 'not_indexed',
-        message: this.trans.__(
-          'Nothing is indexed yet. Click Index workspace: keyword and graph search answer as soon as the files are analysed, semantic search once they are embedded.'
-        )
-      };
+      this._notice = { kind: 'not_indexed', message: '' }; // worded by `notice`
     } else if (error instanceof ApiError && error.field) {
       this._response = null; // the old results would read as if this filter applied
       this._notice = {

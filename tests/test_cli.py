@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 from workspace_fixture import copy_workspace
 
-from agent_brain_lab.engine.types import MODES
+from agent_brain_lab.engine import Brain
+from agent_brain_lab.engine.store.generations import IndexDir
+from agent_brain_lab.engine.types import MODES, NotIndexed
 
 REPO = Path(__file__).resolve().parents[1]
 TIMEOUT = 600
@@ -203,6 +205,22 @@ def test_reset_then_not_indexed(tmp_path):
     assert proc.returncode == 0 and proc.stdout.startswith("Index reset: ")
     assert ok_json("status", cwd=tmp_path)["state"] == "empty"
     failure("query", "cart total", cwd=tmp_path, status=1)
+
+
+def test_a_query_while_the_first_index_runs_says_it_runs(tmp_path):
+    """Field sweep: during a first index's analysis, status said "the first index is analysing the
+    files" while a query said "no index yet: index it first (run `agent-brain-lab index`)"."""
+    (tmp_path / "notes.md").write_text("# Notes\n\nThe cart total includes tax.\n")
+    with IndexDir(tmp_path).writer_lock():  # what a first index run holds until it publishes
+        assert ok_json("status", cwd=tmp_path)["state"] == "indexing"
+        line = failure("query", "cart total", cwd=tmp_path, status=1)
+        assert "the first index is analysing the files" in line
+        assert "index it first" not in line and "agent-brain-lab index" not in line
+        with pytest.raises(NotIndexed) as caught:  # the error every door maps (REST 503, MCP, %brain)
+            Brain(tmp_path).query("cart total", mode="bm25")
+        assert caught.value.building and caught.value.code == "not_indexed"
+    line = failure("query", "cart total", cwd=tmp_path, status=1)  # nobody indexing: ask for it
+    assert "index it first" in line and "agent-brain-lab index" in line
 
 
 def test_help_lists_every_command(tmp_path):

@@ -151,6 +151,20 @@ def tools(tmp_path) -> BrainTools:
     return BrainTools(lambda: backend)
 
 
+async def test_status_counts_every_skipped_file_once_and_truly(tmp_path):
+    """Field sweep: on a workspace of 94 skipped files the tool said ``skipped_total: 94`` and
+    ``skipped_files: 50`` (the length of status's first-50 list) side by side."""
+    (tmp_path / "tides.py").write_text(TIDES)
+    for i in range(60):
+        (tmp_path / f"blob{i:02}.dat").write_bytes(b"\x00\x01binary\x00" * 8)
+    tools = BrainTools(lambda: stdio.LocalBackend(Brain(tmp_path)))
+    await tools.call("index_workspace", {})
+    status = await tools.call("workspace_status", {})
+    counts = {key: value for key, value in status.items() if key.startswith("skipped") and isinstance(value, int)}
+    assert counts == {"skipped_total": 60}
+    assert sum(status["skipped_by_reason"].values()) == 60
+
+
 async def test_a_second_index_call_joins_the_running_one(tools):
     first, second = await asyncio.gather(tools.call("index_workspace", {}), tools.call("index_workspace", None))
     assert (first["joined"], second["joined"]) == (False, True)

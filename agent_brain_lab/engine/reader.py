@@ -105,7 +105,7 @@ class IndexReader:
             identity = Identity.of(self._dir)
             if not identity.generation:
                 self.forget()
-                raise NotIndexed("this workspace has no index yet: index it first")
+                raise NotIndexed(building=self._dir.exists() and self._dir.writer_active())
             with self._lock:
                 held = self._held(identity)
                 if held is not None:

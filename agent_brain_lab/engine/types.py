@@ -101,7 +101,19 @@ class InvalidRequest(BrainError, ValueError):
 
 
 class NotIndexed(BrainError):
+    """No generation is published yet. ``building``: a writer is making the first one (every door then
+    says so, instead of asking for the index that is already running)."""
+
     code = "not_indexed"
+
+    def __init__(self, *, building: bool = False):
+        super().__init__(
+            "this workspace has no index yet: the first index is analysing the files (keyword and graph search"
+            " answer once they are analysed, semantic search as they are embedded)"
+            if building
+            else "this workspace has no index yet: index it first"
+        )
+        self.building = building
 
 
 class WorkspaceBusy(BrainError):

@@ -345,7 +345,8 @@ def compact_status(status: dict[str, Any]) -> dict[str, Any]:
     out = {key: value for key, value in status.items() if key not in bulky}
     out["graph"] = {key: status["graph"][key] for key in ("entities", "relations")}
     out["model"] = status["model"].get("name")
-    out["skipped_files"] = len(status["skipped"])
+    # how many were skipped is ``skipped_total`` (by reason: ``skipped_by_reason``); ``skipped`` lists only
+    # the first 50, so its length is no count
     out["job"] = compact_job(status["job"]) if status.get("job") else None
     return out
 

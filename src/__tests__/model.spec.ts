@@ -232,6 +232,67 @@ describe('BrainModel search', () => {
     expect(model.notice?.message).toContain('Index workspace');
   });
 
+  it('does not ask for the click already made while the first index runs', async () => {
+    // Field sweep: a search before the first index, then Index workspace: the panel
+    // showed "Indexing…" above "Nothing is indexed yet. Click Index workspace" for
+    // the whole analysis (the notice was worded when the search failed).
+    let running = true;
+    const { model, finished } = setup(r => {
+      if (r.path === 'query') {
+        return {
+          status: 503,
+          body: { error: 'not_indexed', message: '/w has no index yet' }
+        };
+      }
+      if (r.method === 'POST' && r.path === 'index') {
+        return {
+          status: 202,
+          body: { job_id: 'j1', ...job({ status: 'running', path: '' }) }
+        };
+      }
+      if (r.path === 'jobs/j1') {
+        return {
+          status: 200,
+          body: job({ status: running ? 'running' : 'cancelled' })
+        };
+      }
+      return {
+        status: 200,
+        body: statusOf({ state: 'empty', generation: 0 })
+      };
+    });
+    model.setOptions({ query: 'cart' });
+    await model.search();
+    expect(model.notice?.message).toContain('Click Index workspace');
+    await model.index();
+    expect(model.notice?.kind).toBe('not_indexed');
+    expect(model.notice?.message).not.toContain('Click Index workspace');
+    expect(model.notice?.message).toContain('the first index is analysing');
+    running = false; // cancelled before it published anything: the click is asked for again
+    await finished;
+    expect(model.notice?.message).toContain('Click Index workspace');
+    model.dispose();
+  });
+
+  it('says the first index is being built when another process builds it', async () => {
+    const { model } = setup(r =>
+      r.path === 'query'
+        ? {
+            status: 503,
+            body: { error: 'not_indexed', message: '/w has no index yet' }
+          }
+        : {
+            status: 200,
+            body: statusOf({ state: 'indexing', generation: 0 })
+          }
+    );
+    model.setOptions({ query: 'cart' });
+    await model.search();
+    await model.refreshStatus(); // the CLI's run holds the writer lock: state indexing
+    expect(model.notice?.message).toContain('the first index is analysing');
+    model.dispose();
+  });
+
   it('clears stale results and names the filter a bad glob came from', async () => {
     let fail = false;
     const { model, messages } = setup(r =>
