@@ -159,3 +159,35 @@ def test_a_kernel_runs_vector_queries_whatever_came_first(workspace, cells):
     done = execute([*cells, query, "import onnxruntime\nprint('alive')"], workspace)
     assert done[2].outputs[0]["text"].startswith("shop/")
     assert done[3].outputs[0]["text"] == "alive\n"
+
+
+def test_a_server_in_an_indexed_workspace_loads_no_model_until_a_query(workspace):
+    """It follows the disk from the start and answers ``status`` (the status bar asks on every page
+    load) with the engine open but no model; the first query preloads it."""
+    code = f"""
+        import sys, time
+        from jupyter_server.serverapp import ServerApp
+        from traitlets.config import Config
+        from agent_brain_lab.engine.types import QueryRequest
+        config = Config()
+        config.ServerApp.root_dir = {str(workspace)!r}
+        config.ServerApp.jpserver_extensions = {{"agent_brain_lab": True}}
+        app = ServerApp(config=config)
+        app.initialize(argv=[], find_extensions=False, new_httpserver=False)
+        (app_of,) = [p.app for p in app.extension_manager.extensions["agent_brain_lab"].extension_points.values()]
+        follower, service = app_of.follower, app_of.service
+        deadline = time.monotonic() + 120
+        while follower.batcher is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert follower.batcher is not None, "the disk follower did not start"
+        assert service.status()["state"] == "ready"
+        time.sleep(1)  # a preload started by either would be importing the model by now
+        print("before", "onnxruntime" in sys.modules, "fastembed" in sys.modules)
+        service.query(QueryRequest.build({{"query": "how is the discount computed"}}))
+        print("after", "onnxruntime" in sys.modules)
+    """
+    done = run_python(code, cwd=workspace)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.split("\n")
+    assert "before False False" in lines, done.stdout
+    assert "after True" in lines, done.stdout

@@ -54,8 +54,10 @@ class ServerStatus(TypedDict):
 
 class BrainService:
     """Owns the server's Brain, opened on first use: a server that never uses it never loads the
-    engine. A Brain that cannot open (no model, bad root) is kept as its error, which every route
-    then answers with, instead of the extension failing to load."""
+    engine, and one that only follows the disk or answers ``status`` (the status bar asks at every
+    page load) loads no model: the preload starts with the first query, graph or index request. A
+    Brain that cannot open (no model, bad root) is kept as its error, which every route then answers
+    with, instead of the extension failing to load."""
 
     def __init__(self, root: Path, config: BrainConfig, *, log: logging.Logger | None = None, query_threads: int = 2):
         self.root = root
@@ -64,6 +66,7 @@ class BrainService:
         self._brain: Brain | None = None
         self._error: BrainError | None = None
         self._open_lock = threading.Lock()
+        self._warming = False  # the preload was started (once the brain had an index)
         self.jobs = JobManager(self._run_job, log=self.log)
         self.watch_status: Callable[[], dict[str, Any]] = lambda: {"mode": "off", "reason": "not watching"}
         self.retrying: Callable[[], Job | None] = lambda: None  # the failed job whose changes wait to be retried
@@ -73,6 +76,19 @@ class BrainService:
 
     @property
     def brain(self) -> Brain:
+        """The brain for a request or a job: opened, and once it has an index, its model, graph and
+        names preloaded once, off the request path (:meth:`_warm`)."""
+        brain = self.open_brain()
+        if not self._warming:
+            with self._open_lock:
+                if not self._warming and brain.has_index():
+                    self._warming = True  # a daemon thread: a server stopped meanwhile does not wait for it
+                    threading.Thread(target=self._warm, name="agent-brain-warm", daemon=True).start()
+        return brain
+
+    def open_brain(self) -> Brain:
+        """The brain, opened without preloading anything: following the disk uses this, so a server
+        started in an indexed workspace loads no model until someone asks or something changes."""
         if self._brain is None and self._error is None:
             with self._open_lock:
                 if self._brain is None and self._error is None:
@@ -94,14 +110,10 @@ class BrainService:
         except BrainError as err:
             self._error = err
             self.log.error("agent-brain: cannot open the brain of %s: %s", self.root, err)
-            return
-        if self._brain.has_index():  # the model, graph and names now, off the request path; a daemon
-            # thread: a server stopped meanwhile exits without waiting for the model to load
-            threading.Thread(target=self._warm, name="agent-brain-warm", daemon=True).start()
 
     def _warm(self) -> None:
         try:
-            self.brain.warm()
+            self.open_brain().warm()
         except BrainError as err:  # an unreadable index: the first request reports it
             self.log.warning("agent-brain: could not preload the index: %s", err)
 
@@ -176,7 +188,7 @@ class BrainService:
         return self.brain.graph_entity(request)
 
     def status(self, request: StatusRequest | None = None) -> dict[str, Any]:
-        status = self.brain.status(request or StatusRequest()).to_dict()
+        status = self.open_brain().status(request or StatusRequest()).to_dict()  # asking how it is is not using it
         job = self.jobs.active()
         if job is not None and job.status == "running":
             status["state"] = "indexing"
@@ -188,7 +200,7 @@ class BrainService:
         active = self.jobs.active()
         if active is not None:
             raise JobRunning(active)
-        return self.brain.reset(drop_cache=drop_cache)
+        return self.open_brain().reset(drop_cache=drop_cache)
 
     def close(self) -> None:
         """Cancel a running job (it commits nothing) and stop the threads; returns without waiting."""

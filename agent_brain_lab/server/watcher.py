@@ -55,7 +55,7 @@ class DiskFollower:
             from ..engine.watch.batcher import ChangeBatcher
             from ..engine.watch.watcher import Watcher
 
-            brain = self.service.brain
+            brain = self.service.open_brain()  # not preloaded: following costs no model until a change
             self.batcher = ChangeBatcher(brain, self._submit, delay=self._delay, log=self.log, settles_later=True)
             if self._watch:
                 self.watcher = Watcher(self.batcher, log=self.log)
