@@ -42,6 +42,20 @@ def loaded_heavy(code: str, cwd: Path | None = None) -> list[str]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def server_started(root: Path) -> str:
+    """Code that initialises a Jupyter server on ``root`` with the extension: ``app_of`` is ours."""
+    return f"""
+        from jupyter_server.serverapp import ServerApp
+        from traitlets.config import Config
+        config = Config()
+        config.ServerApp.root_dir = {str(root)!r}
+        config.ServerApp.jpserver_extensions = {{"agent_brain_lab": True}}
+        app = ServerApp(config=config)
+        app.initialize(argv=[], find_extensions=False, new_httpserver=False)
+        (app_of,) = [p.app for p in app.extension_manager.extensions["agent_brain_lab"].extension_points.values()]
+    """
+
+
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lazy") / "shop-demo"
@@ -60,19 +74,14 @@ def test_brain_is_still_importable_from_the_package():
 
 
 def test_loading_the_server_extension_loads_no_engine(tmp_path):
-    code = f"""
-        from jupyter_server.serverapp import ServerApp
-        from traitlets.config import Config
-        config = Config()
-        config.ServerApp.root_dir = {str(tmp_path)!r}
-        config.ServerApp.jpserver_extensions = {{"agent_brain_lab": True}}
-        app = ServerApp(config=config)
-        app.initialize(argv=[], find_extensions=False, new_httpserver=False)
-        (app_of,) = [p.app for p in app.extension_manager.extensions["agent_brain_lab"].extension_points.values()]
+    code = (
+        server_started(tmp_path)
+        + """
         assert app_of.service is not None and app_of.service._brain is None
         rules = app.web_app.default_router.rules[0].target.rules
         assert any("agent-brain" in str(r.matcher.regex.pattern) for r in rules)
     """
+    )
     assert loaded_heavy(code) == []
 
 
@@ -164,17 +173,11 @@ def test_a_kernel_runs_vector_queries_whatever_came_first(workspace, cells):
 def test_a_server_in_an_indexed_workspace_loads_no_model_until_a_query(workspace):
     """It follows the disk from the start and answers ``status`` (the status bar asks on every page
     load) with the engine open but no model; the first query preloads it."""
-    code = f"""
+    code = (
+        server_started(workspace)
+        + """
         import sys, time
-        from jupyter_server.serverapp import ServerApp
-        from traitlets.config import Config
         from agent_brain_lab.engine.types import QueryRequest
-        config = Config()
-        config.ServerApp.root_dir = {str(workspace)!r}
-        config.ServerApp.jpserver_extensions = {{"agent_brain_lab": True}}
-        app = ServerApp(config=config)
-        app.initialize(argv=[], find_extensions=False, new_httpserver=False)
-        (app_of,) = [p.app for p in app.extension_manager.extensions["agent_brain_lab"].extension_points.values()]
         follower, service = app_of.follower, app_of.service
         deadline = time.monotonic() + 120
         while follower.batcher is None and time.monotonic() < deadline:
@@ -183,9 +186,10 @@ def test_a_server_in_an_indexed_workspace_loads_no_model_until_a_query(workspace
         assert service.status()["state"] == "ready"
         time.sleep(1)  # a preload started by either would be importing the model by now
         print("before", "onnxruntime" in sys.modules, "fastembed" in sys.modules)
-        service.query(QueryRequest.build({{"query": "how is the discount computed"}}))
+        service.query(QueryRequest.build({"query": "how is the discount computed"}))
         print("after", "onnxruntime" in sys.modules)
     """
+    )
     done = run_python(code, cwd=workspace)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.split("\n")
