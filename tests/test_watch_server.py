@@ -136,7 +136,12 @@ async def test_a_save_through_jupyter_is_indexed_once(api, jp_fetch, follower):
 
     await eventually(both_reported, "the save seen by the hook and by the watcher")
     await settled(follower)
-    jobs = (await api("GET", "jobs"))[1]["jobs"]
+
+    async def finished():  # the file is searchable once its job published; the job ends just after
+        jobs = (await api("GET", "jobs"))[1]["jobs"]
+        return jobs if all(j["status"] not in ("pending", "running") for j in jobs) else None
+
+    jobs = await eventually(finished, "the save's job finished")
     assert [j["status"] for j in jobs if "probe/band.md" in j["paths"]] == ["done"], jobs
 
 
