@@ -185,7 +185,7 @@ def aliases_above(
         for key, row in ctx.chunks_of_keys(sorted(k for k in keys.values() if k in at)).items():
             short = row.end_line - row.start_line < ALIAS_LINES
             if not row.symbol_name and short and names.defined_in(row.chunk_id) == [made[row.chunk_id]]:
-                at[key].score = max(at[key].score, hit.score + max(abs(hit.score), 1e-3) * 1e-3)
+                at[key].score = max(at[key].score, _just_above(hit.score))
                 lifted = True
     return sorted(ranked, key=lambda h: -h.score) if lifted else ranked
 
@@ -286,11 +286,8 @@ def members_before_containers(
             continue
         member = key_of.get(str(graph.attrs(named[0]).get("chunk_id", "")))
         if member is not None and at[member] > at[hit.key] and member not in lifted:
-            lifted[member] = hit.score + max(abs(hit.score), 1e-3) * 1e-3
-    for hit in ranked:
-        if hit.key in lifted:
-            hit.score = lifted[hit.key]
-    return sorted(ranked, key=lambda h: -h.score) if lifted else ranked
+            lifted[member] = _just_above(hit.score)
+    return _lifted(ranked, lifted)
 
 
 def _spelled(data: Mapping[str, Any], query: set[str]) -> frozenset[str]:
@@ -353,7 +350,17 @@ def composers_before_parts(
         above = [at[k] for k in parts if k is not None and k != hit.key and at[k] < at[hit.key]]
         if len(above) >= COMPOSED_PARTS:
             first = ranked[min(above)]
-            lifted[hit.key] = first.score + max(abs(first.score), 1e-3) * 1e-3
+            lifted[hit.key] = _just_above(first.score)
+    return _lifted(ranked, lifted)
+
+
+def _just_above(score: float) -> float:
+    """A score that ranks just above ``score`` and below anything clearly above it."""
+    return score + max(abs(score), 1e-3) * 1e-3
+
+
+def _lifted(ranked: list[Hit], lifted: dict[int, float]) -> list[Hit]:
+    """``ranked`` with the ``lifted`` hits (by key) given their new scores, in score order again."""
     for hit in ranked:
         if hit.key in lifted:
             hit.score = lifted[hit.key]
