@@ -76,7 +76,7 @@ def prefill(root: Path) -> dict:
     index_dir.mkdir(exist_ok=True)
     catalog = Catalog(index_dir / "catalog.sqlite", create=True)
     try:
-        catalog.cache_vectors(brain._model.identity, zip(hashes, vectors))
+        catalog.cache_vectors(brain._model.key, zip(hashes, vectors))
     finally:
         catalog.close()
     return {"files": len(files), "texts": len(hashes), "analyse_s": round(analysed, 1)}
