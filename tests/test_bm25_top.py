@@ -6,6 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agent_brain_lab.engine.retrieval import context
 from agent_brain_lab.engine.retrieval.context import top_rows
 
 scores = st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 2.5]), max_size=60).map(
@@ -44,3 +45,37 @@ def test_the_best_of_fewer_rows_are_the_first_of_a_longer_selection(scores, fewe
     included)."""
     fewer, more = min(fewer, more), max(fewer, more)
     assert top_rows(scores, more)[:fewer].tolist() == top_rows(scores, fewer).tolist()
+
+
+def test_top_rows_through_the_groups_floor_on_long_rows():
+    """Rows long enough for the floor from the groups' maxima (``_floor``: at least ``count`` groups
+    of ``GROUP`` rows): the same rows as a full sort on seeded rows of every shape the floor could
+    get wrong — a few distinct values tied at the cut across groups, the best scores in one group
+    (or in the rows left out of every group), fewer positive scores than places, negative scores,
+    float32 and float64 (a masked leg's)."""
+    rng = np.random.default_rng(23)
+    checked_floor = 0
+    for case in range(400):
+        n = int(rng.integers(context.GROUP * 5, context.GROUP * 80))
+        shape = case % 5
+        if shape == 0:  # few distinct values: ties at every cut
+            scores = rng.choice([0.0, 0.5, 1.0, 1.5, 2.0], size=n, p=[0.5, 0.2, 0.15, 0.1, 0.05])
+        elif shape == 1:  # the best rows in one group (rows i, i + groups, ...) or the ungrouped tail
+            scores = rng.random(n) * 0.1
+            groups = n // context.GROUP
+            scores[int(rng.integers(groups)) :: groups] += 5.0
+            scores[groups * context.GROUP :] += rng.choice([0.0, 10.0])
+        elif shape == 2:  # fewer positive scores than places, in few groups
+            scores = np.zeros(n)
+            scores[rng.choice(n, size=int(rng.integers(0, 30)), replace=False)] = rng.choice([1.0, 2.0])
+        elif shape == 3:  # negative and zero scores below
+            scores = rng.choice([-1.0, 0.0, 0.25, 3.0], size=n, p=[0.3, 0.3, 0.3, 0.1])
+        else:  # BM25-like: most rows score, continuous values
+            scores = rng.gamma(1.5, 2.0, size=n) * (rng.random(n) < 0.7)
+        scores = scores.astype(np.float32 if case % 2 else np.float64)
+        for count in (1, 3, 10, 30, 50):
+            order = np.lexsort((np.arange(n), -scores))
+            expected = [int(i) for i in order if scores[i] > 0][:count]
+            assert top_rows(scores, count).tolist() == expected, (case, count)
+            checked_floor += context._floor(scores, count) > 0
+    assert checked_floor > 1000  # most selections went through the floor

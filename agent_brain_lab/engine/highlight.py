@@ -6,7 +6,6 @@ result has the same words marked everywhere.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence, Set
 from functools import lru_cache
 
@@ -46,17 +45,17 @@ def highlight_texts(texts: Sequence[str], terms: Set[str]) -> list[list[list[int
 
     The same ranges as reading every word in turn (:func:`_scan`), at a fraction of its cost: every
     word that can yield a query term holds that term's anchor (:func:`_anchor`) in its lowercased
-    letters, so only the runs of word characters around the places ``str.find`` finds an anchor
+    letters, so only the runs of word characters around the places ``bytes.find`` finds an anchor
     are read. The texts are searched as one, joined by a newline (no word character: no run
     crosses from one text into the next, and no range from one run into the next), so a page pays
-    for one lowering and one search per anchor instead of one per result. The places are taken in
-    order, so the run of each is found once (the places after it inside the same run are passed
-    over) and the runs come in text order. What a run marks depends on its spelling and the terms
-    only: it is worked out once per distinct run on the page (:func:`_run_spans`, a page repeats
-    its words), from what marks one word, cached once per distinct word (:func:`_word_parts`; a
-    cache per run and query missed on every new query).
-    The lowering may differ (ASCII only when a letter lowers to several code points): words are
-    ASCII, so the runs that hold a term are found either way.
+    for one pass through a byte table (:data:`_FLAT`: the word characters lowercased, every other
+    character a space) and one search per anchor instead of one per result; a run's ends are the
+    spaces around a place (``rfind``, ``find``). The places are taken in order, so the run of each
+    is found once (the places after it inside the same run are passed over) and the runs come in
+    text order. What a run marks depends on its spelling and the terms only: it is worked out once
+    per distinct run on the page (:func:`_run_spans`, a page repeats its words), from what marks one
+    word, cached once per distinct word (:func:`_word_parts`; a cache per run and query missed on
+    every new query).
     """
     if not terms or not texts:
         return [[] for _ in texts]
@@ -65,10 +64,10 @@ def highlight_texts(texts: Sequence[str], terms: Set[str]) -> list[list[list[int
     if anchors is None:  # a dotted number asked for, or a term too short to anchor: read word by word
         return [_scan(text, terms) for text in texts]
     joined = "\n".join(texts)
-    lowered = joined.lower()
-    if len(lowered) != len(joined):  # a letter that lowers to several ("İ"): keep places, lower ASCII only
-        lowered = joined.translate(_ASCII_LOWER)  # (words are ASCII: the same runs are found either way)
-    find = lowered.find
+    # every character as one byte: ASCII word characters lowercased, everything else a space (no run
+    # crosses it); one byte per code point, so a place in ``flat`` is the same place in ``joined``
+    flat = (joined.encode("ascii") if joined.isascii() else joined.encode("ascii", "replace")).translate(_FLAT)
+    find = flat.find
     places: list[int] = []
     for anchor in anchors:
         at = find(anchor)
@@ -79,7 +78,7 @@ def highlight_texts(texts: Sequence[str], terms: Set[str]) -> list[list[list[int
     if not places:
         return out
     places.sort()
-    run_at, backwards, size = _RUN.match, "", len(joined)
+    rfind, size = flat.rfind, len(flat)
     marks: dict[str, tuple[tuple[int, int], ...]] = {}  # a run's spelling -> what it marks (page-local)
     text_no, base, limit = 0, 0, len(texts[0])  # the text the runs are in now: its place in joined
     ranges = out[0]
@@ -87,18 +86,11 @@ def highlight_texts(texts: Sequence[str], terms: Set[str]) -> list[list[list[int
     for at in places:
         if at < end:  # inside the run just read
             continue
-        if joined[at - 1 : at] in _WORD_CHARS:  # inside a run: where it starts, read backwards
-            if at == end:  # just past the run just read (found in a letter that only lowers to one)
-                continue
-            backwards = backwards or joined[::-1]
-            start = size - run_at(backwards, size - at).end()  # type: ignore[union-attr]
-        else:  # most places: a word starts with the anchor
-            start = at
-        run = run_at(joined, start)
-        end = run.end()  # type: ignore[union-attr]
-        if start == end:  # an anchor found in no word (as "k" lowered from the Kelvin sign)
-            continue
-        word = run.group()  # type: ignore[union-attr]
+        start = rfind(b" ", 0, at) + 1  # the run around the place: from the space before it
+        end = find(b" ", at)  # to the space after it
+        if end < 0:
+            end = size
+        word = joined[start:end]
         spans = marks.get(word)
         if spans is None:
             spans = marks[word] = _run_spans(word, terms)
@@ -143,9 +135,10 @@ def _run_words(text: str, start: int, end: int) -> tuple[tuple[int, str], ...]:
     return ((start, run[:digits]), (start + digits, run[digits:])) if digits < len(run) else ((start, run),)
 
 
-_RUN = re.compile(r"[0-9A-Za-z_]*")  # the characters WORD reads, from a place on (always matches)
-_WORD_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# A byte table: the characters WORD reads (ASCII letters, digits, "_") as themselves lowercased, every
+# other byte as a space. Text is first encoded as ASCII with "?" for each other code point.
+_WORD_BYTES = b"0123456789abcdefghijklmnopqrstuvwxyz_"
+_FLAT = bytes(c + 32 if 65 <= c <= 90 else c if c in _WORD_BYTES else 32 for c in range(256))
 
 
 def _anchor(term: str) -> str:
@@ -171,14 +164,17 @@ def _anchor(term: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _anchors(terms: frozenset[str]) -> tuple[str, ...] | None:
-    """The anchors to find for ``terms`` (one held in another is dropped: its places are among the
-    other's), or None when words must be read one by one: a dotted number ("1.2.3") is asked for
-    (WORD reads it whole), or a term's anchor is shorter than two letters (found nearly everywhere)."""
+def _anchors(terms: frozenset[str]) -> tuple[bytes, ...] | None:
+    """The anchors to find for ``terms``, as ASCII bytes (one held in another is dropped: its places
+    are among the other's; one outside ASCII is dropped: the runs WORD reads are ASCII, so no run
+    can yield its term), or None when words must be read one by one: a dotted number ("1.2.3") is
+    asked for (WORD reads it whole), or a term's anchor is shorter than two letters (found nearly
+    everywhere)."""
     anchors = {_anchor(t) for t in terms}
     if any("." in t for t in terms) or any(len(a) < 2 for a in anchors):
         return None
-    return tuple(sorted(a for a in anchors if not any(b != a and b in a for b in anchors)))
+    kept = sorted(a for a in anchors if not any(b != a and b in a for b in anchors))
+    return tuple(a.encode("ascii") for a in kept if a.isascii())
 
 
 @lru_cache(maxsize=100_000)
@@ -188,8 +184,16 @@ def _word_parts(word: str) -> tuple[str, tuple[tuple[int, int, frozenset[str]], 
     yields, marked when they hold a term. (A word's tokens are its whole form and its parts' tokens:
     with the whole form no term, a part's tokens decide.) A part is one word of its own to WORD: its
     tokens are ``_word_tokens``'s (what ``tokenize`` gives it), looked up without reading it again."""
-    parts = tuple((p.start(), p.end(), frozenset(_word_tokens(p.group()))) for p in PARTS.finditer(word))
+    parts = tuple((p.start(), p.end(), _part_tokens(p.group())) for p in PARTS.finditer(word))
     return word.lower().strip("_"), parts
+
+
+@lru_cache(maxsize=100_000)
+def _part_tokens(part: str) -> frozenset[str]:
+    """The tokens of one identifier part, as a set shared by every word holding that part: a page's
+    words are mostly new to a process (~8 of ~10 distinct spellings a page, fresh queries), their
+    parts mostly not (``get``, ``config``, ``Header``), so a new word costs its split, not its stems."""
+    return frozenset(_word_tokens(part))
 
 
 def _scan(text: str, terms: Set[str]) -> list[list[int]]:

@@ -340,8 +340,11 @@ class KeywordIndex:
                 weight_parts.append(imp.impact[start:end] * weight)
         if not where_parts:
             return np.zeros(n, dtype=np.float32)
-        where = where_parts[0] if len(where_parts) == 1 else np.concatenate(where_parts)
-        weights = weight_parts[0] if len(weight_parts) == 1 else np.concatenate(weight_parts)
+        # joined in bincount's own types (it would otherwise copy both to them): one copy of each
+        # instead of two, a third less memory streamed per query at 100k chunks (~115k postings),
+        # and the same bits (float32 products widened exactly, summed in the same order)
+        where = np.concatenate(where_parts, dtype=np.intp)
+        weights = np.concatenate(weight_parts, dtype=np.float64)
         return np.bincount(where, weights, minlength=n + 1)[:n].astype(np.float32)
 
 
