@@ -26,7 +26,7 @@ def _unit(rng, n: int, dim: int = DIM) -> np.ndarray:
 
 
 def _reference(live: dict[int, np.ndarray]) -> Index:
-    index = Index(ndim=DIM, metric="cos", dtype="f16", connectivity=16)
+    index = Index(ndim=DIM, metric="cos", dtype=vec.STORAGE, connectivity=16)
     if live:
         index.add(np.array(list(live), dtype=np.uint64), np.stack(list(live.values())))
     return index
@@ -222,5 +222,5 @@ def test_a_keys_similarity_does_not_depend_on_the_keys_asked_with_it(tmp_path):
     for key in [0, 1, 2, 777, n - 1, n, n + 1]:
         alone, _ = index.similarities(query, [key])
         assert alone[0] == sims[key], key
-    f16 = np.asarray(vectors[2], dtype=np.float16).astype(np.float64)
-    assert abs(float(f16 @ query) - float(sims[2])) < 1e-5  # the stored (f16) vector's cosine
+    stored_row = vec._widen(vec._bf16_bits(vectors[2])).astype(np.float64)
+    assert abs(float(stored_row @ query) - float(sims[2])) < 1e-5  # the stored (bf16) vector's cosine
