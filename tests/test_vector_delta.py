@@ -131,8 +131,11 @@ def test_a_patched_generation_links_its_base_and_writes_a_small_delta(tmp_path):
     index = VectorIndex.open(tmp_path / "a")
     index.update([3, 4], [501], _unit(rng, 1, 384))
     (tmp_path / "b").mkdir()
-    assert sorted(index.save(tmp_path / "b")) == sorted([vec.FILE, vec.DEAD, vec.DELTA_KEYS, vec.DELTA_VECTORS])
-    assert (tmp_path / "b" / vec.FILE).stat().st_ino == (tmp_path / "a" / vec.FILE).stat().st_ino
+    assert sorted(index.save(tmp_path / "b")) == sorted(
+        [vec.FILE, vec.SLOTS, vec.DEAD, vec.DELTA_KEYS, vec.DELTA_VECTORS]
+    )
+    for name in (vec.FILE, vec.SLOTS):
+        assert (tmp_path / "b" / name).stat().st_ino == (tmp_path / "a" / name).stat().st_ino
     reopened = VectorIndex.open(tmp_path / "b")
     assert len(reopened) == 499
     assert reopened.contains([3, 4, 5, 501]).tolist() == [False, False, True, True]
@@ -222,5 +225,44 @@ def test_a_keys_similarity_does_not_depend_on_the_keys_asked_with_it(tmp_path):
     for key in [0, 1, 2, 777, n - 1, n, n + 1]:
         alone, _ = index.similarities(query, [key])
         assert alone[0] == sims[key], key
+    assert index._tape is not None  # read in place from the base file's vector tape
+    index._tape = None  # ... and through usearch's look-up: the same floats
+    looked_up, looked_up_stored = index.similarities(query, keys)
+    assert np.array_equal(looked_up, sims) and np.array_equal(looked_up_stored, stored)
     stored_row = vec._widen(vec._bf16_bits(vectors[2])).astype(np.float64)
     assert abs(float(stored_row @ query) - float(sims[2])) < 1e-5  # the stored (bf16) vector's cosine
+
+
+def test_a_base_without_its_slots_is_read_through_usearch_and_the_next_save_maps_it(tmp_path):
+    """A bf16 base saved before ``vectors.slots.npy`` existed answers through usearch's look-up; the
+    next generation links the base and writes the map, which then answers with the same floats."""
+    rng = np.random.default_rng(11)
+    vectors = _unit(rng, 300, 384)
+    index = VectorIndex.empty(384)
+    index.update([], list(range(300)), vectors)
+    (tmp_path / "a").mkdir()
+    index.save(tmp_path / "a")
+    (tmp_path / "a" / vec.SLOTS).unlink()
+    old = VectorIndex.open(tmp_path / "a")
+    assert old is not None and old._tape is None
+    query = _unit(rng, 1, 384)[0]
+    keys = np.arange(-5, 310)
+    want = old.similarities(query, keys)
+    (tmp_path / "b").mkdir()
+    assert vec.SLOTS in old.save(tmp_path / "b")
+    new = VectorIndex.open(tmp_path / "b")
+    assert new is not None and new._tape is not None
+    got = new.similarities(query, keys)
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_a_slots_file_that_maps_keys_to_other_rows_is_refused(tmp_path):
+    rng = np.random.default_rng(12)
+    index = VectorIndex.empty(384)
+    index.update([], list(range(20)), _unit(rng, 20, 384))
+    index.save(tmp_path)
+    flat = np.load(tmp_path / vec.SLOTS)
+    flat[20], flat[21] = flat[21], flat[20]  # keys 0 and 1 swap rows
+    np.save(tmp_path / vec.SLOTS, flat)
+    with pytest.raises(CorruptIndexFile, match="slots"):
+        VectorIndex.open(tmp_path)

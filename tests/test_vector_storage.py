@@ -76,6 +76,8 @@ def test_the_next_generation_written_converts_it_keeping_its_graph_and_answers(o
     folder = old_root / ".agent-brain" / "gen-3"
     assert _kind(old_root, 3) == usearch.ScalarKind.BF16
     assert np.load(folder / vec.DELTA_VECTORS).dtype == np.uint16  # bf16 bits; the f16 delta was rounded
+    converted = vec.VectorIndex.open(folder)
+    assert converted is not None and converted._tape is not None  # its rows mapped (vectors.slots.npy)
     assert brain.status().state == "ready"
     now = _answers(brain)
     for key in now:  # the new file's chunk may join a page: the old chunks keep their order and scores
