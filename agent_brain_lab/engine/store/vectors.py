@@ -9,6 +9,10 @@ Before, base and delta were f16: such a base is still read and searched as it is
 generation written converts it (:func:`convert_base`: the vectors rewritten in usearch's file, its
 graph kept, so no graph is rebuilt for it); an f16 delta is rounded to bf16 when read.
 
+The candidates' vectors (:meth:`VectorIndex.similarities`) are read in place from the base file's
+vector tape, the pages usearch searches, through ``vectors.slots.npy`` (which row holds each key,
+worked out by the writer once per base file: :class:`_Tape`, :func:`write_slots`).
+
 A new generation hard-links the base file unchanged; vectors added since the base live in a delta
 (``.npy`` keys and bf16 vectors, searched by brute force) and base vectors removed since are
 tombstones (a ``.npy`` of keys, dropped from an over-fetched base search). Once the delta or the
