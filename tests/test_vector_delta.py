@@ -266,3 +266,34 @@ def test_a_slots_file_that_maps_keys_to_other_rows_is_refused(tmp_path):
     np.save(tmp_path / vec.SLOTS, flat)
     with pytest.raises(CorruptIndexFile, match="slots"):
         VectorIndex.open(tmp_path)
+
+
+@pytest.mark.parametrize("churn", [False, True])
+def test_the_slots_read_from_the_graph_agree_with_the_rows_bytes(tmp_path, churn):
+    """The writer reads each key's row from the graph's node records (fast) and checks it; the slow
+    way (every key's vector found among the rows by its bytes) gives the same rows. With churn, the
+    in-memory base had keys removed and added again (removed slots stay in the file)."""
+    rng = np.random.default_rng(13)
+    index = VectorIndex.empty(384)
+    index.update([], list(range(400)), _unit(rng, 400, 384))
+    if churn:
+        index.update(list(range(0, 400, 3)), list(range(0, 60, 3)), _unit(rng, 20, 384))
+    index.save(tmp_path)
+    base = vec._restore(tmp_path / vec.FILE)
+    rows = vec._tape_rows(base)
+    assert rows is not None
+    keys = np.sort(np.asarray(base.keys, dtype=np.int64))
+    fast = vec._slots_from_nodes(base, keys, len(rows))
+    slow = vec._slots_by_bytes(base, rows, keys)
+    if not churn:
+        assert fast is not None  # usearch's layout as read: the fast way is taken
+    if fast is not None:
+        assert np.array_equal(rows[fast], rows[slow])
+    opened = VectorIndex.open(tmp_path)
+    assert opened is not None and opened._tape is not None
+    query = _unit(rng, 1, 384)[0]
+    probe = np.arange(-3, 405)
+    in_place = opened.similarities(query, probe)
+    opened._tape = None
+    looked_up = opened.similarities(query, probe)
+    assert np.array_equal(in_place[0], looked_up[0]) and np.array_equal(in_place[1], looked_up[1])
