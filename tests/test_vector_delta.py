@@ -26,7 +26,7 @@ def _unit(rng, n: int, dim: int = DIM) -> np.ndarray:
 
 
 def _reference(live: dict[int, np.ndarray]) -> Index:
-    index = Index(ndim=DIM, metric="cos", dtype="f16", connectivity=16)
+    index = Index(ndim=DIM, metric="cos", dtype=vec.STORAGE, connectivity=16)
     if live:
         index.add(np.array(list(live), dtype=np.uint64), np.stack(list(live.values())))
     return index
@@ -131,8 +131,11 @@ def test_a_patched_generation_links_its_base_and_writes_a_small_delta(tmp_path):
     index = VectorIndex.open(tmp_path / "a")
     index.update([3, 4], [501], _unit(rng, 1, 384))
     (tmp_path / "b").mkdir()
-    assert sorted(index.save(tmp_path / "b")) == sorted([vec.FILE, vec.DEAD, vec.DELTA_KEYS, vec.DELTA_VECTORS])
-    assert (tmp_path / "b" / vec.FILE).stat().st_ino == (tmp_path / "a" / vec.FILE).stat().st_ino
+    assert sorted(index.save(tmp_path / "b")) == sorted(
+        [vec.FILE, vec.SLOTS, vec.DEAD, vec.DELTA_KEYS, vec.DELTA_VECTORS]
+    )
+    for name in (vec.FILE, vec.SLOTS):
+        assert (tmp_path / "b" / name).stat().st_ino == (tmp_path / "a" / name).stat().st_ino
     reopened = VectorIndex.open(tmp_path / "b")
     assert len(reopened) == 499
     assert reopened.contains([3, 4, 5, 501]).tolist() == [False, False, True, True]
@@ -222,5 +225,75 @@ def test_a_keys_similarity_does_not_depend_on_the_keys_asked_with_it(tmp_path):
     for key in [0, 1, 2, 777, n - 1, n, n + 1]:
         alone, _ = index.similarities(query, [key])
         assert alone[0] == sims[key], key
-    f16 = np.asarray(vectors[2], dtype=np.float16).astype(np.float64)
-    assert abs(float(f16 @ query) - float(sims[2])) < 1e-5  # the stored (f16) vector's cosine
+    assert index._tape is not None  # read in place from the base file's vector tape
+    index._tape = None  # ... and through usearch's look-up: the same floats
+    looked_up, looked_up_stored = index.similarities(query, keys)
+    assert np.array_equal(looked_up, sims) and np.array_equal(looked_up_stored, stored)
+    stored_row = vec._widen(vec._bf16_bits(vectors[2])).astype(np.float64)
+    assert abs(float(stored_row @ query) - float(sims[2])) < 1e-5  # the stored (bf16) vector's cosine
+
+
+def test_a_base_without_its_slots_is_read_through_usearch_and_the_next_save_maps_it(tmp_path):
+    """A bf16 base saved before ``vectors.slots.npy`` existed answers through usearch's look-up; the
+    next generation links the base and writes the map, which then answers with the same floats."""
+    rng = np.random.default_rng(11)
+    vectors = _unit(rng, 300, 384)
+    index = VectorIndex.empty(384)
+    index.update([], list(range(300)), vectors)
+    (tmp_path / "a").mkdir()
+    index.save(tmp_path / "a")
+    (tmp_path / "a" / vec.SLOTS).unlink()
+    old = VectorIndex.open(tmp_path / "a")
+    assert old is not None and old._tape is None
+    query = _unit(rng, 1, 384)[0]
+    keys = np.arange(-5, 310)
+    want = old.similarities(query, keys)
+    (tmp_path / "b").mkdir()
+    assert vec.SLOTS in old.save(tmp_path / "b")
+    new = VectorIndex.open(tmp_path / "b")
+    assert new is not None and new._tape is not None
+    got = new.similarities(query, keys)
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_a_slots_file_that_maps_keys_to_other_rows_is_refused(tmp_path):
+    rng = np.random.default_rng(12)
+    index = VectorIndex.empty(384)
+    index.update([], list(range(20)), _unit(rng, 20, 384))
+    index.save(tmp_path)
+    flat = np.load(tmp_path / vec.SLOTS)
+    flat[20], flat[21] = flat[21], flat[20]  # keys 0 and 1 swap rows
+    np.save(tmp_path / vec.SLOTS, flat)
+    with pytest.raises(CorruptIndexFile, match="slots"):
+        VectorIndex.open(tmp_path)
+
+
+@pytest.mark.parametrize("churn", [False, True])
+def test_the_slots_read_from_the_graph_agree_with_the_rows_bytes(tmp_path, churn):
+    """The writer reads each key's row from the graph's node records (fast) and checks it; the slow
+    way (every key's vector found among the rows by its bytes) gives the same rows. With churn, the
+    in-memory base had keys removed and added again (removed slots stay in the file)."""
+    rng = np.random.default_rng(13)
+    index = VectorIndex.empty(384)
+    index.update([], list(range(400)), _unit(rng, 400, 384))
+    if churn:
+        index.update(list(range(0, 400, 3)), list(range(0, 60, 3)), _unit(rng, 20, 384))
+    index.save(tmp_path)
+    base = vec._restore(tmp_path / vec.FILE)
+    rows = vec._tape_rows(base)
+    assert rows is not None
+    keys = np.sort(np.asarray(base.keys, dtype=np.int64))
+    fast = vec._slots_from_nodes(base, keys, len(rows))
+    slow = vec._slots_by_bytes(base, rows, keys)
+    if not churn:
+        assert fast is not None  # usearch's layout as read: the fast way is taken
+    if fast is not None:
+        assert np.array_equal(rows[fast], rows[slow])
+    opened = VectorIndex.open(tmp_path)
+    assert opened is not None and opened._tape is not None
+    query = _unit(rng, 1, 384)[0]
+    probe = np.arange(-3, 405)
+    in_place = opened.similarities(query, probe)
+    opened._tape = None
+    looked_up = opened.similarities(query, probe)
+    assert np.array_equal(in_place[0], looked_up[0]) and np.array_equal(in_place[1], looked_up[1])
