@@ -361,6 +361,59 @@ def _read_as_key(name: str) -> re.Pattern[str]:
     return re.compile(rf"([\"'`]){quoted}\1|\benv\.{quoted}\b")
 
 
+def defaults_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question asking a setting's default ("what is the default timeout", "the default name of the
+    XSRF cookie", "the default keepalive expiry") puts first the code giving that setting a fixed value:
+    a key, keyword or assignment whose name's words the question all says (``timeout: 0``,
+    ``xsrfCookieName: 'XSRF-TOKEN'``, ``keepalive_expiry: float | None = 5.0``, ``Timeout(timeout=5.0)``,
+    ``DEFAULT_DEBOUNCE = 100``) set to a literal. The code that reads the setting and the docs naming it
+    say its words more often; the default is written once. The longest name said wins (``timeout`` in
+    ``timeout: 0`` against ``connect_timeout = None``); among equals, ``ranked``'s order. Not for a
+    pasted message, nor a question about what changed (its changelog answers)."""
+    query = ctx.request.query
+    asks = _ASKS_DEFAULT.match(query)
+    after = tokenize(query[asks.end() :]) if asks and not about_changes(query) else []
+    if not after:  # "... by default": the question does not name the setting
+        return ranked
+    asked = set(ctx.query_tokens) - _DEFAULT_TOKENS
+    keys = _candidates(ctx, ranked)
+    rows = ctx.chunks_of_keys(keys)
+    said: dict[int, int] = {}
+    for key in keys:
+        row = rows.get(key)
+        if row is None or row.source_type != "code" or row.source.endswith(_DECLARATION_FILES):
+            continue
+        best = max((_said_parts(m.group(1), asked, after[0]) for m in _DEFAULT_VALUE.finditer(row.text)), default=0)
+        if best:
+            said[key] = best
+    if not said:
+        return ranked
+    most = max(said.values())
+    return _promote(ranked, [k for k in keys if said.get(k) == most][:DEFAULT_SITES])
+
+
+def _said_parts(name: str, asked: set[str], subject: str) -> int:
+    """How many words of ``name`` (``xsrfCookieName``: xsrf, cookie, name) the query says, when it says
+    them all (a ``default`` part aside) and one is the ``subject``, the word after "default" ("the
+    default timeout of a request": ``timeout``, not ``request = null``); else 0."""
+    tokens = tokenize(name)
+    parts = set(tokens[1:] if len(tokens) > 1 else tokens) - _DEFAULT_TOKENS
+    return len(parts) if subject in parts and parts <= asked else 0
+
+
+DEFAULT_SITES = 2  # the code giving a setting its default: a defaults table and a signature at most
+_ASKS_DEFAULT = re.compile(r"\s*(?:what|which|where|how)\b[^.!?\n]*?\bdefault(?:s|ed)?\b", re.IGNORECASE)
+_DEFAULT_TOKENS = frozenset(tokenize("default defaults value values"))
+# a name given a literal: ``name: 0``, ``name = "x"``, ``name: float | None = 5.0``, ``name=True`` (a
+# keyword), ``name => 3``; a number may carry a unit (Kotlin's ``100.milliseconds``)
+_DEFAULT_VALUE = re.compile(
+    r"(?<![\w$.-])([A-Za-z_$][\w$]*)[\"']?[ \t]*(?::[^=\n;{}()]{1,60}?)?(?:[:=](?![=:])|=>)[ \t]*"
+    r"(?:-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*'|`[^`\n$]*`|True|False|None|true|false|null|undefined|nil)"
+    r"[ \t]*(?=[,;)}\]\n]|//|#|$)",
+    re.MULTILINE,
+)
+
+
 @lru_cache(maxsize=1024)
 def _member_line(name: str) -> re.Pattern[str]:
     """A line declaring ``name`` as a member: ``NoOptDefVal string // ...`` (Go), ``name?: string``

@@ -37,6 +37,7 @@ from typing import Any
 
 from ..chunking.languages import spec_for
 from ..store.graph import CodeGraph
+from ..tokenizer import tokenize
 from ..types import Chunk
 from .context import Hit, QueryContext
 from .names import NameIndex, name_index, name_parts
@@ -134,7 +135,7 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     graph = ctx.snapshot.graph
     if graph is None or not ranked:
         return ranked
-    names, query = name_index(graph), set(ctx.query_tokens)
+    names, query = name_index(graph), set(ctx.query_tokens) - asked_kind(ctx.request.query)
     compared = {n for n in compared_names(ctx.request.query) if _definitions(graph, n) == 1}
     action = describes_action(ctx.request.query)
     predicate = asks_predicate(ctx.request.query)
@@ -158,6 +159,19 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
     top = composers_before_parts(graph, query, top, rows, nodes)
     return aliases_above(ctx, graph, names, top + ranked[DEPTH:], nodes)
+
+
+def asked_kind(query: str) -> frozenset[str]:
+    """The tokens of the kind of thing a question asks for ("which option sets how many redirects ...",
+    "what environment variable ..."): the question's words for what it wants, not the answer's name
+    (an ``options()`` method sending HTTP OPTIONS is no answer to "which option ...")."""
+    return frozenset(t for m in _ASKED_KIND.finditer(query) for t in tokenize(m.group(1)))
+
+
+_ASKED_KIND = re.compile(
+    r"\b(?:which|what)\s+(?:[A-Za-z]+\s+)?(options?|settings?|parameters?|flags?|arguments?|variables?)\b",
+    re.IGNORECASE,
+)
 
 
 def aliases_above(
