@@ -211,3 +211,45 @@ def test_the_kind_a_question_asks_for_is_not_a_name_it_says(tmp_path):
     brain = indexed_files(tmp_path, {"pkg/_client.py": CLIENT_PY})
     names = [r.symbol_name for r in top10(brain, "which option sets how many redirects the client will follow")]
     assert names.index("_send_handling_redirects") < names.index("options"), names
+
+
+EXCEPTIONS_PY = '''class TransportError(Exception):
+    """Base class for all exceptions that occur at the level of the Transport API."""
+
+
+class TimeoutException(TransportError):
+    """The base class for timeout errors. An operation has timed out."""
+
+
+class ConnectTimeout(TimeoutException):
+    """Timed out while connecting to the host."""
+
+
+class ReadTimeout(TimeoutException):
+    """Timed out while receiving data from the host."""
+'''
+
+TIMEOUT_PY = '''class Timeout:
+    """
+    Timeout configuration.
+
+    Timeout(5.0)                # 5s timeout on all operations.
+    Timeout(5.0, connect=10.0)  # 10s timeout on connect. 5s timeout elsewhere.
+    """
+
+    def __init__(self, timeout=None, *, connect=None, read=None, write=None, pool=None):
+        self.connect = timeout if connect is None else connect
+        self.read = timeout if read is None else read
+        self.write = timeout if write is None else write
+        self.pool = timeout if pool is None else pool
+'''
+
+
+def test_an_exception_named_by_a_question_not_about_errors_gains_no_name_cover(tmp_path):
+    brain = indexed_files(tmp_path, {"pkg/_exceptions.py": EXCEPTIONS_PY, "pkg/_config.py": TIMEOUT_PY})
+    names = [r.symbol_name for r in top10(brain, "how do I set a different connect timeout and read timeout")]
+    # Timeout and its __init__ setting connect and read first, the exceptions after
+    assert set(names[:2]) == {"Timeout", "__init__"}, names
+    # asked about the error, or named as code, the exception keeps its name's evidence
+    names = [r.symbol_name for r in top10(brain, "which error is raised when a read timeout happens")]
+    assert names[0] == "ReadTimeout", names
