@@ -253,3 +253,61 @@ def test_an_exception_named_by_a_question_not_about_errors_gains_no_name_cover(t
     # asked about the error, or named as code, the exception keeps its name's evidence
     names = [r.symbol_name for r in top10(brain, "which error is raised when a read timeout happens")]
     assert names[0] == "ReadTimeout", names
+
+
+HTTP_ADAPTER_JS = """import http from 'http';
+import https from 'https';
+import followRedirects from 'follow-redirects';
+
+const {http: httpFollow, https: httpsFollow} = followRedirects;
+
+function dispatchBeforeRedirect(options, responseDetails) {
+  // redirects: call the proxy and config hooks before each redirect is followed
+  if (options.beforeRedirects.proxy) {
+    options.beforeRedirects.proxy(options);
+  }
+  if (options.beforeRedirects.config) {
+    options.beforeRedirects.config(options, responseDetails);
+  }
+}
+
+export default function httpAdapter(config) {
+  return new Promise(function dispatchHttpRequest(resolve, reject) {
+    const options = {path: config.url, method: config.method, headers: config.headers};
+    let transport;
+    const isHttpsRequest = /https:?/.test(options.protocol);
+    options.agent = isHttpsRequest ? config.httpsAgent : config.httpAgent;
+    if (config.transport) {
+      transport = config.transport;
+    } else if (config.maxRedirects === 0) {
+      transport = isHttpsRequest ? https : http;
+    } else {
+      if (config.maxRedirects) {
+        options.maxRedirects = config.maxRedirects;
+      }
+      transport = isHttpsRequest ? httpsFollow : httpFollow;
+    }
+    const req = transport.request(options, resolve);
+    req.on('error', reject);
+  });
+}
+"""
+
+REDIRECTS_README = """# client
+
+## Redirects
+
+In node the client follows redirects for you. The client will follow up to 21 redirects by
+default; each redirect the client follows calls your hook before it is followed, and a response
+that redirects too often fails.
+
+```js
+client.get('/moved', { beforeRedirect: (options) => log(options.href) })
+```
+"""
+
+
+def test_which_option_does_something_finds_the_code_reading_the_option_the_words_spell(tmp_path):
+    brain = indexed_files(tmp_path, {"lib/http.js": HTTP_ADAPTER_JS, "README.md": REDIRECTS_README})
+    first = top10(brain, "which option limits how many redirects the client follows in node")[0]
+    assert first.source == "lib/http.js" and first.start_line <= 26 <= first.end_line, first

@@ -56,6 +56,7 @@ from ..tokenizer import WORD, query_tokens, tokenize
 from ..types import SOURCE_TYPES, Chunk
 from .context import Hit, QueryContext, top_rows
 from .intent import DOTTED
+from .symbols import asked_kind
 
 TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + name cover 0.15): not won on its name
 TEST_WORDS = frozenset(
@@ -390,6 +391,44 @@ def defaults_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         return ranked
     most = max(said.values())
     return _promote(ranked, [k for k in keys if said.get(k) == most][:DEFAULT_SITES])
+
+
+def options_read_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question asking which option or setting does something ("which option limits how many
+    redirects axios follows") puts first the code reading an option whose name's words it all says,
+    two or more (``config.maxRedirects``, ``self.max_redirects``, ``options.onUploadProgress``): the
+    question describes the option in its words, the code names it once where it takes effect, and the
+    docs and the code around say the words more. ``DEFAULT_SITES`` chunks at most, in ``ranked``'s order."""
+    kind = asked_kind(ctx.request.query)
+    if not kind:
+        return ranked
+    asked = set(ctx.query_tokens) - kind
+    keys = _candidates(ctx, ranked)
+    rows = ctx.chunks_of_keys(keys)
+    said: dict[int, int] = {}
+    for key in keys:
+        row = rows.get(key)
+        if row is None or row.source_type != "code" or row.source.endswith(_DECLARATION_FILES):
+            continue
+        best = max((_option_parts(m.group(1), asked) for m in _OPTION_READ.finditer(row.text)), default=0)
+        if best:
+            said[key] = best
+    if not said:
+        return ranked
+    most = max(said.values())
+    return _promote(ranked, [k for k in keys if said.get(k) == most][:DEFAULT_SITES])
+
+
+def _option_parts(name: str, asked: set[str]) -> int:
+    """How many words of an option's ``name`` the query says, when it says them all and they are two or
+    more (one word, ``timeout``, is the question's own vocabulary as often as a name); else 0."""
+    tokens = tokenize(name)
+    parts = set(tokens[1:])
+    return len(parts) if len(parts) >= 2 and parts <= asked else 0
+
+
+# an option read as a member (``config.maxRedirects``, ``self.max_redirects``, ``opts->maxRetries``)
+_OPTION_READ = re.compile(r"(?:\.|->)([A-Za-z_$][\w$]*)\b(?![ \t]*\()")
 
 
 def _said_parts(name: str, asked: set[str], subject: str) -> int:

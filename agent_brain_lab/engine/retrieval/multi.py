@@ -41,6 +41,7 @@ from .evidence import (
     defaults_first,
     exact_names_first,
     named_subject_first,
+    options_read_first,
     text_evidence_first,
 )
 from .fusion import rrf
@@ -106,6 +107,7 @@ def run(ctx: QueryContext) -> Fused:
         hits = text_evidence_first(ctx, hits)
         hits = declared_members_first(ctx, hits)  # "what does NoOptDefVal mean": the struct declaring it
         hits = defaults_first(ctx, hits)  # "what is the default timeout": the code giving it its value
+        hits = options_read_first(ctx, hits)  # "which option limits how many redirects": config.maxRedirects
     if intent.label == "lookup":  # "Session": the class Session, then the function session()
         hits = exact_names_first(ctx, hits)
     top_k = ctx.request.top_k
