@@ -103,5 +103,6 @@ def query_tokens(text: str) -> list[str]:
     return tokens
 
 
-# a question asking a bound in words: code names it with ``max`` (``maxRedirects``, ``max_retries``)
-_AT_MOST = re.compile(r"\bhow\s+many\b|\bat\s+most\b|\bmaximum\b|\blimit(?:s|ed|ing)?\b", re.IGNORECASE)
+# a question asking a bound in words: code names it with ``max`` (``maxRedirects``, ``max_retries``); not
+# one saying "maximum", whose word the code may write in full ("the maximum line length": docs' own words)
+_AT_MOST = re.compile(r"\bhow\s+many\b|\bat\s+most\b|\blimit(?:s|ed|ing)?\b", re.IGNORECASE)
