@@ -98,4 +98,11 @@ def query_tokens(text: str) -> list[str]:
             if token not in seen:
                 seen.add(token)
                 tokens.append(token)
+    if _AT_MOST.search(text) and "max" not in seen:
+        tokens.append("max")  # "how many redirects ... at most": code says the bound as max_redirects
     return tokens
+
+
+# a question asking a bound in words: code names it with ``max`` (``maxRedirects``, ``max_retries``); not
+# one saying "maximum", whose word the code may write in full ("the maximum line length": docs' own words)
+_AT_MOST = re.compile(r"\bhow\s+many\b|\bat\s+most\b|\blimit(?:s|ed|ing)?\b", re.IGNORECASE)

@@ -56,6 +56,7 @@ from ..tokenizer import WORD, query_tokens, tokenize
 from ..types import SOURCE_TYPES, Chunk
 from .context import Hit, QueryContext, top_rows
 from .intent import DOTTED
+from .symbols import asked_kind
 
 TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + name cover 0.15): not won on its name
 TEST_WORDS = frozenset(
@@ -359,6 +360,97 @@ def _read_as_key(name: str) -> re.Pattern[str]:
     (``process.env.DEBUG``)."""
     quoted = re.escape(name)
     return re.compile(rf"([\"'`]){quoted}\1|\benv\.{quoted}\b")
+
+
+def defaults_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question asking a setting's default ("what is the default timeout", "the default name of the
+    XSRF cookie", "the default keepalive expiry") puts first the code giving that setting a fixed value:
+    a key, keyword or assignment whose name's words the question all says (``timeout: 0``,
+    ``xsrfCookieName: 'XSRF-TOKEN'``, ``keepalive_expiry: float | None = 5.0``, ``Timeout(timeout=5.0)``,
+    ``DEFAULT_DEBOUNCE = 100``) set to a literal. The code that reads the setting and the docs naming it
+    say its words more often; the default is written once. The longest name said wins (``timeout`` in
+    ``timeout: 0`` against ``connect_timeout = None``); among equals, ``ranked``'s order. Not for a
+    pasted message, nor a question about what changed (its changelog answers)."""
+    query = ctx.request.query
+    asks = _ASKS_DEFAULT.match(query)
+    after = tokenize(query[asks.end() :]) if asks and not about_changes(query) else []
+    if not after:  # "... by default": the question does not name the setting
+        return ranked
+    asked = set(ctx.query_tokens) - _DEFAULT_TOKENS
+    keys = _candidates(ctx, ranked)
+    rows = ctx.chunks_of_keys(keys)
+    said: dict[int, int] = {}
+    for key in keys:
+        row = rows.get(key)
+        if row is None or row.source_type != "code" or row.source.endswith(_DECLARATION_FILES):
+            continue
+        best = max((_said_parts(m.group(1), asked, after[0]) for m in _DEFAULT_VALUE.finditer(row.text)), default=0)
+        if best:
+            said[key] = best
+    if not said:
+        return ranked
+    most = max(said.values())
+    return _promote(ranked, [k for k in keys if said.get(k) == most][:DEFAULT_SITES])
+
+
+def options_read_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question asking which option or setting does something ("which option limits how many
+    redirects axios follows") puts first the code reading an option whose name's words it all says,
+    two or more (``config.maxRedirects``, ``self.max_redirects``, ``options.onUploadProgress``): the
+    question describes the option in its words, the code names it once where it takes effect, and the
+    docs and the code around say the words more. ``DEFAULT_SITES`` chunks at most, in ``ranked``'s order."""
+    kind = asked_kind(ctx.request.query)
+    if not kind:
+        return ranked
+    asked = set(ctx.query_tokens) - kind
+    keys = _candidates(ctx, ranked)
+    rows = ctx.chunks_of_keys(keys)
+    said: dict[int, int] = {}
+    for key in keys:
+        row = rows.get(key)
+        if row is None or row.source_type != "code" or row.source.endswith(_DECLARATION_FILES):
+            continue
+        best = max((_option_parts(m.group(1), asked) for m in _OPTION_READ.finditer(row.text)), default=0)
+        if best:
+            said[key] = best
+    if not said:
+        return ranked
+    most = max(said.values())
+    return _promote(ranked, [k for k in keys if said.get(k) == most][:DEFAULT_SITES])
+
+
+def _option_parts(name: str, asked: set[str]) -> int:
+    """How many words of an option's ``name`` the query says, when it says them all and they are two or
+    more (one word, ``timeout``, is the question's own vocabulary as often as a name); else 0."""
+    tokens = tokenize(name)
+    parts = set(tokens[1:])
+    return len(parts) if len(parts) >= 2 and parts <= asked else 0
+
+
+# an option read as a member (``config.maxRedirects``, ``self.max_redirects``, ``opts->maxRetries``)
+_OPTION_READ = re.compile(r"(?:\.|->)([A-Za-z_$][\w$]*)\b(?![ \t]*\()")
+
+
+def _said_parts(name: str, asked: set[str], subject: str) -> int:
+    """How many words of ``name`` (``xsrfCookieName``: xsrf, cookie, name) the query says, when it says
+    them all (a ``default`` part aside) and one is the ``subject``, the word after "default" ("the
+    default timeout of a request": ``timeout``, not ``request = null``); else 0."""
+    tokens = tokenize(name)
+    parts = set(tokens[1:] if len(tokens) > 1 else tokens) - _DEFAULT_TOKENS
+    return len(parts) if subject in parts and parts <= asked else 0
+
+
+DEFAULT_SITES = 2  # the code giving a setting its default: a defaults table and a signature at most
+_ASKS_DEFAULT = re.compile(r"\s*(?:what|which|where|how)\b[^.!?\n]*?\bdefault(?:s|ed)?\b", re.IGNORECASE)
+_DEFAULT_TOKENS = frozenset(tokenize("default defaults value values"))
+# a name given a literal: ``name: 0``, ``name = "x"``, ``name: float | None = 5.0``, ``name=True`` (a
+# keyword), ``name => 3``; a number may carry a unit (Kotlin's ``100.milliseconds``)
+_DEFAULT_VALUE = re.compile(
+    r"(?<![\w$.-])([A-Za-z_$][\w$]*)[\"']?[ \t]*(?::[^=\n;{}()]{1,60}?)?(?:[:=](?![=:])|=>)[ \t]*"
+    r"(?:-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*'|`[^`\n$]*`|True|False|None|true|false|null|undefined|nil)"
+    r"[ \t]*(?=[,;)}\]\n]|//|#|$)",
+    re.MULTILINE,
+)
 
 
 @lru_cache(maxsize=1024)

@@ -22,7 +22,8 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
 - A pasted message puts the code that raises or logs it first (its string literal, template holes
   standing for any text); a query of names only puts the definitions named exactly so first, then the
   doc entries defining them; a question about what the code does that names a function by its owner
-  ("how does res.send ...") puts that function first.
+  ("how does res.send ...") puts that function first; a question asking a setting's default ("what is
+  the default timeout") puts the code giving that setting its value first (``timeout: 0``).
 - A query of names only ("IOLoop.start", "SECRET_KEY") hears all three legs alike; tests and
   changelogs go below the library code there too.
 
@@ -37,8 +38,10 @@ from .context import Hit, QueryContext
 from .evidence import (
     asides_below,
     declared_members_first,
+    defaults_first,
     exact_names_first,
     named_subject_first,
+    options_read_first,
     text_evidence_first,
 )
 from .fusion import rrf
@@ -103,6 +106,8 @@ def run(ctx: QueryContext) -> Fused:
     if not led_by_graph:  # a pasted message: where it is raised or logged first; a heading: its section
         hits = text_evidence_first(ctx, hits)
         hits = declared_members_first(ctx, hits)  # "what does NoOptDefVal mean": the struct declaring it
+        hits = defaults_first(ctx, hits)  # "what is the default timeout": the code giving it its value
+        hits = options_read_first(ctx, hits)  # "which option limits how many redirects": config.maxRedirects
     if intent.label == "lookup":  # "Session": the class Session, then the function session()
         hits = exact_names_first(ctx, hits)
     top_k = ctx.request.top_k

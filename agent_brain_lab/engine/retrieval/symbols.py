@@ -37,6 +37,7 @@ from typing import Any
 
 from ..chunking.languages import spec_for
 from ..store.graph import CodeGraph
+from ..tokenizer import tokenize
 from ..types import Chunk
 from .context import Hit, QueryContext
 from .names import NameIndex, name_index, name_parts
@@ -134,10 +135,13 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     graph = ctx.snapshot.graph
     if graph is None or not ranked:
         return ranked
-    names, query = name_index(graph), set(ctx.query_tokens)
+    names, query = name_index(graph), set(ctx.query_tokens) - asked_kind(ctx.request.query)
     compared = {n for n in compared_names(ctx.request.query) if _definitions(graph, n) == 1}
     action = describes_action(ctx.request.query)
     predicate = asks_predicate(ctx.request.query)
+    errors = bool(query & _ERROR_TOKENS)
+    # "what is TooManyRedirects", "httpx.ReadTimeout: ...": named, so asked
+    written = {part.lower() for n in ctx.intent.code_names for part in re.split(r"\.|::", n)}
     top = ranked[:DEPTH]
     rows = ctx.chunks_of_keys([h.key for h in top])
     nodes = {key: _node_of(graph, row) for key, row in rows.items()}  # each chunk's symbol, looked up once
@@ -150,6 +154,15 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
             hit.score -= GLUE_PENALTY
         elif defined:
             covered = cover(name_parts(defined), query, names)
+            if (
+                covered
+                and not errors
+                and row is not None
+                and row.symbol_type == "class"
+                and defined.lower() not in written
+                and is_exception(graph, nodes[hit.key])
+            ):
+                covered = 0.0  # "set a connect timeout and read timeout": not ConnectTimeout, ReadTimeout
             hit.score += boost * covered
             if predicate and is_predicate_name(defined):  # "Returns true if the value is a draft": isDraft
                 hit.score += PREDICATE_BOOST * covered
@@ -158,6 +171,50 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
     top = composers_before_parts(graph, query, top, rows, nodes)
     return aliases_above(ctx, graph, names, top + ranked[DEPTH:], nodes)
+
+
+EXCEPTION_HOPS = 3  # bases walked for an exception's name: ConnectTimeout -> TimeoutException
+
+
+def is_exception(graph: CodeGraph, node: str | None, hops: int = EXCEPTION_HOPS) -> bool:
+    """Whether a class is an exception: named ``...Error``, ``...Exception`` or ``...Warning``, or built
+    on one within ``hops`` (``ConnectTimeout(TimeoutException)``). A question that says no error word
+    does not ask for one, though it says its name's words ("a connect timeout and a read timeout")."""
+    seen: set[str] = set()
+    frontier = [node] if node else []
+    for _ in range(hops + 1):
+        step = []
+        for n in frontier:
+            if n in seen:
+                continue
+            seen.add(n)
+            data = graph.get(n)
+            name = str(data.get("name") or "") if data else n.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+            if _EXCEPTION_NAME.search(name):
+                return True
+            step += [e.target for e in graph.out_edges(n) if e.relation == "extends"]
+        frontier = step
+    return False
+
+
+_EXCEPTION_NAME = re.compile(r"(?:Error|Exception|Warning)$")
+_ERROR_TOKENS = frozenset(
+    tokenize("error errors exception exceptions raise raised raises throw throws thrown fail fails failed failure")
+    + tokenize("catch except handle handling warning warnings")
+)
+
+
+def asked_kind(query: str) -> frozenset[str]:
+    """The tokens of the kind of thing a question asks for ("which option sets how many redirects ...",
+    "what environment variable ..."): the question's words for what it wants, not the answer's name
+    (an ``options()`` method sending HTTP OPTIONS is no answer to "which option ...")."""
+    return frozenset(t for m in _ASKED_KIND.finditer(query) for t in tokenize(m.group(1)))
+
+
+_ASKED_KIND = re.compile(
+    r"\b(?:which|what)\s+(?:[A-Za-z]+\s+)?(options?|settings?|parameters?|flags?|arguments?|variables?)\b",
+    re.IGNORECASE,
+)
 
 
 def aliases_above(
