@@ -11,7 +11,10 @@
   ``'view "' + name + '" in '``) standing for any text, empty included — comes first, the ones that
   raise, throw or log it before the rest, code before tests and docs; a literal whose text another
   one's hole took (the reason an exception class's ``"Unable to download a file: $reason"`` was given
-  at the throw) before that one, and of two making it alike the one whose holes take less of it.
+  at the throw) before that one, and of two making it alike the one whose holes take less of it; but
+  a cause printed inside the message (``Max retries exceeded ... (Caused by NewConnectionError('...'))``)
+  after the literal whose hole holds it, and an exception class whose constructor makes the message
+  raises it (a docstring naming the class does not).
   Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
   on BM25 than the long function that raises it, but does not hold the message. The line is tried
@@ -155,6 +158,11 @@ _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
 _REPR = re.compile(
     r"""\b(?:[A-Za-z_][\w.:]*)?(?:Error|Exception|Err|Warning|Failure|Fault)\(\s*(["'])((?:(?!\1)[^\\\n]|\\.)+)\1\s*[,)]"""
 )
+_CLOSING = re.compile(r"\s*[)\]}]+[\s\W]*")  # a literal's end that only closes brackets: ``...{reason!r})``
+# a Python exception raised with several arguments prints them as a tuple, its message the first:
+# ``ProtocolError: ('Connection broken: IncompleteRead(...)', IncompleteRead(...))``
+_ARGS_TUPLE = re.compile(r"""\(\s*(["'])((?:(?!\1)[^\\\n]|\\.)+)\1\s*,""")
+_OPENS = re.compile(r"[(\[{'\"`]")  # a printed value opening before a text a hole took: it wraps that text
 _FIELD_VALUE = re.compile(r"[:=][ \t]*[\"'`]$")  # the opening quote of a field's value: "message": "
 _FIELD = re.compile(r"^\s*[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s+")  # "message": , message = (a dump's field)
 # "what is X", "what does X mean", "what are X for", "meaning of X": a question about what a name is
@@ -293,9 +301,16 @@ def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     question's other words (``res.type`` for "Content-Type") say them more, but the question is about
     the one it names. Not when it asks what changed (a changelog answers "what changed about
     res.redirect"), nor for a name written alone ("how does MethodView pick the method": the class is
-    the topic, its method the answer)."""
+    the topic, its method the answer). A question asking what the one name it writes as code is ("what
+    is a PoolManager") puts its definitions first too: the class's docstring says what it is, its
+    subclasses and methods say its name more often."""
     query = ctx.request.query
-    if not about_behaviour(query) or about_changes(query):
+    if about_changes(query):
+        return ranked
+    if _MEANING.match(query) and len(ctx.intent.code_names) == 1:
+        exact, _ = _definitions(ctx, ctx.intent.code_names)
+        return _promote(ranked, _allowed(ctx, exact))
+    if not about_behaviour(query):
         return ranked
     exact, _ = _definitions(ctx, [n for n in ctx.intent.code_names if DOTTED.fullmatch(n)], qualified=True)
     return _promote(ranked, _allowed(ctx, exact))
@@ -464,7 +479,9 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
                 key=lambda m: (m.cover, m.raises),
             )
         if found.cover:
-            tier = (0 if found.raises else 1) if row.source_type == "code" else 2
+            # an exception class making the message in its constructor raises it wherever it is raised
+            raised = found.raises or bool(_EXCEPTION_NAME.fullmatch(_exception_class(row) or ""))
+            tier = (0 if raised else 1) if row.source_type == "code" else 2
             made.append((tier, found, n, key))
         match = title_match(tokens, row) if row.source_type in _PROSE_TYPES and tokens else 0.0
         if match >= TITLE_MATCH:
@@ -474,11 +491,15 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     # a literal made the text another literal's hole took (``"Unable to download a file: $reason"``, thrown
     # as ``UnableToDownloadException("response has status: ${code}")``): the one saying more is first;
     # of two making it alike, the one spelling more of it (``status: ${code}`` before ``status \(code)``
-    # for "status: 404")
+    # for "status: 404"). A text a hole took inside an error value's printed form (``(Caused by
+    # NewConnectionError('... Failed to establish a new connection: ...'))``) is a cause the raised
+    # error wraps: the literal holding it is first, the cause's after
     holes = [(tier, hole) for tier, m, _, _ in made for hole in m.holes]
+    taken = [_taken(query, tier, m, holes) for tier, m, _, _ in made]
+    wrapped = [(tier, m.start) for (tier, m, _, _), how in zip(made, taken) if how == "wrapped"]
     messages = [
-        (tier, not any(t == tier and h[0] <= m.start < h[1] for t, h in holes), -m.cover, m.held, n, key)
-        for tier, m, n, key in made
+        (tier, how != "whole" and not _wraps(tier, m, wrapped), -m.cover, m.held, n, key)
+        for (tier, m, n, key), how in zip(made, taken)
     ]
     said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
     made_here = {key for _, m, _, key in made if m.holes and not m.raises}
@@ -486,6 +507,22 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
     # the heading or the doc entry naming it
     return _promote(ranked, headed + defined + said if names else said + headed)
+
+
+def _taken(query: str, tier: int, said: Said, holes: list[tuple[int, tuple[int, int]]]) -> str:
+    """How another literal of the same ``tier`` took the text ``said`` made: ``"whole"`` when its hole
+    holds that text alone (the reason a message was given), ``"wrapped"`` when the text sits inside an
+    error value printed in the hole (a bracket or quote opens between the hole's start and it: a
+    cause's repr), else ``""``."""
+    for t, (start, end) in holes:
+        if t == tier and start <= said.start < end:
+            return "wrapped" if _OPENS.search(query, start, said.start) else "whole"
+    return ""
+
+
+def _wraps(tier: int, said: Said, wrapped: list[tuple[int, int]]) -> bool:
+    """Whether one of ``said``'s holes holds a cause of the same ``tier`` (:func:`_taken`: ``"wrapped"``)."""
+    return any(t == tier and a <= start < b for t, start in wrapped for a, b in said.holes)
 
 
 def _throw_sites_first(
@@ -554,11 +591,32 @@ def _throw_sites(ctx: QueryContext, name: str, defined: Chunk, message: str = ""
             continue  # the class and its members
         if (row.source, symbol) in sites:
             continue  # a site already found
-        if any(_throws(row.text, m, message) for m in named.finditer(row.text)):
+        if any(_throws(row.text, m, message) for m in named.finditer(_prose_blanked(row.text))):
             sites[row.source, symbol] = key
             if len(sites) == THROW_SITES:
                 break
     return list(sites.values())
+
+
+def _prose_blanked(text: str) -> str:
+    """``text`` with its docstrings and comment lines blanked (same length): a docstring saying "instead of
+    raising a MaxRetryError" or "the reason supplied in a MaxRetryError" names the class, it does not
+    raise it."""
+    text = _DOCSTRINGS.sub(lambda m: _blank(m.group()), text)
+    for quotes in ('"""', "'''"):  # a docstring the chunk cuts: it opens after a header, else it closes
+        at = text.find(quotes)
+        if at >= 0:
+            before = text[:at].rstrip()
+            text = (
+                text[:at] + _blank(text[at:])
+                if not before or before.endswith(":")
+                else _blank(text[: at + 3]) + text[at + 3 :]
+            )
+    return "".join(_blank(line) if _COMMENT_LINE.match(line) else line for line in text.splitlines(keepends=True))
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
 
 
 def _throws(text: str, named: re.Match[str], message: str = "") -> bool:
@@ -862,11 +920,16 @@ def quoted_messages(query: str) -> tuple[str, ...]:
     """The messages quoted in the printed form of an error value (its ``Debug`` or ``repr``) that the
     pasted line shows: a panic on an unwrapped ``Result`` (``called `Result::unwrap()` on an `Err`
     value: Error("unexpected end of input while parsing major version number")``), a Python
-    ``ValueError('...')`` in a log line. The code made the quoted text; the words around it were
+    ``ValueError('...')`` in a log line, and the tuple a Python exception raised with several arguments
+    prints (``ProtocolError: ('Connection broken: ...', IncompleteRead(...))``: the first is the
+    message). The code made the quoted text; the words around it were
     written by the language's runtime or the logger. Only a value whose type is named as an error
     (``...Error``, ``...Exception``, ``Err``, ``...Warning``): a call quoting a string in a how-to
     question (``from_object("yourapp.settings")``) pastes no message. Texts of two words or more."""
-    return tuple(m.group(2) for m in _REPR.finditer(query) if len(WORD.findall(m.group(2))) >= 2)
+    message = message_of(query)
+    args = _ARGS_TUPLE.match(message) if message != query else None
+    found = ([args] if args else []) + list(_REPR.finditer(query))
+    return tuple(m.group(2) for m in found if len(WORD.findall(m.group(2))) >= 2)
 
 
 @lru_cache(maxsize=4096)
@@ -904,6 +967,10 @@ def template(body: str) -> re.Pattern[str]:
     elements = [x for k, piece in enumerate(pieces) for x in (piece, hole if k < len(pieces) - 1 else "") if x]
     if not pieces[-1]:
         elements[-1] = hole.replace("}?", "}")  # a hole at the end takes the rest of its line
+    elif len(parts) > 1 and _CLOSING.fullmatch(parts[-1]):
+        # a hole closed by a bracket only (``(Caused by {reason!r})``): a value as long as its line, a
+        # cause's printed form with its own message
+        elements[-2] = r"([^\n]*)"
     pattern = r"\s*".join(elements)
     pattern = re.sub(r"(\\[.:!;,])+$", "", pattern)  # "Exceeded 30 redirects" pasted without its full stop
     pattern = pattern.removesuffix(r"\s*")
