@@ -387,3 +387,134 @@ def test_what_a_class_is_finds_its_definition_first(tmp_path):
     assert (results[0].symbol_name, results[0].start_line) == ("PoolManager", 1), [
         (r.symbol_name, r.start_line) for r in results
     ]
+
+
+# ix 7.0.0 (Apache-2.0): its type guards, and the head of fromNodeStream's file
+IS_ITERABLE = r"""/* eslint-disable @typescript-eslint/ban-types */
+
+import { Observable } from '../observer.js';
+
+/** @ignore */
+const isNumber = (x: any) => typeof x === 'number';
+/** @ignore */
+const isBoolean = (x: any) => typeof x === 'boolean';
+/** @ignore */
+export const isFunction = (x: any): x is Function => typeof x === 'function';
+/** @ignore */
+export const isObject = (x: any): x is Object => x != null && Object(x) === x;
+
+/** @ignore */
+export const isPromise = (x: any): x is PromiseLike<any> => {
+  return isObject(x) && isFunction(x.then);
+};
+
+/** @ignore */
+export function isArrayLike(x: any): x is ArrayLike<any> {
+  return isObject(x) && isNumber(x['length']);
+}
+
+/** @ignore */
+export function isIterable(x: any): x is Iterable<any> {
+  return x != null && isFunction(x[Symbol.iterator]);
+}
+
+/** @ignore */
+export function isIterator(x: any): x is Iterable<any> {
+  return isObject(x) && !isFunction(x[Symbol.iterator]) && isFunction(x['next']);
+}
+
+/** @ignore */
+export function isAsyncIterable(x: any): x is AsyncIterable<any> {
+  return isObject(x) && isFunction(x[Symbol.asyncIterator]);
+}
+
+/** @ignore */
+export function isObservable(x: any): x is Observable<any> {
+  return x != null && Object(x) === x && typeof x['subscribe'] === 'function';
+}
+
+/** @ignore */
+export const isReadableNodeStream = (x: any): x is NodeJS.ReadableStream => {
+  return (
+    isObject(x) &&
+    isFunction(x['pipe']) &&
+    isFunction(x['_read']) &&
+    isBoolean(x['readable']) &&
+    isObject(x['_readableState'])
+  );
+};
+
+/** @ignore */
+"""
+
+FROM_NODE_STREAM = r"""import { AsyncIterableX } from './asynciterablex.js';
+import { safeRace } from '../util/safeRace.js';
+
+const NON_FLOWING = 0;
+const READABLE = 1;
+const ENDED = 2;
+const ERRORED = 3;
+
+/** @ignore */
+/** @ignore */
+export class ReadableStreamAsyncIterable extends AsyncIterableX<string | Buffer>
+  implements AsyncIterator<string | Buffer> {
+  private _stream: NodeJS.ReadableStream;
+  private _defaultSize?: number;
+  private _state: number;
+  private _error: any;
+  private _rejectFns: Set<(err: any) => void>;
+  private _endPromise: Promise<void> | undefined;
+
+  constructor(stream: NodeJS.ReadableStream, size?: number) {
+    super();
+    this._stream = stream;
+    this._defaultSize = size;
+    this._state = NON_FLOWING;
+    this._error = null;
+    this._rejectFns = new Set<(err: any) => void>();
+
+    const onError = (err: any) => {
+      this._state = ERRORED;
+      this._error = err;
+      for (const rejectFn of this._rejectFns) {
+        rejectFn(err);
+      }
+    };
+
+    const onEnd = () => {
+      this._state = ENDED;
+    };
+
+    this._stream['once']('error', onError);
+  }
+}
+
+/**
+ * Creates a new async-iterable from a Node.js stream.
+ *
+ * @param {NodeJS.ReadableStream} stream The Node.js stream to convert to an async-iterable.
+ * @param {number} [size] The size of the buffers for the stream.
+ * @returns {(AsyncIterableX<string | Buffer>)} An async-iterable containing data from the stream
+ * either in string or Buffer format.
+ */
+export function fromNodeStream(
+  stream: NodeJS.ReadableStream,
+  size?: number
+): AsyncIterableX<string | Buffer> {
+  return new ReadableStreamAsyncIterable(stream, size);
+}
+"""
+
+
+def test_a_predicate_is_not_spelled_out_by_a_question_about_what_it_tests(tmp_path):
+    brain = indexed_files(tmp_path, {"src/util/isiterable.ts": IS_ITERABLE, "src/fromnodestream.ts": FROM_NODE_STREAM})
+    results = top10(brain, "how do I read a Node.js readable stream as an async iterable")
+    names = [r.symbol_name for r in results]
+    assert set(names[:2]) == {"fromNodeStream", "ReadableStreamAsyncIterable"}, names
+    guard = next(r for r in results if r.symbol_name == "isReadableNodeStream")
+    assert "names" not in guard.ranks, guard.ranks  # ``is`` is a stop word: "readable node stream" is not its name
+    # a question asking whether something holds spells the predicate out
+    results = top10(brain, "check whether a value is a readable node stream")
+    assert results[0].symbol_name == "isReadableNodeStream", [r.symbol_name for r in results]
+    assert "names" in results[0].ranks, results[0].ranks
