@@ -518,3 +518,51 @@ def test_a_predicate_is_not_spelled_out_by_a_question_about_what_it_tests(tmp_pa
     results = top10(brain, "check whether a value is a readable node stream")
     assert results[0].symbol_name == "isReadableNodeStream", [r.symbol_name for r in results]
     assert "names" in results[0].ranks, results[0].ranks
+
+
+HTTPS_POOL = '''import warnings
+
+from .exceptions import InsecureRequestWarning
+
+
+class HTTPSConnectionPool(HTTPConnectionPool):
+    def _validate_conn(self, conn):
+        """
+        Called right before a request is made, after the socket is created.
+        """
+        super()._validate_conn(conn)
+        if conn.is_closed:
+            conn.connect()
+        if not conn.is_verified and not conn.proxy_is_verified:
+            warnings.warn(
+                (
+                    f"Unverified HTTPS request is being made to host '{conn.host}'. "
+                    "Adding certificate verification is strongly advised. See: "
+                    "https://urllib3.readthedocs.io/en/latest/advanced-usage.html"
+                    "#tls-warnings"
+                ),
+                InsecureRequestWarning,
+            )
+'''
+
+WARNINGS = '''class HTTPWarning(Warning):
+    """Base warning used by this module."""
+
+
+class SecurityWarning(HTTPWarning):
+    """Warned when performing security reducing actions"""
+
+
+class InsecureRequestWarning(SecurityWarning):
+    """Warned when making an unverified HTTPS request."""
+'''
+
+
+def test_a_message_pasted_without_its_last_sentences_finds_where_it_is_made(tmp_path):
+    brain = indexed_files(tmp_path, {"src/connectionpool.py": HTTPS_POOL, "src/exceptions.py": WARNINGS})
+    query = (
+        "InsecureRequestWarning: Unverified HTTPS request is being made to host 'localhost'. "
+        "Adding certificate verification is strongly advised."
+    )
+    names = [r.symbol_name for r in top10(brain, query)]
+    assert names[0] == "_validate_conn", names

@@ -14,7 +14,8 @@
   at the throw) before that one, and of two making it alike the one whose holes take less of it; but
   a cause printed inside the message (``Max retries exceeded ... (Caused by NewConnectionError('...'))``)
   after the literal whose hole holds it, and an exception class whose constructor makes the message
-  raises it (a docstring naming the class does not).
+  raises it (a docstring naming the class does not). A message pasted without a literal's last
+  sentences (a warning's "See: <link>") is made by the literal's leading ones.
   Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
   on BM25 than the long function that raises it, but does not hold the message. The line is tried
@@ -177,6 +178,7 @@ _LITERAL_LINE = re.compile(r"""\s*(?:[A-Za-z_]\w*\s*\(\s*(?:[A-Za-z_]\w*\s*,\s*)
 _DECLARATION_FILES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".d.ts", ".d.mts", ".d.cts", ".pyi")
 # where a sentence, a line or a lead clause (``No method matches given arguments for X.f: (<class 'str'>)``,
 # the rest appended to a StringBuilder or made by the cause) of a pasted message ends
+_SENTENCE_BREAK = re.compile(r"[.!?](?=\s+\S)")  # a sentence ending inside a literal, another after it
 _SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
 # a statement raising, throwing, logging or reporting an error: also a shell's message written to stderr
 # (``printf "..." >&2``) and an error value returned after a nil (Lua's ``return nil, "not a Lua table"``)
@@ -790,6 +792,9 @@ def message_evidence(message: str, words: int, text: str, code: bool = False) ->
         if own_words is None:
             continue
         made = template(body).search(message) if _may_make(body, message, lowered) else None
+        if made is None and (lead := _lead_made(body, message, lowered)) is not None:
+            body, made = lead  # the message pasted without the literal's last sentences (a link, a hint)
+            own_words = _own_words(body) or own_words
         if made:
             # the words a hole took are a value (a name, a repr, a path), not the message: not counted
             values = sum(len(WORD.findall(value)) for value in made.groups())
@@ -805,6 +810,22 @@ def message_evidence(message: str, words: int, text: str, code: bool = False) ->
             if cover > best or _held(spans) <= _held(holes):
                 best, start, holes = cover, made.start() if made else 0, spans
     return Said(best, raises, start, holes)
+
+
+def _lead_made(body: str, message: str, lowered: str) -> tuple[str, re.Match[str]] | None:
+    """The longest run of a literal's leading sentences that makes the message to its end, with its
+    match: ``"Unverified HTTPS request is being made to host '{host}'. Adding certificate verification
+    is strongly advised. See: https://..."`` pasted without its link. None when no such run (of two
+    words or more of its own) does."""
+    ends = [m.end() for m in _SENTENCE_BREAK.finditer(body)]
+    for end in reversed(ends):
+        lead = body[:end].rstrip()
+        if not _own_words(lead) or not _may_make(lead, message, lowered):
+            continue
+        made = template(lead).search(message)
+        if made and not message[made.end() :].strip(" \t.:!?"):
+            return lead, made
+    return None
 
 
 def _words_made(message: str, made: re.Match[str], words: int) -> int:
