@@ -13,8 +13,8 @@
   one's hole took (the reason an exception class's ``"Unable to download a file: $reason"`` was given
   at the throw) before that one, and of two making it alike the one whose holes take less of it; but
   a cause printed inside the message (``Max retries exceeded ... (Caused by NewConnectionError('...'))``)
-  after the literal whose hole holds it, and an exception class whose constructor makes the message
-  raises it (a docstring naming the class does not). A message pasted without a literal's last
+  after the code literal whose hole holds it (an exception class's constructor making the message
+  included); a docstring naming an exception class does not raise it. A message pasted without a literal's last
   sentences (a warning's "See: <link>") is made by the literal's leading ones.
   Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
@@ -168,6 +168,9 @@ _FIELD_VALUE = re.compile(r"[:=][ \t]*[\"'`]$")  # the opening quote of a field'
 _FIELD = re.compile(r"^\s*[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s+")  # "message": , message = (a dump's field)
 # "what is X", "what does X mean", "what are X for", "meaning of X": a question about what a name is
 _MEANING = re.compile(r"\s*(?:what(?:'s|\s+(?:is|are|does|do))\b|(?:the\s+)?(?:meaning|purpose)\s+of\b)", re.IGNORECASE)
+# what follows "what is" when the question asks what one name is: the name alone ("what is a PoolManager?"),
+# not "what is the difference between parse and safeParse" or "what does the acceleration parameter of X do"
+_ONLY_NAME = re.compile(r"\s+(?:(?:a|an|the)\s+)?[`'\"]?[A-Za-z_$][\w$.:]*[`'\"]?\s*\??\s*")
 _DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example in a docstring declares nothing
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
@@ -303,13 +306,14 @@ def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     question's other words (``res.type`` for "Content-Type") say them more, but the question is about
     the one it names. Not when it asks what changed (a changelog answers "what changed about
     res.redirect"), nor for a name written alone ("how does MethodView pick the method": the class is
-    the topic, its method the answer). A question asking what the one name it writes as code is ("what
+    the topic, its method the answer). A question asking only what a name written as code is ("what
     is a PoolManager") puts its definitions first too: the class's docstring says what it is, its
     subclasses and methods say its name more often."""
     query = ctx.request.query
     if about_changes(query):
         return ranked
-    if _MEANING.match(query) and len(ctx.intent.code_names) == 1:
+    asked = _MEANING.match(query)
+    if asked and len(ctx.intent.code_names) == 1 and _ONLY_NAME.fullmatch(query, asked.end()):
         exact, _ = _definitions(ctx, ctx.intent.code_names)
         return _promote(ranked, _allowed(ctx, exact))
     if not about_behaviour(query):
@@ -481,9 +485,7 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
                 key=lambda m: (m.cover, m.raises),
             )
         if found.cover:
-            # an exception class making the message in its constructor raises it wherever it is raised
-            raised = found.raises or bool(_EXCEPTION_NAME.fullmatch(_exception_class(row) or ""))
-            tier = (0 if raised else 1) if row.source_type == "code" else 2
+            tier = (0 if found.raises else 1) if row.source_type == "code" else 2
             made.append((tier, found, n, key))
         match = title_match(tokens, row) if row.source_type in _PROSE_TYPES and tokens else 0.0
         if match >= TITLE_MATCH:
@@ -495,14 +497,15 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     # of two making it alike, the one spelling more of it (``status: ${code}`` before ``status \(code)``
     # for "status: 404"). A text a hole took inside an error value's printed form (``(Caused by
     # NewConnectionError('... Failed to establish a new connection: ...'))``) is a cause the raised
-    # error wraps: the literal holding it is first, the cause's after
+    # error wraps: the code literal holding it is first (raised there or not: an exception class's
+    # constructor makes it), the cause's after
     holes = [(tier, hole) for tier, m, _, _ in made for hole in m.holes]
     taken = [_taken(query, tier, m, holes) for tier, m, _, _ in made]
     wrapped = [(tier, m.start) for (tier, m, _, _), how in zip(made, taken) if how == "wrapped"]
-    messages = [
-        (tier, how != "whole" and not _wraps(tier, m, wrapped), -m.cover, m.held, n, key)
-        for (tier, m, n, key), how in zip(made, taken)
-    ]
+    messages = []
+    for (tier, m, n, key), how in zip(made, taken):
+        causes = [t for t, start in wrapped if any(a <= start < b for a, b in m.holes)] if tier < 2 else []
+        messages.append((min([tier, *causes]), how != "whole" and not causes, -m.cover, m.held, n, key))
     said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
     made_here = {key for _, m, _, key in made if m.holes and not m.raises}
     said = _throw_sites_first(ctx, said, rows, made_here, said_as[0] if words >= 2 else "")
@@ -512,19 +515,18 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
 
 
 def _taken(query: str, tier: int, said: Said, holes: list[tuple[int, tuple[int, int]]]) -> str:
-    """How another literal of the same ``tier`` took the text ``said`` made: ``"whole"`` when its hole
-    holds that text alone (the reason a message was given), ``"wrapped"`` when the text sits inside an
-    error value printed in the hole (a bracket or quote opens between the hole's start and it: a
-    cause's repr), else ``""``."""
+    """How another literal took the text ``said`` made: ``"whole"`` when a hole of a literal of the same
+    ``tier`` holds that text alone (the reason a message was given), ``"wrapped"`` when the text sits
+    inside an error value printed in a code literal's hole (a bracket or quote opens between the hole's
+    start and it: a cause's repr), else ``""``."""
     for t, (start, end) in holes:
-        if t == tier and start <= said.start < end:
-            return "wrapped" if _OPENS.search(query, start, said.start) else "whole"
+        if start <= said.start < end:
+            if _OPENS.search(query, start, said.start):
+                if t < 2 and tier < 2:
+                    return "wrapped"
+            elif t == tier:
+                return "whole"
     return ""
-
-
-def _wraps(tier: int, said: Said, wrapped: list[tuple[int, int]]) -> bool:
-    """Whether one of ``said``'s holes holds a cause of the same ``tier`` (:func:`_taken`: ``"wrapped"``)."""
-    return any(t == tier and a <= start < b for t, start in wrapped for a, b in said.holes)
 
 
 def _throw_sites_first(
