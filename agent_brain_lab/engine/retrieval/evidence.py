@@ -11,7 +11,11 @@
   ``'view "' + name + '" in '``) standing for any text, empty included — comes first, the ones that
   raise, throw or log it before the rest, code before tests and docs; a literal whose text another
   one's hole took (the reason an exception class's ``"Unable to download a file: $reason"`` was given
-  at the throw) before that one, and of two making it alike the one whose holes take less of it.
+  at the throw) before that one, and of two making it alike the one whose holes take less of it; but
+  a cause printed inside the message (``Max retries exceeded ... (Caused by NewConnectionError('...'))``)
+  after the code literal whose hole holds it (an exception class's constructor making the message
+  included); a docstring naming an exception class does not raise it. A message pasted without a literal's last
+  sentences (a warning's "See: <link>") is made by the literal's leading ones.
   Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
   on BM25 than the long function that raises it, but does not hold the message. The line is tried
@@ -156,10 +160,18 @@ _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
 _REPR = re.compile(
     r"""\b(?:[A-Za-z_][\w.:]*)?(?:Error|Exception|Err|Warning|Failure|Fault)\(\s*(["'])((?:(?!\1)[^\\\n]|\\.)+)\1\s*[,)]"""
 )
+_CLOSING = re.compile(r"\s*[)\]}]+[\s\W]*")  # a literal's end that only closes brackets: ``...{reason!r})``
+# a Python exception raised with several arguments prints them as a tuple, its message the first:
+# ``ProtocolError: ('Connection broken: IncompleteRead(...)', IncompleteRead(...))``
+_ARGS_TUPLE = re.compile(r"""\(\s*(["'])((?:(?!\1)[^\\\n]|\\.)+)\1\s*,""")
+_OPENS = re.compile(r"[(\[{'\"`]")  # a printed value opening before a text a hole took: it wraps that text
 _FIELD_VALUE = re.compile(r"[:=][ \t]*[\"'`]$")  # the opening quote of a field's value: "message": "
 _FIELD = re.compile(r"^\s*[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s+")  # "message": , message = (a dump's field)
 # "what is X", "what does X mean", "what are X for", "meaning of X": a question about what a name is
 _MEANING = re.compile(r"\s*(?:what(?:'s|\s+(?:is|are|does|do))\b|(?:the\s+)?(?:meaning|purpose)\s+of\b)", re.IGNORECASE)
+# what follows "what is" when the question asks what one name is: the name alone ("what is a PoolManager?"),
+# not "what is the difference between parse and safeParse" or "what does the acceleration parameter of X do"
+_ONLY_NAME = re.compile(r"\s+(?:(?:a|an|the)\s+)?[`'\"]?[A-Za-z_$][\w$.:]*[`'\"]?\s*\??\s*")
 _DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example in a docstring declares nothing
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
@@ -170,6 +182,7 @@ _LITERAL_LINE = re.compile(r"""\s*(?:[A-Za-z_]\w*\s*\(\s*(?:[A-Za-z_]\w*\s*,\s*)
 _DECLARATION_FILES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".d.ts", ".d.mts", ".d.cts", ".pyi")
 # where a sentence, a line or a lead clause (``No method matches given arguments for X.f: (<class 'str'>)``,
 # the rest appended to a StringBuilder or made by the cause) of a pasted message ends
+_SENTENCE_BREAK = re.compile(r"[.!?](?=\s+\S)")  # a sentence ending inside a literal, another after it
 _SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
 # a statement raising, throwing, logging or reporting an error: also a shell's message written to stderr
 # (``printf "..." >&2``) and an error value returned after a nil (Lua's ``return nil, "not a Lua table"``)
@@ -294,9 +307,17 @@ def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     question's other words (``res.type`` for "Content-Type") say them more, but the question is about
     the one it names. Not when it asks what changed (a changelog answers "what changed about
     res.redirect"), nor for a name written alone ("how does MethodView pick the method": the class is
-    the topic, its method the answer)."""
+    the topic, its method the answer). A question asking only what a name written as code is ("what
+    is a PoolManager") puts its definitions first too: the class's docstring says what it is, its
+    subclasses and methods say its name more often."""
     query = ctx.request.query
-    if not about_behaviour(query) or about_changes(query):
+    if about_changes(query):
+        return ranked
+    asked = _MEANING.match(query)
+    if asked and len(ctx.intent.code_names) == 1 and _ONLY_NAME.fullmatch(query, asked.end()):
+        exact, _ = _definitions(ctx, ctx.intent.code_names)
+        return _promote(ranked, _allowed(ctx, exact))
+    if not about_behaviour(query):
         return ranked
     exact, _ = _definitions(ctx, [n for n in ctx.intent.code_names if DOTTED.fullmatch(n)], qualified=True)
     return _promote(ranked, _allowed(ctx, exact))
@@ -566,18 +587,38 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     # a literal made the text another literal's hole took (``"Unable to download a file: $reason"``, thrown
     # as ``UnableToDownloadException("response has status: ${code}")``): the one saying more is first;
     # of two making it alike, the one spelling more of it (``status: ${code}`` before ``status \(code)``
-    # for "status: 404")
+    # for "status: 404"). A text a hole took inside an error value's printed form (``(Caused by
+    # NewConnectionError('... Failed to establish a new connection: ...'))``) is a cause the raised
+    # error wraps: the code literal holding it is first (raised there or not: an exception class's
+    # constructor makes it), the cause's after
     holes = [(tier, hole) for tier, m, _, _ in made for hole in m.holes]
-    messages = [
-        (tier, not any(t == tier and h[0] <= m.start < h[1] for t, h in holes), -m.cover, m.held, n, key)
-        for tier, m, n, key in made
-    ]
+    taken = [_taken(query, tier, m, holes) for tier, m, _, _ in made]
+    wrapped = [(tier, m.start) for (tier, m, _, _), how in zip(made, taken) if how == "wrapped"]
+    messages = []
+    for (tier, m, n, key), how in zip(made, taken):
+        causes = [t for t, start in wrapped if any(a <= start < b for a, b in m.holes)] if tier < 2 else []
+        messages.append((min([tier, *causes]), how != "whole" and not causes, -m.cover, m.held, n, key))
     said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
     made_here = {key for _, m, _, key in made if m.holes and not m.raises}
     said = _throw_sites_first(ctx, said, rows, made_here, said_as[0] if words >= 2 else "")
     # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
     # the heading or the doc entry naming it
     return _promote(ranked, headed + defined + said if names else said + headed)
+
+
+def _taken(query: str, tier: int, said: Said, holes: list[tuple[int, tuple[int, int]]]) -> str:
+    """How another literal took the text ``said`` made: ``"whole"`` when a hole of a literal of the same
+    ``tier`` holds that text alone (the reason a message was given), ``"wrapped"`` when the text sits
+    inside an error value printed in a code literal's hole (a bracket or quote opens between the hole's
+    start and it: a cause's repr), else ``""``."""
+    for t, (start, end) in holes:
+        if start <= said.start < end:
+            if _OPENS.search(query, start, said.start):
+                if t < 2 and tier < 2:
+                    return "wrapped"
+            elif t == tier:
+                return "whole"
+    return ""
 
 
 def _throw_sites_first(
@@ -646,11 +687,32 @@ def _throw_sites(ctx: QueryContext, name: str, defined: Chunk, message: str = ""
             continue  # the class and its members
         if (row.source, symbol) in sites:
             continue  # a site already found
-        if any(_throws(row.text, m, message) for m in named.finditer(row.text)):
+        if any(_throws(row.text, m, message) for m in named.finditer(_prose_blanked(row.text))):
             sites[row.source, symbol] = key
             if len(sites) == THROW_SITES:
                 break
     return list(sites.values())
+
+
+def _prose_blanked(text: str) -> str:
+    """``text`` with its docstrings and comment lines blanked (same length): a docstring saying "instead of
+    raising a MaxRetryError" or "the reason supplied in a MaxRetryError" names the class, it does not
+    raise it."""
+    text = _DOCSTRINGS.sub(lambda m: _blank(m.group()), text)
+    for quotes in ('"""', "'''"):  # a docstring the chunk cuts: it opens after a header, else it closes
+        at = text.find(quotes)
+        if at >= 0:
+            before = text[:at].rstrip()
+            text = (
+                text[:at] + _blank(text[at:])
+                if not before or before.endswith(":")
+                else _blank(text[: at + 3]) + text[at + 3 :]
+            )
+    return "".join(_blank(line) if _COMMENT_LINE.match(line) else line for line in text.splitlines(keepends=True))
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
 
 
 def _throws(text: str, named: re.Match[str], message: str = "") -> bool:
@@ -824,6 +886,9 @@ def message_evidence(message: str, words: int, text: str, code: bool = False) ->
         if own_words is None:
             continue
         made = template(body).search(message) if _may_make(body, message, lowered) else None
+        if made is None and (lead := _lead_made(body, message, lowered)) is not None:
+            body, made = lead  # the message pasted without the literal's last sentences (a link, a hint)
+            own_words = _own_words(body) or own_words
         if made:
             # the words a hole took are a value (a name, a repr, a path), not the message: not counted
             values = sum(len(WORD.findall(value)) for value in made.groups())
@@ -839,6 +904,22 @@ def message_evidence(message: str, words: int, text: str, code: bool = False) ->
             if cover > best or _held(spans) <= _held(holes):
                 best, start, holes = cover, made.start() if made else 0, spans
     return Said(best, raises, start, holes)
+
+
+def _lead_made(body: str, message: str, lowered: str) -> tuple[str, re.Match[str]] | None:
+    """The longest run of a literal's leading sentences that makes the message to its end, with its
+    match: ``"Unverified HTTPS request is being made to host '{host}'. Adding certificate verification
+    is strongly advised. See: https://..."`` pasted without its link. None when no such run (of two
+    words or more of its own) does."""
+    ends = [m.end() for m in _SENTENCE_BREAK.finditer(body)]
+    for end in reversed(ends):
+        lead = body[:end].rstrip()
+        if not _own_words(lead) or not _may_make(lead, message, lowered):
+            continue
+        made = template(lead).search(message)
+        if made and not message[made.end() :].strip(" \t.:!?"):
+            return lead, made
+    return None
 
 
 def _words_made(message: str, made: re.Match[str], words: int) -> int:
@@ -954,11 +1035,16 @@ def quoted_messages(query: str) -> tuple[str, ...]:
     """The messages quoted in the printed form of an error value (its ``Debug`` or ``repr``) that the
     pasted line shows: a panic on an unwrapped ``Result`` (``called `Result::unwrap()` on an `Err`
     value: Error("unexpected end of input while parsing major version number")``), a Python
-    ``ValueError('...')`` in a log line. The code made the quoted text; the words around it were
+    ``ValueError('...')`` in a log line, and the tuple a Python exception raised with several arguments
+    prints (``ProtocolError: ('Connection broken: ...', IncompleteRead(...))``: the first is the
+    message). The code made the quoted text; the words around it were
     written by the language's runtime or the logger. Only a value whose type is named as an error
     (``...Error``, ``...Exception``, ``Err``, ``...Warning``): a call quoting a string in a how-to
     question (``from_object("yourapp.settings")``) pastes no message. Texts of two words or more."""
-    return tuple(m.group(2) for m in _REPR.finditer(query) if len(WORD.findall(m.group(2))) >= 2)
+    message = message_of(query)
+    args = _ARGS_TUPLE.match(message) if message != query else None
+    found = ([args] if args else []) + list(_REPR.finditer(query))
+    return tuple(m.group(2) for m in found if len(WORD.findall(m.group(2))) >= 2)
 
 
 @lru_cache(maxsize=4096)
@@ -996,6 +1082,10 @@ def template(body: str) -> re.Pattern[str]:
     elements = [x for k, piece in enumerate(pieces) for x in (piece, hole if k < len(pieces) - 1 else "") if x]
     if not pieces[-1]:
         elements[-1] = hole.replace("}?", "}")  # a hole at the end takes the rest of its line
+    elif len(parts) > 1 and _CLOSING.fullmatch(parts[-1]):
+        # a hole closed by a bracket only (``(Caused by {reason!r})``): a value as long as its line, a
+        # cause's printed form with its own message
+        elements[-2] = r"([^\n]*)"
     pattern = r"\s*".join(elements)
     pattern = re.sub(r"(\\[.:!;,])+$", "", pattern)  # "Exceeded 30 redirects" pasted without its full stop
     pattern = pattern.removesuffix(r"\s*")

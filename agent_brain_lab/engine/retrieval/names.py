@@ -4,7 +4,9 @@
 word of the name (``ensure``, ``object``, stemmed as BM25 stems them) is in the query. BM25 sees a
 symbol's name too, but as two tokens among a body's hundreds; here the name is the whole field, so
 a name the query spells out completely is strong evidence. Longer names are more specific; a name
-shared by many symbols (``__init__``, ``run``) counts less.
+shared by many symbols (``__init__``, ``run``) counts less. A predicate's name (``isReadableNodeStream``)
+is spelled out only by a question asking whether something holds: ``is`` is a stop word, and "how do I
+read a readable Node stream" asks for the reader, not the test.
 
 The index (stemmed name part -> symbols) is built once per graph (once per base for the generations
 patched on it); a query walks the postings of its own tokens only, skipping parts so common they
@@ -13,6 +15,7 @@ cannot single a symbol out.
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from collections import Counter, defaultdict
@@ -29,6 +32,17 @@ from .context import Hit, QueryContext
 MIN_PARTS = 2  # a one-word name ("render", "close") is spelled out by too many sentences
 MAX_POSTING = 200  # a part shared by more symbols than this (``get``, ``init``) selects nothing; bounds the walk
 _KINDS = {"function", "method", "class"}
+# a predicate's name: is/has/can/should ... then a new word (``isDraft``, ``_isArrayLike``, ``has_key``,
+# ``IsZero``, ``has``), not ``island`` or ``_objectIs``
+_PREDICATE_NAME = re.compile(r"[_$]*(?:[iI]s|[hH]as|[cC]an|[sS]hould|[dD]oes|[hH]ave|[aA]re|[wW]as)(?=[A-Z0-9_]|$)")
+# a question asking whether something holds, which a predicate answers: "whether", "check(s) if", "detect",
+# "determine", "tell(s) if"; without one, a predicate's name (``isReadableNodeStream``: ``is`` is a stop
+# word) is not spelled out by a question about the thing it tests ("how do I read a readable stream")
+_ASKS_WHETHER = re.compile(
+    r"\b(?:whether|check(?:s|ed|ing)?|detect(?:s|ed|ing)?|determin(?:e|es|ed|ing)|tells?\s+if|"
+    r"returns?\s+[`'\"]?(?:true|false))\b",
+    re.IGNORECASE,
+)
 
 
 def _name_parts(data: Mapping[str, Any]) -> frozenset[str] | None:
@@ -43,6 +57,12 @@ def name_parts(name: str) -> frozenset[str]:
     """Stemmed parts of an identifier, without the identifier itself (``parse_line`` -> parse, line)."""
     tokens = tokenize(name)
     return frozenset(tokens) - {name.lower().strip("_")} or frozenset(tokens)
+
+
+def is_predicate_name(name: str) -> bool:
+    """Whether a name reads as a predicate's: ``is``/``has``/``can``/``should``... then a new word
+    (``isDraft``, ``_isArrayLike``, ``has_key``, ``IsZero``, ``has``), in any language's casing."""
+    return _PREDICATE_NAME.match(name) is not None
 
 
 class _Table:
@@ -141,6 +161,8 @@ def names_leg(ctx: QueryContext, count: int) -> list[Hit]:
     if graph is None:
         return []
     weights = name_index(graph).match(set(ctx.query_tokens))
+    if weights and not _ASKS_WHETHER.search(ctx.request.query):
+        weights = {n: w for n, w in weights.items() if not is_predicate_name(str(graph.attrs(n).get("name", "")))}
     if not weights:
         return []
     best = sorted(weights, key=lambda n: -weights[n])[: count * 2]

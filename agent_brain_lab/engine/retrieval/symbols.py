@@ -40,7 +40,7 @@ from ..store.graph import CodeGraph
 from ..tokenizer import tokenize
 from ..types import Chunk
 from .context import Hit, QueryContext
-from .names import NameIndex, name_index, name_parts
+from .names import NameIndex, is_predicate_name, name_index, name_parts
 
 NAME_COVER_BOOST = 0.15
 DEPTH = 30  # candidates re-scored: the answer is rarely below the blend's 30th
@@ -116,9 +116,6 @@ _ASKS_PREDICATE = re.compile(
     r"|whether)\b",
     re.IGNORECASE,
 )
-# a predicate's name: is/has/can/should ... then a new word (``isDraft``, ``_isArrayLike``, ``has_key``,
-# ``IsZero``, ``has``), not ``island`` or ``_objectIs``
-_PREDICATE_NAME = re.compile(r"[_$]*(?:[iI]s|[hH]as|[cC]an|[sS]hould|[dD]oes|[hH]ave|[aA]re|[wW]as)(?=[A-Z0-9_]|$)")
 
 
 def cover(parts: frozenset[str], query: set[str], names: NameIndex) -> float:
@@ -281,12 +278,6 @@ def asks_predicate(query: str) -> bool:
     """Whether the query asks what a predicate answers, as a predicate's doc comment opens ("Returns
     `true` if ...", "Returns whether ...", "Checks if ...", "Tests whether ...")."""
     return _ASKS_PREDICATE.match(query) is not None
-
-
-def is_predicate_name(name: str) -> bool:
-    """Whether a name reads as a predicate's: ``is``/``has``/``can``/``should``... then a new word
-    (``isDraft``, ``_isArrayLike``, ``has_key``, ``IsZero``, ``has``), in any language's casing."""
-    return _PREDICATE_NAME.match(name) is not None
 
 
 def is_shape(row: Chunk) -> bool:
