@@ -49,7 +49,7 @@ Every step re-orders a list that does not depend on ``top_k`` (the fused pool an
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -398,20 +398,7 @@ def defaults_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     if not after:  # "... by default": the question does not name the setting
         return ranked
     asked = set(ctx.query_tokens) - _DEFAULT_TOKENS
-    keys = _candidates(ctx, ranked)
-    rows = ctx.chunks_of_keys(keys)
-    said: dict[int, int] = {}
-    for key in keys:
-        row = rows.get(key)
-        if row is None or row.source_type != "code" or row.source.endswith(_DECLARATION_FILES):
-            continue
-        best = max((_said_parts(m.group(1), asked, after[0]) for m in _DEFAULT_VALUE.finditer(row.text)), default=0)
-        if best:
-            said[key] = best
-    if not said:
-        return ranked
-    most = max(said.values())
-    return _promote(ranked, [k for k in keys if said.get(k) == most][:DEFAULT_SITES])
+    return _best_sites_first(ctx, ranked, _DEFAULT_VALUE, lambda name: _said_parts(name, asked, after[0]))
 
 
 def options_read_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
@@ -424,20 +411,29 @@ def options_read_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     if not kind:
         return ranked
     asked = set(ctx.query_tokens) - kind
+    return _best_sites_first(ctx, ranked, _OPTION_READ, lambda name: _option_parts(name, asked))
+
+
+def _best_sites_first(
+    ctx: QueryContext, ranked: list[Hit], sites: re.Pattern[str], said: Callable[[str], int]
+) -> list[Hit]:
+    """Puts first the candidate code chunks (``DEFAULT_SITES`` at most, in ``ranked``'s order) holding
+    the site that says the most of the question: each match of ``sites`` scored by ``said`` on its name
+    (group 1); declaration files are not sites."""
     keys = _candidates(ctx, ranked)
     rows = ctx.chunks_of_keys(keys)
-    said: dict[int, int] = {}
+    best: dict[int, int] = {}
     for key in keys:
         row = rows.get(key)
         if row is None or row.source_type != "code" or row.source.endswith(_DECLARATION_FILES):
             continue
-        best = max((_option_parts(m.group(1), asked) for m in _OPTION_READ.finditer(row.text)), default=0)
-        if best:
-            said[key] = best
-    if not said:
+        most_here = max((said(m.group(1)) for m in sites.finditer(row.text)), default=0)
+        if most_here:
+            best[key] = most_here
+    if not best:
         return ranked
-    most = max(said.values())
-    return _promote(ranked, [k for k in keys if said.get(k) == most][:DEFAULT_SITES])
+    most = max(best.values())
+    return _promote(ranked, [k for k in keys if best.get(k) == most][:DEFAULT_SITES])
 
 
 def _option_parts(name: str, asked: set[str]) -> int:
