@@ -214,7 +214,7 @@ def test_a_query_while_the_first_index_runs_says_it_runs(tmp_path):
     with IndexDir(tmp_path).writer_lock():  # what a first index run holds until it publishes
         assert ok_json("status", cwd=tmp_path)["state"] == "indexing"
         line = failure("query", "cart total", cwd=tmp_path, status=1)
-        assert "the first index is analysing the files" in line
+        assert "the first index is being built" in line
         assert "index it first" not in line and "agent-brain-lab index" not in line
         with pytest.raises(NotIndexed) as caught:  # the error every door maps (REST 503, MCP, %brain)
             Brain(tmp_path).query("cart total", mode="bm25")
