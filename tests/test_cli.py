@@ -223,6 +223,21 @@ def test_a_query_while_the_first_index_runs_says_it_runs(tmp_path):
     assert "index it first" in line and "agent-brain-lab index" in line
 
 
+def test_python_dash_m_runs_the_command(tmp_path):
+    """Field sweep: `python -m agent_brain_lab status` said "No module named agent_brain_lab.__main__"."""
+    (tmp_path / "notes.md").write_text("# Notes\n\nThe cart total includes tax.\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "agent_brain_lab", "status", "--json"],
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["state"] == "empty"
+
+
 def test_help_lists_every_command(tmp_path):
     proc = cli("--help", cwd=tmp_path)
     assert proc.returncode == 0
