@@ -224,10 +224,12 @@ def progress_line(p: IndexProgress, width: int = 24) -> str:
 
 
 def progress_counts(p: IndexProgress) -> str:
-    """What a phase has done: files while analysing, chunks while embedding (when keyword and graph
-    search already answer over every file)."""
+    """What a phase has done: files while analysing, chunks while embedding, and whether keyword and
+    graph search answer over every file meanwhile (a large run published them first; a small one
+    publishes once it has embedded)."""
     if p.phase == "embedding" and p.chunks:
-        return f"embedding {p.embedded}/{p.chunks} chunks (keyword and graph search ready)"
+        ready = "keyword and graph search ready" if p.searchable else "published when embedded"
+        return f"embedding {p.embedded}/{p.chunks} chunks ({ready})"
     return f"{p.phase} {p.files_done}/{p.files_total} files" if p.files_total else p.phase
 
 
@@ -274,7 +276,7 @@ def semantic_share(coverage: float) -> str:
 def searchable_now(status: dict) -> str:
     """While a run writes: what queries answer from already (the last published generation)."""
     if not status.get("generation"):
-        return "nothing yet: the first index is analysing the files"
+        return "nothing yet: the first index is being built" + _first_run_phase(status.get("job") or {})
     files, chunks = (status.get(k) or {} for k in ("files", "chunks"))
     total = chunks.get("total", 0)
     coverage = status.get("coverage")
@@ -283,6 +285,16 @@ def searchable_now(status: dict) -> str:
     text += f"semantic search {coverage:.0%} ({round(coverage * total)} of {total} chunks embedded"
     eta = (status.get("job") or {}).get("eta_s")
     return text + (f", about {_duration(eta)} to go)" if isinstance(eta, (int, float)) else ")")
+
+
+def _first_run_phase(job: dict) -> str:
+    """Where the first run is, when this process runs it (a server's status names its job): before
+    anything is published it analyses, or (a small run) embeds before publishing it all at once."""
+    if job.get("phase") == "embedding" and job.get("chunks"):
+        return f" (embedding {job.get('embedded', 0)} of {job['chunks']} chunks; published when embedded)"
+    if job.get("phase") in ("scanning", "indexing") and job.get("files_total"):
+        return f" (analysing {job.get('files_done', 0)} of {job['files_total']} files)"
+    return ""
 
 
 def _duration(seconds: float) -> str:

@@ -152,7 +152,7 @@ export class BrainModel {
         kind: 'not_indexed',
         message: running
           ? this.trans.__(
-              'Nothing is searchable yet: the first index is analysing the files. Keyword and graph search answer as soon as that is done, semantic search as the files are embedded.'
+              'Nothing is searchable yet: the first index is being built. Search answers when it publishes: a large workspace its keyword and graph search as soon as the files are analysed, semantic search as they are embedded; a small one all at once.'
             )
           : this.trans.__(
               'Nothing is indexed yet. Click Index workspace: keyword and graph search answer as soon as the files are analysed, semantic search once they are embedded.'

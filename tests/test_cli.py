@@ -214,13 +214,28 @@ def test_a_query_while_the_first_index_runs_says_it_runs(tmp_path):
     with IndexDir(tmp_path).writer_lock():  # what a first index run holds until it publishes
         assert ok_json("status", cwd=tmp_path)["state"] == "indexing"
         line = failure("query", "cart total", cwd=tmp_path, status=1)
-        assert "the first index is analysing the files" in line
+        assert "the first index is being built" in line
         assert "index it first" not in line and "agent-brain-lab index" not in line
         with pytest.raises(NotIndexed) as caught:  # the error every door maps (REST 503, MCP, %brain)
             Brain(tmp_path).query("cart total", mode="bm25")
         assert caught.value.building and caught.value.code == "not_indexed"
     line = failure("query", "cart total", cwd=tmp_path, status=1)  # nobody indexing: ask for it
     assert "index it first" in line and "agent-brain-lab index" in line
+
+
+def test_python_dash_m_runs_the_command(tmp_path):
+    """Field sweep: `python -m agent_brain_lab status` said "No module named agent_brain_lab.__main__"."""
+    (tmp_path / "notes.md").write_text("# Notes\n\nThe cart total includes tax.\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "agent_brain_lab", "status", "--json"],
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["state"] == "empty"
 
 
 def test_help_lists_every_command(tmp_path):

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from agent_brain_lab import Brain
+from agent_brain_lab import Brain, render
 from agent_brain_lab.engine import indexer
-from agent_brain_lab.engine.types import IndexCancelled
+from agent_brain_lab.engine.types import IndexCancelled, NotIndexed
 
 FILES = 12
 GROUP = 8  # texts embedded per group: several groups, several generations
@@ -119,6 +119,44 @@ def test_a_small_run_stays_one_atomic_generation(tmp_path):
     root = workspace(tmp_path)
     report = brain(root).index()
     assert report.generation == 1 and Brain(root).status().coverage == 1.0
+
+
+def what_each_door_says_while_embedding(root: Path) -> list[tuple[str, str]]:
+    """(the progress line, what a keyword query from another brain got) at each embedding report
+    of a first index."""
+    said = []
+
+    def progress(p):
+        if p.phase == "embedding" and p.embedded < p.chunks:
+            try:
+                got = f"{len(Brain(root).query('ledger_3_1', mode='bm25', top_k=1).results)} results"
+            except NotIndexed as err:
+                got = str(err)
+            said.append((render.progress_line(p), got))
+
+    brain(root).index(progress=progress)
+    return said
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_progress_and_errors_say_what_answers_while_a_first_index_embeds(tmp_path, monkeypatch, large):
+    """Field sweep: a first index of 1,603 chunks (at most EARLY_PUBLISH_MIN: published only once
+    embedded) printed "embedding 258/1603 chunks (keyword and graph search ready)" while every query
+    was refused with "the first index is analysing the files (keyword and graph search answer once
+    they are analysed ...)": both untrue, the files were analysed and nothing answered."""
+    if large:
+        monkeypatch.setattr(indexer, "EARLY_PUBLISH_MIN", 5)
+        monkeypatch.setattr(indexer, "PUBLISH_EVERY", 0.0)
+    said = what_each_door_says_while_embedding(workspace(tmp_path))
+    assert said
+    for line, got in said:
+        assert ("keyword and graph search ready" in line) == got.endswith("results"), (line, got)
+        assert "analysing" not in got  # the files are analysed: the error does not say otherwise
+    assert all(got == "1 results" for _, got in said) if large else all("being built" in got for _, got in said)
+    status = {"generation": 0, "state": "indexing", "job": {"phase": "embedding", "chunks": 49, "embedded": 8}}
+    assert render.searchable_now(status) == (
+        "nothing yet: the first index is being built (embedding 8 of 49 chunks; published when embedded)"
+    )
 
 
 def top_k(b: Brain) -> dict:

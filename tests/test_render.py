@@ -102,9 +102,11 @@ def test_skipped_files_are_counted_by_reason_and_a_few_named():
 
 def test_progress_says_what_each_phase_counts():
     analysing = IndexProgress("indexing", 12, 30, 80, "a.py")
-    embedding = IndexProgress("embedding", 30, 30, 4000, embedded=1000)
+    embedding = IndexProgress("embedding", 30, 30, 4000, embedded=1000, searchable=True)
     assert "indexing 12/30 files a.py" in render.progress_line(analysing)
     assert "embedding 1000/4000 chunks (keyword and graph search ready)" in render.progress_line(embedding)
+    small = IndexProgress("embedding", 30, 30, 400, embedded=100)  # a small run publishes once embedded
+    assert "embedding 100/400 chunks (published when embedded)" in render.progress_line(small)
 
 
 def test_status_during_a_run_says_what_is_searchable_now():
@@ -121,7 +123,7 @@ def test_status_during_a_run_says_what_is_searchable_now():
         "searchable now  253 files, 4074 chunks: keyword and graph search ready; semantic search 25% "
         "(1018 of 4074 chunks embedded, about 10 min to go)"
     ) in text
-    assert "the first index is analysing" in render.status_text({"state": "indexing", "generation": 0})
+    assert "the first index is being built" in render.status_text({"state": "indexing", "generation": 0})
 
 
 def test_a_report_of_many_skips_lists_the_first_ones_and_counts_the_rest():

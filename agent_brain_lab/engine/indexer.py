@@ -236,7 +236,7 @@ class Indexer:
             run.report.chunks_added = len(added)
             run.report.chunks_removed = len(retired)
             if early and not defer:
-                notify(IndexProgress("embedding", len(files), len(files), current, embedded=embedded))
+                notify(IndexProgress("embedding", len(files), len(files), current, embedded=embedded, searchable=True))
         run.report.generation = gen
         return run, gen, current, complete
 
@@ -443,7 +443,7 @@ class Indexer:
             unpublished = True
             if time.monotonic() - last >= PUBLISH_EVERY:
                 gen, last, unpublished = self._publish_vectors(gen, vectors), time.monotonic(), False
-            notify(IndexProgress("embedding", files, files, total, embedded=len(vectors)))
+            notify(IndexProgress("embedding", files, files, total, embedded=len(vectors), searchable=True))
 
         def serve() -> list[str]:
             """Publish the files requested meanwhile; the hashes of their texts still to embed."""
@@ -484,14 +484,14 @@ class Indexer:
                     lacking[h], texts[h] = [], text
                     first.append(h)
                 lacking[h].append(key)
-            notify(IndexProgress("embedding", files, files, total, embedded=len(vectors)))
+            notify(IndexProgress("embedding", files, files, total, embedded=len(vectors), searchable=True))
             return first
 
         if self.merges is not None:
             self.merges.open()
             # Said at once (not after the first group): a requester queued while the run analysed
             # hands its paths over from now on (server/service.py, on this report).
-            notify(IndexProgress("embedding", files, files, total, embedded=len(vectors)))
+            notify(IndexProgress("embedding", files, files, total, embedded=len(vectors), searchable=True))
         try:
             if ready:
                 add(ready)

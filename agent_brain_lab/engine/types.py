@@ -108,8 +108,9 @@ class NotIndexed(BrainError):
 
     def __init__(self, *, building: bool = False):
         super().__init__(
-            "this workspace has no index yet: the first index is analysing the files (keyword and graph search"
-            " answer once they are analysed, semantic search as they are embedded)"
+            "this workspace has no index yet: the first index is being built (search answers when it publishes;"
+            " a large workspace's keyword and graph search as soon as its files are analysed, its semantic"
+            " search as they are embedded)"
             if building
             else "this workspace has no index yet: index it first"
         )
@@ -766,6 +767,9 @@ class IndexProgress:
     chunks: int = 0
     current_file: str | None = None
     embedded: int = 0  # "embedding": how many of ``chunks`` have a vector
+    # keyword and graph search already answer over every file of the run (it published them before
+    # embedding: a large run); False while a small run embeds before it publishes anything
+    searchable: bool = False
 
     @property
     def percent(self) -> float:

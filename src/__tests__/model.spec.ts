@@ -267,7 +267,7 @@ describe('BrainModel search', () => {
     await model.index();
     expect(model.notice?.kind).toBe('not_indexed');
     expect(model.notice?.message).not.toContain('Click Index workspace');
-    expect(model.notice?.message).toContain('the first index is analysing');
+    expect(model.notice?.message).toContain('the first index is being built');
     running = false; // cancelled before it published anything: the click is asked for again
     await finished;
     expect(model.notice?.message).toContain('Click Index workspace');
@@ -289,7 +289,7 @@ describe('BrainModel search', () => {
     model.setOptions({ query: 'cart' });
     await model.search();
     await model.refreshStatus(); // the CLI's run holds the writer lock: state indexing
-    expect(model.notice?.message).toContain('the first index is analysing');
+    expect(model.notice?.message).toContain('the first index is being built');
     model.dispose();
   });
 
