@@ -18,6 +18,8 @@ from workspace_fixture import FIXTURES
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.native import usearch_index
 from agent_brain_lab.engine.store import vectors as vec
+from agent_brain_lab.engine.store.generations import FORMAT_VERSION
+from agent_brain_lab.engine.types import IndexCorrupt
 
 OLD = FIXTURES / "f16_index"
 QUERIES = ("area of a square", "circle", "convert feet to metres", "describe a shape")
@@ -57,6 +59,7 @@ def _assert_like_before(answers: dict[str, list]) -> None:
 
 
 def test_an_f16_index_keeps_serving_as_it_answered_before(old_root):
+    assert (old_root / ".agent-brain" / "FORMAT").read_text().strip() == "2"  # written before bf16
     brain = Brain(old_root)
     assert brain.status().state == "ready"
     assert _kind(old_root, 2) == usearch.ScalarKind.F16
@@ -75,6 +78,7 @@ def test_the_next_generation_written_converts_it_keeping_its_graph_and_answers(o
     assert gen == 3
     folder = old_root / ".agent-brain" / "gen-3"
     assert _kind(old_root, 3) == usearch.ScalarKind.BF16
+    assert (old_root / ".agent-brain" / "FORMAT").read_text().strip() == str(FORMAT_VERSION) == "3"
     assert np.load(folder / vec.DELTA_VECTORS).dtype == np.uint16  # bf16 bits; the f16 delta was rounded
     converted = vec.VectorIndex.open(folder)
     assert converted is not None and converted._tape is not None  # its rows mapped (vectors.slots.npy)
@@ -139,3 +143,18 @@ def test_a_file_laid_out_otherwise_is_rebuilt_in_bf16(tmp_path, monkeypatch):
     assert index.dtype == usearch.ScalarKind.BF16 and len(index) == 50
     want = vec._widen(vec._bf16_bits(rows.astype(np.float16).astype(np.float32)))
     assert np.array_equal(np.stack(index.get(np.arange(50, dtype=np.uint64), "f32")), want)
+
+
+def test_an_index_of_a_newer_version_is_named_as_such_not_as_damage(old_root):
+    """An engine that reads formats 2 and 3 and meets a later one (written by a newer Agent Brain Lab)
+    says so, and that upgrading reads it as it is; --force rebuilds it in this format, cache kept."""
+    (old_root / ".agent-brain" / "FORMAT").write_text("4\n")
+    brain = Brain(old_root)
+    status = brain.status()
+    assert status.state == "corrupt" and "newer version of Agent Brain Lab (format 4)" in (status.problem or "")
+    with pytest.raises(IndexCorrupt, match="upgrade Agent Brain Lab"):
+        brain.query("circle", mode="bm25")
+    report = brain.index(force=True)
+    assert report.chunks_embedded == 0  # every vector from the embedding cache
+    assert (old_root / ".agent-brain" / "FORMAT").read_text().strip() == str(FORMAT_VERSION)
+    assert [h.source for h in brain.query("circle", mode="bm25").results]

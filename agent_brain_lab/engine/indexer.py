@@ -45,7 +45,7 @@ from .store import graph as graph_store
 from .store import keywords
 from .store.catalog import Catalog, ChunkRow, FileState, catalog_errors
 from .store.datafiles import CorruptIndexFile, link_or_copy
-from .store.generations import FIX_FORCE, FORMAT_VERSION, IndexDir
+from .store.generations import FIX_FORCE, FORMAT_VERSION, READS_FORMATS, IndexDir
 from .store.graph import CodeGraph
 from .store.storage import storage_errors
 from .store.vectors import VectorIndex, is_vector_file
@@ -149,11 +149,14 @@ class Indexer:
         folder = self.index_dir.path
         with self.index_dir.writer_lock(wait), catalog_errors(folder), storage_errors(folder):
             self.index_dir.clear_staging()
-            if self.index_dir.format_version() != FORMAT_VERSION:
+            found = self.index_dir.format_version()
+            if found not in READS_FORMATS:
                 if not force:
                     self.index_dir.check_format()  # raises, naming --force
                 self.index_dir.write_format()  # the old generation is now unreadable: rebuilt below
                 scope = EVERYTHING
+            elif found != FORMAT_VERSION:
+                self.index_dir.write_format()  # read as it is; this run's generation is written in this format
             catalog = Catalog(self.index_dir.catalog_path, create=True, file_mode=self.index_dir.file_mode)
             try:
                 fresh = catalog.index_id is None  # a new catalog: whatever a generation holds is not from it

@@ -30,7 +30,11 @@ from pathlib import Path
 from ..types import IndexCorrupt, IndexProblem, WorkspaceBusy
 from .storage import storage_errors, storage_problem
 
-FORMAT_VERSION = 2  # 2: the graph is stored as data (no pickle), manifests list their files' digests
+# 3: vectors in bf16 with their key-to-row map; 2: the graph stored as data (no pickle), manifests list
+# their files' digests. A format-2 index is read as it is and its next generation is written in 3
+# (store/vectors.py converts the base); an engine that reads only 2 then says the format, not damage.
+FORMAT_VERSION = 3
+READS_FORMATS = (2, 3)
 INDEX_DIR = ".agent-brain"
 CATALOG = "catalog.sqlite"
 GEN_NAME = re.compile(r"gen-([0-9]+)")
@@ -128,14 +132,21 @@ class IndexDir:
             return None
 
     def check_format(self) -> None:
-        """IndexCorrupt when the folder was written by another version of the index format."""
+        """IndexCorrupt when the folder was written in a format this version does not read."""
         found = self.format_version()
-        if found != FORMAT_VERSION:
-            what = f"format {found}" if found is not None else "an unreadable FORMAT file"
-            raise IndexCorrupt(
-                f"this index was written in {what}; this version of Agent Brain Lab reads format {FORMAT_VERSION}",
-                FIX_FORCE,
+        if found in READS_FORMATS:
+            return
+        reads = f"formats {READS_FORMATS[0]} to {READS_FORMATS[-1]}"
+        if found is not None and found > FORMAT_VERSION:
+            problem = (
+                f"this index was written by a newer version of Agent Brain Lab (format {found}); this version"
+                f" reads {reads}: upgrade Agent Brain Lab to use it as it is, or rebuild it in format"
+                f" {FORMAT_VERSION} (the embedding cache is kept)"
             )
+        else:
+            what = f"format {found}" if found is not None else "an unreadable FORMAT file"
+            problem = f"this index was written in {what}; this version of Agent Brain Lab reads {reads}"
+        raise IndexCorrupt(problem, FIX_FORCE)
 
     def index_id(self) -> str | None:
         try:
