@@ -23,7 +23,7 @@ export interface IError {
   field?: string;
   /** workspace_busy: the job in the way */
   job_id?: string;
-  /** index_corrupt, disk_full, read_only, no_access, io_error: what is wrong */
+  /** index_corrupt, index_newer, disk_full, read_only, no_access, io_error: what is wrong */
   problem?: string;
   /** what repairs it (index_corrupt: the command) */
   fix?: string;
@@ -152,6 +152,7 @@ export const INDEX_STATES = [
   'ready',
   'indexing',
   'corrupt',
+  'newer_format',
   'disk_full',
   'read_only',
   'no_access',
@@ -409,7 +410,7 @@ export interface IStartedJob extends IJob {
 
 /** What ``Brain.status()`` reports. ``state`` is one of ``INDEX_STATES`` (see :class:`IndexProblem`); in every state but ready, indexing and empty, ``problem`` says what is wrong and ``fix`` what repairs it. ``writable``: whether this process can write the index (a read-only index still answers queries). ``skipped`` lists the first ``MAX_SKIPPED_LISTED`` skipped files (all of them when asked: :class:`StatusRequest`); ``skipped_total`` and ``skipped_by_reason`` count every one. */
 export interface IStatus {
-  /** ready, indexing or empty; read_only and disk_full still answer queries; corrupt, no_access and io_error cannot be read. Every state but ready, indexing and empty carries problem and fix */
+  /** ready, indexing or empty; read_only and disk_full still answer queries; corrupt, newer_format, no_access and io_error cannot be read. Every state but ready, indexing and empty carries problem and fix */
   state: IndexState;
   /** the workspace folder indexed */
   root: string;

@@ -19,7 +19,7 @@ from agent_brain_lab import Brain
 from agent_brain_lab.engine.native import usearch_index
 from agent_brain_lab.engine.store import vectors as vec
 from agent_brain_lab.engine.store.generations import FORMAT_VERSION
-from agent_brain_lab.engine.types import IndexCorrupt
+from agent_brain_lab.engine.types import IndexCorrupt, IndexNewer
 
 OLD = FIXTURES / "f16_index"
 QUERIES = ("area of a square", "circle", "convert feet to metres", "describe a shape")
@@ -151,9 +151,13 @@ def test_an_index_of_a_newer_version_is_named_as_such_not_as_damage(old_root):
     (old_root / ".agent-brain" / "FORMAT").write_text("4\n")
     brain = Brain(old_root)
     status = brain.status()
-    assert status.state == "corrupt" and "newer version of Agent Brain Lab (format 4)" in (status.problem or "")
-    with pytest.raises(IndexCorrupt, match="upgrade Agent Brain Lab"):
+    assert status.state == "newer_format" and "newer version of Agent Brain Lab (format 4)" in (status.problem or "")
+    with pytest.raises(IndexNewer, match="upgrade Agent Brain Lab") as raised:
         brain.query("circle", mode="bm25")
+    assert not isinstance(raised.value, IndexCorrupt) and raised.value.code == "index_newer"
+    with pytest.raises(IndexNewer):
+        brain.index()  # nothing rewritten without --force
+    assert (old_root / ".agent-brain" / "FORMAT").read_text().strip() == "4"
     report = brain.index(force=True)
     assert report.chunks_embedded == 0  # every vector from the embedding cache
     assert (old_root / ".agent-brain" / "FORMAT").read_text().strip() == str(FORMAT_VERSION)

@@ -852,6 +852,15 @@ class IndexCorrupt(IndexProblem):
         return f"`{fix}`"
 
 
+class IndexNewer(IndexProblem):
+    """Written by a newer version of Agent Brain Lab (a later index format): nothing is damaged, that
+    version reads it as it is; ``fix`` (the command) rebuilds it in this version's format instead."""
+
+    code = "index_newer"
+    state = "newer_format"
+    fix_text = staticmethod(IndexCorrupt.fix_text)  # the fix is a command, as for damage
+
+
 class DiskFull(IndexProblem):
     """The file system holding the index has no room (SQLITE_FULL, ENOSPC, EDQUOT): nothing is damaged,
     the last generation keeps answering; freeing space and indexing again repairs it."""
@@ -889,6 +898,8 @@ INDEX_STATES = {
     "ready": "searchable",
     "indexing": "an index run is writing; searches answer from the last published generation",
     "corrupt": "the index is damaged: `problem` says what is wrong, `fix` is the command that repairs it",
+    "newer_format": "a newer version of Agent Brain Lab wrote the index: nothing is damaged; upgrade to use it"
+    " as it is, or `fix` (the command) rebuilds it in this version's format, the embedding cache kept",
     "disk_full": "the disk holding the index is full: searches answer from the last generation; free space, then index",
     "read_only": "the index cannot be written here (read-only medium or no write permission): searches answer",
     "no_access": "this user may not read the index (it is private to the user who wrote it)",
@@ -934,8 +945,9 @@ class IndexStatus:
     state: Annotated[
         str,
         Doc(
-            "ready, indexing or empty; read_only and disk_full still answer queries; corrupt, no_access and"
-            " io_error cannot be read. Every state but ready, indexing and empty carries problem and fix"
+            "ready, indexing or empty; read_only and disk_full still answer queries; corrupt, newer_format,"
+            " no_access and io_error cannot be read. Every state but ready, indexing and empty carries problem"
+            " and fix"
         ),
         OneOf(tuple(INDEX_STATES)),
     ]

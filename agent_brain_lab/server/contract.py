@@ -234,7 +234,7 @@ AUTH = {
     "403": "authenticated but not authorized (read or write on agent_brain)",
 }
 NOT_READABLE = (
-    "not indexed, or the index cannot be read: index_corrupt, no_access, io_error"
+    "not indexed, or the index cannot be read: index_corrupt, index_newer, no_access, io_error"
     " (read_only and disk_full indexes still answer)"
 )
 
@@ -285,8 +285,9 @@ def paths() -> dict[str, Any]:
                     "400": bad_body,
                     "409": ("a job or another process is writing, or the model changed (use force)", "Error"),
                     "503": (
-                        "the brain cannot open; the index is damaged (index_corrupt), read-only (read_only),"
-                        " not readable by this user (no_access) or on a failing disk (io_error)",
+                        "the brain cannot open; the index is damaged (index_corrupt), written by a newer version"
+                        " (index_newer), read-only (read_only), not readable by this user (no_access) or on a"
+                        " failing disk (io_error)",
                         "Error",
                     ),
                     "507": ("disk_full: the disk holding .agent-brain/ is full", "Error"),
@@ -371,7 +372,7 @@ ERROR = {
         "job_id": {"type": "string", "description": "workspace_busy: the job in the way"},
         "problem": {
             "type": "string",
-            "description": "index_corrupt, disk_full, read_only, no_access, io_error: what is wrong",
+            "description": "index_corrupt, index_newer, disk_full, read_only, no_access, io_error: what is wrong",
         },
         "fix": {"type": "string", "description": "what repairs it (index_corrupt: the command)"},
     },

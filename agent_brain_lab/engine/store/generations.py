@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..types import IndexCorrupt, IndexProblem, WorkspaceBusy
+from ..types import IndexCorrupt, IndexNewer, IndexProblem, WorkspaceBusy
 from .storage import storage_errors, storage_problem
 
 # 3: vectors in bf16 with their key-to-row map; 2: the graph stored as data (no pickle), manifests list
@@ -132,20 +132,21 @@ class IndexDir:
             return None
 
     def check_format(self) -> None:
-        """IndexCorrupt when the folder was written in a format this version does not read."""
+        """IndexNewer when a newer version wrote the folder (a later format), IndexCorrupt when it was
+        written in a format this version does not read or its FORMAT file cannot be read."""
         found = self.format_version()
         if found in READS_FORMATS:
             return
         reads = f"formats {READS_FORMATS[0]} to {READS_FORMATS[-1]}"
         if found is not None and found > FORMAT_VERSION:
-            problem = (
+            raise IndexNewer(
                 f"this index was written by a newer version of Agent Brain Lab (format {found}); this version"
                 f" reads {reads}: upgrade Agent Brain Lab to use it as it is, or rebuild it in format"
-                f" {FORMAT_VERSION} (the embedding cache is kept)"
+                f" {FORMAT_VERSION} (the embedding cache is kept)",
+                FIX_FORCE,
             )
-        else:
-            what = f"format {found}" if found is not None else "an unreadable FORMAT file"
-            problem = f"this index was written in {what}; this version of Agent Brain Lab reads {reads}"
+        what = f"format {found}" if found is not None else "an unreadable FORMAT file"
+        problem = f"this index was written in {what}; this version of Agent Brain Lab reads {reads}"
         raise IndexCorrupt(problem, FIX_FORCE)
 
     def index_id(self) -> str | None:
