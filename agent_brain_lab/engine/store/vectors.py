@@ -399,19 +399,21 @@ def _rows_are(index: Index, rows: np.ndarray, keys: np.ndarray, slots: np.ndarra
     if not len(sample):
         return True
     at = np.searchsorted(keys, sample)
-    found: Any = index._compiled.get_many(sample.astype(np.uint64), index.dtype)  # uint16 rows
+    return np.array_equal(rows[slots[at]], _stored_bits(index, sample))
+
+
+def _stored_bits(index: Index, keys: np.ndarray) -> np.ndarray:
+    """The stored 16-bit rows of ``keys`` (every one held by ``index``), by usearch's look-up."""
+    if not len(keys):
+        return np.zeros((0, index.ndim), dtype=np.uint16)
+    found: Any = index._compiled.get_many(keys.astype(np.uint64), index.dtype)  # uint16 rows
     if found is None or any(v is None for v in found):
         raise CorruptIndexFile(f"{FILE}: vectors missing")
-    return np.array_equal(rows[slots[at]], np.concatenate(found).reshape(len(sample), index.ndim))
+    return np.concatenate(found).reshape(len(keys), index.ndim)
 
 
 def _slots_by_bytes(index: Index, rows: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    wanted = np.zeros((0, index.ndim), dtype=np.uint16)
-    if len(keys):
-        found: Any = index._compiled.get_many(keys.astype(np.uint64), index.dtype)  # uint16 rows
-        if found is None or any(v is None for v in found):
-            raise CorruptIndexFile(f"{FILE}: vectors missing")
-        wanted = np.concatenate(found).reshape(len(keys), index.ndim)
+    wanted = _stored_bits(index, keys)
     row_bytes = np.dtype((np.void, 2 * index.ndim))
     tape = np.ascontiguousarray(rows).view(row_bytes).ravel()
     order = np.argsort(tape, kind="stable")
