@@ -18,11 +18,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
 import pytest
+from workspace_fixture import FIXTURES
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine import indexer as indexer_module
-from agent_brain_lab.engine.store.storage import storage_problem
+from agent_brain_lab.engine.native import usearch_index
+from agent_brain_lab.engine.store import vectors as vec
+from agent_brain_lab.engine.store.datafiles import save_array
+from agent_brain_lab.engine.store.storage import full_disk_behind, storage_problem
 from agent_brain_lab.engine.types import DiskFull, IndexReadOnly, StorageIOError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -127,6 +132,13 @@ def cached_vectors(root: Path) -> int:
         db.close()
 
 
+def _vectors(count: int):
+    """A real usearch index of ``count`` random 384-d vectors."""
+    index = usearch_index().Index(ndim=384, dtype="bf16")
+    index.add(np.arange(count), np.random.default_rng(0).random((count, 384), dtype=np.float32))
+    return index
+
+
 def current(root: Path) -> int:
     return int((root / ".agent-brain" / "CURRENT").read_text())
 
@@ -179,6 +191,62 @@ def test_a_full_disk_is_disk_full_the_last_generation_answers_and_nothing_is_los
         assert answers(root, "zebra stripes") == ["docs/guide.md"]
         assert cached_vectors(root) >= before_cache + 60  # the cache kept what was embedded before
         assert report.chunks_embedded <= 60
+
+
+def test_a_write_a_library_cuts_short_on_a_full_disk_is_disk_full_never_a_short_file():
+    """numpy's ``save`` and usearch's ``save`` report a full disk without an errno ("N requested and M
+    written", "Failed to serialize into stream"), and usearch's can leave a file cut short with no
+    error at all (as numpy's ``tofile`` does, which the engine no longer uses). With more room each
+    time, every write the engine makes through them either reads back whole or fails as a full disk."""
+    index = _vectors(10)
+    writers = {
+        "save_array": lambda path: save_array(path, np.arange(2000, dtype=np.int64)),
+        "usearch": lambda path: vec._save(index, path),
+    }
+    with tmpfs("2m") as disk:
+        outcomes: dict[str, list] = {name: [] for name in writers}
+        for leave in range(0, 24 << 10, 4096):
+            filler = fill(disk, leave)
+            for name, cut_short in writers.items():
+                path = disk / f"{name}.npy"
+                try:
+                    cut_short(path)
+                except (OSError, RuntimeError) as err:
+                    problem = storage_problem(err, disk) or full_disk_behind(err, disk)
+                    assert isinstance(problem, DiskFull), (name, leave, err)
+                    outcomes[name].append(getattr(err, "errno", None))
+                else:
+                    whole = len(vec._restore(path)) == 10 if name == "usearch" else len(np.load(path)) == 2000
+                    assert whole, (name, leave)
+                    outcomes[name].append("whole")
+                path.unlink(missing_ok=True)
+            filler.unlink()
+        for name, seen in outcomes.items():  # each met the full disk, an errno-less failure, and room
+            assert None in seen and "whole" in seen, (name, seen)
+
+
+def test_an_old_index_converted_on_a_full_disk_keeps_answering_and_converts_once_there_is_room():
+    """The field case: an f16 index (format 2), whose base the next generation written converts, on a
+    disk with less room each time than that run needs: every run that fails is a full disk, the old
+    generation answers, and the first run with room publishes, with nothing embedded twice."""
+    with tmpfs("8m") as disk:
+        root = disk / "ws"
+        shutil.copytree(FIXTURES / "f16_index" / "ws", root)
+        write(root, "geo/more.py", "def hexagon_area(side):\n    return 2.598 * side * side\n")
+        embedded = []
+        for leave in range(0, 1 << 20, 4096):  # more room each time, until the run publishes
+            filler = fill(disk, leave)
+            try:
+                embedded.append(Brain(root).index().chunks_embedded)
+            except DiskFull as err:
+                assert err.fix.startswith("free space") and "requested" not in str(err)
+                assert current(root) == 2 and answers(root, "square")[0] == "geo/shapes.py"
+            else:
+                break
+            finally:
+                filler.unlink()
+        assert current(root) == 3 and answers(root, "hexagon area")[0] == "geo/more.py"
+        assert embedded == [0] and leave > 0  # it failed first; the vector embedded then was kept
 
 
 def test_a_disk_filling_up_after_the_run_published_is_a_warning_not_a_failure(monkeypatch):
@@ -413,10 +481,10 @@ def test_a_workspace_shared_on_purpose_is_group_readable(public_tmp, other_user,
 # ------------------------------------------------------------------ the classifier, on real errors
 
 
-def _raised(action) -> BaseException:
+def _raised(action, *args) -> BaseException:
     try:
-        action()
-    except (OSError, sqlite3.Error) as err:
+        action(*args)
+    except (OSError, RuntimeError, sqlite3.Error) as err:
         return err
     raise AssertionError("nothing was raised")
 

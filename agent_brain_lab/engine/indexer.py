@@ -47,7 +47,7 @@ from .store.catalog import Catalog, ChunkRow, FileState, catalog_errors
 from .store.datafiles import CorruptIndexFile, link_or_copy
 from .store.generations import FIX_FORCE, FORMAT_VERSION, READS_FORMATS, IndexDir
 from .store.graph import CodeGraph
-from .store.storage import storage_errors
+from .store.storage import full_disk_behind, storage_errors
 from .store.vectors import VectorIndex, is_vector_file
 from .tokenizer import tokenize
 from .types import (
@@ -554,8 +554,11 @@ class Indexer:
             chunks, vectors = self._stage_generation(
                 catalog, gen, staging, settings, run, rebuild, retired, added, removed_paths
             )
-        except BaseException:
+        except BaseException as err:
+            full = full_disk_behind(err, staging)  # before the partial files are removed
             self.index_dir.discard(staging)  # a full disk gets its space back; CURRENT still names ``gen``
+            if full is not None:
+                raise full from err
             raise
         self.index_dir.publish(new, staging)
         self.published = new

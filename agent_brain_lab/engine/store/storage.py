@@ -150,6 +150,20 @@ def read_only_problem(folder: Path) -> IndexReadOnly | IndexNoAccess | None:
     return _read_only("read-only file system" if read_only_fs else "no write permission", folder)
 
 
+def full_disk_behind(err: BaseException, folder: Path) -> DiskFull | None:
+    """DiskFull when a write into ``folder`` failed without saying why and the file system holding it
+    has (next to) no room left: asked while the partial file is still there.
+
+    Libraries that write through C report a full disk in their own words, without an errno: numpy's
+    ``tofile``/``save`` a short write ("N requested and M written"), usearch's ``save`` "Failed to
+    serialize into stream". Errors that name their cause are :func:`storage_problem`'s."""
+    if isinstance(err, sqlite3.Error | IndexProblem) or (isinstance(err, OSError) and err.errno is not None):
+        return None
+    if not isinstance(err, OSError | RuntimeError) or not disk_full(folder):
+        return None
+    return _full("a write stopped short")
+
+
 def disk_full_problem(folder: Path) -> DiskFull | None:
     """DiskFull when the file system holding ``folder`` has less than ``DISK_FULL_BYTES`` free."""
     free = free_bytes(folder)

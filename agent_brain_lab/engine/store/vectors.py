@@ -153,7 +153,7 @@ class VectorIndex:
             self._base, self._origin = _restore(target), gen_dir
             self._tape = _Tape.read(self._base, gen_dir / SLOTS)
         else:
-            self._base.save(str(target))
+            _save(self._base, target)
             if not _is_current(self._base):  # a merge of an f16 base (in memory)
                 converted = target.with_name(FILE + ".bf16")
                 convert_base(target, converted)
@@ -504,7 +504,8 @@ def convert_base(source: Path, target: Path) -> None:
         vectors = data[header:head].view(np.uint16)  # f16 bits; each has one bf16: looked up in a table
         vectors[:] = _f16_to_bf16()[vectors]
         data[head + _KIND_AT] = usearch.ScalarKind.BF16.value
-        data.tofile(target)
+        with open(target, "wb") as fh:  # not ``tofile``: on a full disk it can cut the file short silently
+            fh.write(data.data)
         if _converted_as_expected(source, target):
             return
     _rebuild(source, target)
@@ -534,7 +535,11 @@ def _bf16_bits(values: np.ndarray) -> np.ndarray:
 def _converted_as_expected(source: Path, target: Path) -> bool:
     """The converted file reads as a bf16 index with the source's keys, and a sample of its vectors
     and searches agree with the source's."""
-    old, new = _restore(source), _restore(target)
+    old = _restore(source)
+    try:
+        new = _restore(target)
+    except CorruptIndexFile:  # laid out otherwise than this code expects
+        return False
     if not _is_current(new) or len(new) != len(old) or new.ndim != old.ndim:
         return False
     keys = np.asarray(old.keys, dtype=np.uint64)
@@ -555,6 +560,15 @@ def _widen(bits: np.ndarray) -> np.ndarray:
     return np.left_shift(bits, 16, dtype=np.uint32).view(np.float32)
 
 
+def _save(index: Index, target: Path) -> None:
+    """usearch's ``save``, checked: on a full disk it can leave a file cut short without an error.
+    A short file is an OSError without an errno, as numpy says it (the indexer asks the disk why)."""
+    index.save(str(target))
+    written, expected = target.stat().st_size, index.serialized_length
+    if written != expected:
+        raise OSError(f"{FILE}: {expected} requested and {written} written")
+
+
 def _rebuild(source: Path, target: Path) -> None:
     """The slow way: a new bf16 index (a new graph) of the source's vectors."""
     old = _restore(source)
@@ -563,4 +577,4 @@ def _rebuild(source: Path, target: Path) -> None:
     if len(keys):
         rows, _ = _base_rows(old, keys.astype(np.int64))
         fresh.add(keys, rows.astype(np.float32))
-    fresh.save(str(target))
+    _save(fresh, target)
