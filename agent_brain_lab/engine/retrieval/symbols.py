@@ -24,7 +24,9 @@ and, when the question says what a function does (:func:`describes_action`), a t
 from ``castDraft``. A constructor is named by its class for a question saying it makes a new one ("Create
 a new computed value ...": ``ComputedValue.constructor``, :func:`constructed_class`). Last, a short alias the
 file makes from one of the best candidates (``export const createSlice = buildCreateSlice()``) goes just
-above it, brought in from outside the pool if need be: the doc comment is on the alias (:func:`aliases_above`).
+above it, brought in from outside the pool if need be, as does the public name another file binds to a
+method (``export const applyPatches = immer.applyPatches.bind(immer)``): the doc comment is on the alias
+(:func:`aliases_above`).
 
 A query looks up only those candidates' chunk rows and, by name, the graph node defined in each; how rare a part is
 comes from the graph's name index, which a new generation patches: nothing here grows with the index.
@@ -238,8 +240,10 @@ def aliases_above(
     doc comment is written on the alias, the body it describes is the function's: a question in the
     comment's words finds the function, and the alias is what it documents. An alias outside the fused
     pool comes in (one line says too little for either leg to find it: Redux Toolkit's ``createSlice``
-    was in neither leg's first 50), unless the request's filters leave it out. ``nodes``: the symbol node
-    each of the best candidates defines (:func:`_node_of`)."""
+    was in neither leg's first 50), unless the request's filters leave it out. A method's alias is also the
+    public name another file binds to it (``export const applyPatches = immer.applyPatches.bind(immer)``,
+    :func:`_bound_aliases`), whatever else that chunk of module code makes. ``nodes``: the symbol node each
+    of the best candidates defines (:func:`_node_of`)."""
     at = {h.key: h for h in ranked}
     lifted = False
     for hit in ranked[:ALIAS_DEPTH]:
@@ -252,10 +256,12 @@ def aliases_above(
             data = graph.attrs(edge.source)
             if edge.relation == "calls" and data.get("source") == source and data.get("kind") in _KINDS:
                 made[str(data.get("chunk_id", ""))] = edge.source
+        made.update(_bound_aliases(graph, node))  # another file's public name for a method
         keys = ctx.keys_of_chunk_ids(sorted(made)) if made else {}
         for key, row in ctx.chunks_of_keys(sorted(keys.values())).items():
             short = row.end_line - row.start_line < ALIAS_LINES
-            if not row.symbol_name and short and names.defined_in(row.chunk_id) == [made[row.chunk_id]]:
+            one = short and names.defined_in(row.chunk_id) == [made[row.chunk_id]]
+            if not row.symbol_name and (one or _binds(row, graph.attrs(made[row.chunk_id]))):
                 if key not in at:  # not among the fused pool's: the body's words found the function, not it
                     if not ctx.allowed_keys(np.array([key]))[0]:
                         continue
@@ -264,6 +270,34 @@ def aliases_above(
                 at[key].score = max(at[key].score, _just_above(hit.score))
                 lifted = True
     return sorted(ranked, key=lambda h: -h.score) if lifted else ranked
+
+
+def _bound_aliases(graph: CodeGraph, node: str) -> dict[str, str]:
+    """The module-level names another file makes from a method by its own name (``export const
+    applyPatches = immer.applyPatches.bind(immer)``), by their chunk id: ``{chunk id: node}``."""
+    data = graph.attrs(node)
+    if data.get("kind") != "method":
+        return {}
+    name, source = str(data.get("name", "")), data.get("source")
+    found = {}
+    for other in graph.lookup(name):
+        attrs = graph.attrs(other)
+        if attrs.get("kind") == "function" and attrs.get("name") == name and attrs.get("source") != source:
+            found[str(attrs.get("chunk_id", ""))] = other
+    return found
+
+
+def _binds(row: Chunk, data: Mapping[str, Any]) -> bool:
+    """Whether the chunk's line defining ``data``'s name is a top-level statement (not indented) giving it
+    a member of the same name, bound or as it is (``export const applyPatches = immer.applyPatches.bind(immer)``,
+    ``export const produce = immer.produce``): not what a call of it returns (``var route =
+    this._router.route(path)`` in a callback is a value, and another thing than the method)."""
+    name, line = str(data.get("name", "")), int(data.get("start_line") or 0) - row.start_line
+    lines = row.text.splitlines()
+    if not name or not 0 <= line < len(lines):
+        return False
+    member = rf"^\S.*\b{re.escape(name)}\b[^=]*=[^=]*\.{re.escape(name)}(?:\.bind\(|\s*[;,]?\s*$)"
+    return re.search(member, lines[line]) is not None
 
 
 def compared_names(query: str) -> frozenset[str]:
