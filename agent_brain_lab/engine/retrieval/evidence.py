@@ -60,7 +60,7 @@ from ..tokenizer import WORD, query_tokens, tokenize
 from ..types import SOURCE_TYPES, Chunk
 from .context import Hit, QueryContext, top_rows
 from .intent import DOTTED
-from .symbols import asked_kind
+from .symbols import asked_kind, constructed_class
 
 TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + name cover 0.15): not won on its name
 TEST_WORDS = frozenset(
@@ -652,10 +652,7 @@ def _exception_class(row: Chunk) -> str | None:
         return None
     if row.symbol_type in ("class", "struct"):
         return row.symbol_name.rsplit(".", 1)[-1]
-    owner = (row.parent_symbol or "").rsplit(".", 1)[-1]
-    if row.symbol_type == "method" and owner and row.symbol_name in (owner, "__init__", "constructor", "init"):
-        return owner
-    return None
+    return constructed_class(row)
 
 
 def _throw_sites(ctx: QueryContext, name: str, defined: Chunk, message: str = "") -> list[int]:

@@ -21,8 +21,12 @@ and, when the question says what a function does (:func:`describes_action`), a t
 (:func:`is_shape`). A question asking what a predicate answers ("Returns `true` if ...", "Checks if
 ...", :func:`asks_predicate`) adds ``PREDICATE_BOOST`` x the cover for a predicate's name (``isDraft``,
 ``has_key``, :func:`is_predicate_name`): ``is`` is a stop word, so the cover alone cannot tell ``isDraft``
-from ``castDraft``. Last, a short alias the file makes from one of the best candidates (``export const
-createSlice = buildCreateSlice()``) goes just above it: the doc comment is on the alias (:func:`aliases_above`).
+from ``castDraft``. A constructor is named by its class for a question saying it makes a new one ("Create
+a new computed value ...": ``ComputedValue.constructor``, :func:`constructed_class`). Last, a short alias the
+file makes from one of the best candidates (``export const createSlice = buildCreateSlice()``) goes just
+above it, brought in from outside the pool if need be, as does the public name another file binds to a
+method (``export const applyPatches = immer.applyPatches.bind(immer)``): the doc comment is on the alias
+(:func:`aliases_above`).
 
 A query looks up only those candidates' chunk rows and, by name, the graph node defined in each; how rare a part is
 comes from the graph's name index, which a new generation patches: nothing here grows with the index.
@@ -34,6 +38,8 @@ import math
 import re
 from collections.abc import Mapping
 from typing import Any
+
+import numpy as np
 
 from ..chunking.languages import spec_for
 from ..store.graph import CodeGraph
@@ -64,8 +70,16 @@ _VERBS = """
 """
 _ACTION_VERBS = frozenset(_VERBS.split())
 _ACTION_SUBJECT = re.compile(
-    r"\s*(?:an?\s+)?(?:[\w-]+\s+)?(?:function|method|helper|hook|callback)\s+(?:that|which|to)\b", re.IGNORECASE
+    r"\s*(?:this\s+is\s+)?(?:an?\s+)?(?:[\w-]+\s+){0,2}(?:[\w]+-)?"
+    r"(?:(?:function|method|helper|hook|callback)\s+(?:that|which|to)|(?:wrapper|utility)\s+(?:that|which|to|around|for))\b",
+    re.IGNORECASE,
 )
+# a summary in the third person whose verb no list holds ("Buffers the source values ...", "Enables optimized
+# ...", "Recursively converts ...", "Safely reports ..."): an -s word, after an -ly adverb or none, followed
+# by a word that does not make it a plural noun's subject ("Selectors that ...", "Options for ...")
+_THIRD_PERSON = re.compile(r"\s*(?:[A-Za-z]+ly\s+)?([A-Za-z]+[^su\W]s)\s+([\w`'\"]+)")
+_FOLLOWERS = "that which who whose for of to in on with from by at as are were is was have and or but"
+_NOUN_FOLLOWERS = frozenset(_FOLLOWERS.split())
 _JS = spec_for("javascript")
 GLUE_PENALTY = 0.3  # as a test's: a chunk of import and export lines is not what a question in prose asks for
 # statements that only bring names in or hand them out: ES/TS imports and re-exports, CommonJS
@@ -135,6 +149,7 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     names, query = name_index(graph), set(ctx.query_tokens) - asked_kind(ctx.request.query)
     compared = {n for n in compared_names(ctx.request.query) if _definitions(graph, n) == 1}
     action = describes_action(ctx.request.query)
+    makes = _MAKES.match(ctx.request.query) is not None
     predicate = asks_predicate(ctx.request.query)
     errors = bool(query & _ERROR_TOKENS)
     # "what is TooManyRedirects", "httpx.ReadTimeout: ...": named, so asked
@@ -145,6 +160,8 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     for hit in top:
         row = rows.get(hit.key)
         defined = _name_defined(graph, names, row, nodes[hit.key]) if row is not None else None
+        if defined and makes and row is not None:
+            defined = constructed_class(row) or defined  # "Create a new atom": the constructor's name is its class's
         if defined in compared:
             hit.score -= COMPARED_PENALTY
         elif row is not None and row.source_type == "code" and is_glue_chunk(row):
@@ -221,8 +238,12 @@ def aliases_above(
     module code in the same file that makes one name from that function (``export const createSlice =
     buildCreateSlice()``, ``export const createDraftSafeSelector = createDraftSafeSelectorCreator(…)``). The
     doc comment is written on the alias, the body it describes is the function's: a question in the
-    comment's words finds the function, and the alias is what it documents. Only an alias the fused pool
-    holds moves. ``nodes``: the symbol node each of the best candidates defines (:func:`_node_of`)."""
+    comment's words finds the function, and the alias is what it documents. An alias outside the fused
+    pool comes in (one line says too little for either leg to find it: Redux Toolkit's ``createSlice``
+    was in neither leg's first 50), unless the request's filters leave it out. A method's alias is also the
+    public name another file binds to it (``export const applyPatches = immer.applyPatches.bind(immer)``,
+    :func:`_bound_aliases`), whatever else that chunk of module code makes. ``nodes``: the symbol node each
+    of the best candidates defines (:func:`_node_of`)."""
     at = {h.key: h for h in ranked}
     lifted = False
     for hit in ranked[:ALIAS_DEPTH]:
@@ -235,13 +256,48 @@ def aliases_above(
             data = graph.attrs(edge.source)
             if edge.relation == "calls" and data.get("source") == source and data.get("kind") in _KINDS:
                 made[str(data.get("chunk_id", ""))] = edge.source
+        made.update(_bound_aliases(graph, node))  # another file's public name for a method
         keys = ctx.keys_of_chunk_ids(sorted(made)) if made else {}
-        for key, row in ctx.chunks_of_keys(sorted(k for k in keys.values() if k in at)).items():
+        for key, row in ctx.chunks_of_keys(sorted(keys.values())).items():
             short = row.end_line - row.start_line < ALIAS_LINES
-            if not row.symbol_name and short and names.defined_in(row.chunk_id) == [made[row.chunk_id]]:
+            one = short and names.defined_in(row.chunk_id) == [made[row.chunk_id]]
+            if not row.symbol_name and (one or _binds(row, graph.attrs(made[row.chunk_id]))):
+                if key not in at:  # not among the fused pool's: the body's words found the function, not it
+                    if not ctx.allowed_keys(np.array([key]))[0]:
+                        continue
+                    at[key] = Hit(key, hit.score)
+                    ranked = [*ranked, at[key]]
                 at[key].score = max(at[key].score, _just_above(hit.score))
                 lifted = True
     return sorted(ranked, key=lambda h: -h.score) if lifted else ranked
+
+
+def _bound_aliases(graph: CodeGraph, node: str) -> dict[str, str]:
+    """The module-level names another file makes from a method by its own name (``export const
+    applyPatches = immer.applyPatches.bind(immer)``), by their chunk id: ``{chunk id: node}``."""
+    data = graph.attrs(node)
+    if data.get("kind") != "method":
+        return {}
+    name, source = str(data.get("name", "")), data.get("source")
+    found = {}
+    for other in graph.lookup(name):
+        attrs = graph.attrs(other)
+        if attrs.get("kind") == "function" and attrs.get("name") == name and attrs.get("source") != source:
+            found[str(attrs.get("chunk_id", ""))] = other
+    return found
+
+
+def _binds(row: Chunk, data: Mapping[str, Any]) -> bool:
+    """Whether the chunk's line defining ``data``'s name is a top-level statement (not indented) giving it
+    a member of the same name, bound or as it is (``export const applyPatches = immer.applyPatches.bind(immer)``,
+    ``export const produce = immer.produce``): not what a call of it returns (``var route =
+    this._router.route(path)`` in a callback is a value, and another thing than the method)."""
+    name, line = str(data.get("name", "")), int(data.get("start_line") or 0) - row.start_line
+    lines = row.text.splitlines()
+    if not name or not 0 <= line < len(lines):
+        return False
+    member = rf"^\S.*\b{re.escape(name)}\b[^=]*=[^=]*\.{re.escape(name)}(?:\.bind\(|\s*[;,]?\s*$)"
+    return re.search(member, lines[line]) is not None
 
 
 def compared_names(query: str) -> frozenset[str]:
@@ -271,13 +327,32 @@ def describes_action(query: str) -> bool:
     for suffix, stem in (("ies", "y"), ("es", ""), ("s", "")):
         if first.endswith(suffix) and first[: -len(suffix)] + stem in _ACTION_VERBS:
             return True
-    return False
+    third = _THIRD_PERSON.match(query)
+    return third is not None and third.group(2).strip("`'\"").lower() not in _NOUN_FOLLOWERS
 
 
 def asks_predicate(query: str) -> bool:
     """Whether the query asks what a predicate answers, as a predicate's doc comment opens ("Returns
     `true` if ...", "Returns whether ...", "Checks if ...", "Tests whether ...")."""
     return _ASKS_PREDICATE.match(query) is not None
+
+
+# what a constructor's doc comment opens with: "Create a new atom", "Constructs a new ...", "Creates an instance
+# of ..."; not "Constructs a `PreparedRequest` for transmission" (requests' Session.prepare_request: a factory)
+_MAKES = re.compile(
+    r"\s*(?:creates?|constructs?|makes?|instantiates?|initiali[sz]es?|builds?)\s+(?:(?:an?|the)\s+)?(?:new|instance)\b",
+    re.IGNORECASE,
+)
+CONSTRUCTORS = frozenset({"__init__", "constructor", "init"})  # Python, JavaScript/TypeScript, Swift/Kotlin
+
+
+def constructed_class(row: Chunk) -> str | None:
+    """The class a constructor's chunk makes (a method named ``__init__``, ``constructor``, ``init`` or as
+    its class, C++/Java/C#-style), else None: its doc comment says what it makes ("Create a new atom")."""
+    owner = (row.parent_symbol or "").rsplit(".", 1)[-1]
+    if row.symbol_type == "method" and owner and row.symbol_name in CONSTRUCTORS | {owner}:
+        return owner
+    return None
 
 
 def is_shape(row: Chunk) -> bool:

@@ -1,0 +1,168 @@
+"""Multi mode on real TypeScript files whose doc comments are blanked (the TS/JS docstring questions,
+``benchmarks/tsjs_docstrings.py``): a question in a doc comment's words finding the declaration it
+documents. Classes fixed: a public function another file makes by binding a method (``export const
+applyPatches = immer.applyPatches.bind(immer)``) goes just above the method; a constructor ("Create a new
+computed value ...") has its class's name for the name cover, not ``constructor``; the public alias a file
+makes from a function (``export const createSlice = buildCreateSlice()``) goes above the function even when
+the question's words did not bring the alias into the fused pool; and a summary in the third person whose
+verb no list holds, or one describing a wrapper or utility, says what a function does (a type goes lower)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from workspace_fixture import indexed_files, top10
+
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.retrieval.symbols import NAME_COVER_BOOST, SHAPE_PENALTY, describes_action
+
+FIXTURES = Path(__file__).parent / "fixtures" / "tsdoc"
+
+
+def _indexed(tmp_path_factory, name: str) -> Brain:
+    root = tmp_path_factory.mktemp(name) / "ws"
+    shutil.copytree(FIXTURES / name, root)
+    brain = Brain(root)
+    brain.index()
+    return brain
+
+
+@pytest.fixture(scope="module")
+def mobx(tmp_path_factory) -> Brain:
+    return _indexed(tmp_path_factory, "mobx")
+
+
+@pytest.fixture(scope="module")
+def toolkit(tmp_path_factory) -> Brain:
+    return _indexed(tmp_path_factory, "redux-toolkit")
+
+
+def _gains(brain: Brain, query: str) -> dict[str, float]:
+    """What multi added to each of its first ten over the hybrid blend's score, by qualified symbol."""
+    blend = {r.chunk_id: r.score for r in brain.query(query, mode="hybrid", top_k=40).results}
+    return {
+        f"{r.parent_symbol or ''}.{r.symbol_name}": r.score - blend[r.chunk_id]
+        for r in top10(brain, query)
+        if r.chunk_id in blend
+    }
+
+
+def test_a_constructor_is_named_by_its_class_for_a_question_saying_it_makes_one(mobx):
+    query = "Create a new computed value based on a function expression."
+    gains = _gains(mobx, query)
+    # "computed value" covers ComputedValue fully: the constructor gains the whole cover
+    assert gains["ComputedValue.constructor"] == pytest.approx(NAME_COVER_BOOST, abs=1e-6)
+    found = [f"{r.parent_symbol}.{r.symbol_name}" for r in top10(mobx, query)]
+    assert found.index("ComputedValue.constructor") < found.index("ComputedValue.diffValue")
+    # a question about what an instance does leaves the constructor with its own name's cover (none)
+    other = _gains(mobx, "Returns the current value of this computed value. Will evaluate its computation first.")
+    assert other.get("ComputedValue.constructor", 0.0) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_the_alias_of_a_best_candidate_comes_in_from_outside_the_pool(toolkit):
+    query = (
+        'A function that accepts an initial state, an object full of reducer functions, and a "slice name", and '
+        "automatically generates action creators and action types that correspond to the reducers and state."
+    )
+    results = toolkit.query(query, mode="multi", top_k=10).results
+    alias = next(i for i, r in enumerate(results) if r.symbol_name is None and r.start_line == r.end_line)
+    assert "export const createSlice" in results[alias].text
+    # just above the chunk where buildCreateSlice is defined (its first part)
+    below = results[alias + 1]
+    assert below.symbol_name == "buildCreateSlice" and "export function buildCreateSlice" in below.text
+    assert alias < 3
+    # neither leg of the blend ranks the alias in its first 50: it was not in the fused pool
+    assert all(r.chunk_id != results[alias].chunk_id for r in toolkit.query(query, mode="hybrid", top_k=50).results)
+
+
+@pytest.fixture(scope="module")
+def immer(tmp_path_factory) -> Brain:
+    return _indexed(tmp_path_factory, "immer")
+
+
+def test_the_public_name_another_file_binds_to_a_method_goes_just_above_it(immer):
+    # src/immer.ts: `export const applyPatches = /* @__PURE__ */ immer.applyPatches.bind(immer)`, with the
+    # other bound methods in one chunk of module code; the question's words are in the method's body
+    results = immer.query("Apply an array of Immer patches to the first argument.", mode="multi", top_k=5).results
+    assert results[0].source == "src/immer.ts" and results[0].symbol_name is None
+    assert "applyPatches = /* @__PURE__ */ immer.applyPatches.bind(immer)" in results[0].text
+    assert (results[1].parent_symbol, results[1].symbol_name) == ("Immer", "applyPatches")
+    assert results[0].score > results[1].score
+    # a function (no method) among the best keeps its place: nothing binds it
+    frozen = immer.query("Freezes draftable objects, returns the original object.", mode="multi", top_k=5).results
+    assert frozen[0].symbol_name == "freeze"
+
+
+ROUTER_JS = """var Route = require('./route');
+var Layer = require('./layer');
+
+var proto = module.exports = function(options) {
+  function router(req, res, next) {
+    router.handle(req, res, next);
+  }
+  router.stack = [];
+  return router;
+};
+
+proto.route = function route(path) {
+  var route = new Route(path);
+
+  var layer = new Layer(path, {
+    sensitive: this.caseSensitive,
+    strict: this.strict,
+    end: true
+  }, route.dispatch.bind(route));
+
+  layer.route = route;
+
+  this.stack.push(layer);
+  return route;
+};
+"""
+
+APPLICATION_JS = """var methods = require('methods');
+var slice = Array.prototype.slice;
+var app = exports = module.exports = {};
+
+methods.forEach(function(method){
+  app[method] = function(path){
+    this.lazyrouter();
+
+    var route = this._router.route(path);
+    route[method].apply(route, slice.call(arguments, 1));
+    return this;
+  };
+});
+"""
+
+
+def test_a_value_a_call_of_the_method_returns_is_no_public_name_for_it(tmp_path):
+    # express 4: `var route = this._router.route(path)` inside a callback holds what the method returns
+    brain = indexed_files(tmp_path, {"lib/router/index.js": ROUTER_JS, "lib/application.js": APPLICATION_JS})
+    query = "Create a new Route for the given path, with a layer on the stack dispatching to it."
+    results = top10(brain, query)
+    assert (results[0].source, results[0].symbol_name) == ("lib/router/index.js", "route")
+
+
+def test_a_summary_in_the_third_person_or_of_a_wrapper_says_what_a_function_does():
+    assert describes_action("Buffers the source Observable values until the size hits the maximum.")
+    assert describes_action("Recursively converts an observable to its non-observable native counterpart.")
+    assert describes_action("Safely reports an error thrown by a listener.")
+    assert describes_action("A mini-wrapper that passes arguments straight through to fetch.")
+    assert describes_action("This is a very small wrapper around fetch that aims to simplify requests.")
+    assert describes_action("A utility that can wrap `baseQuery` to provide retries.")
+    assert not describes_action("Selectors that assume the slice's state is at its reducer path")
+    assert not describes_action("Options for the request")
+    assert not describes_action("Status of the request")
+    assert not describes_action("Batch starts a transaction")
+
+
+def test_a_type_goes_shape_penalty_lower_for_a_third_person_summary(toolkit):
+    query = "Recognises an action that was created by an async thunk action creator and is pending."
+    blend = {r.chunk_id: r.score for r in toolkit.query(query, mode="hybrid", top_k=40).results}
+    shapes = [r for r in top10(toolkit, query) if r.symbol_type in ("type", "interface") and r.chunk_id in blend]
+    assert shapes  # the matchers' action types are among the first ten
+    for r in shapes:
+        assert r.score - blend[r.chunk_id] == pytest.approx(-SHAPE_PENALTY, abs=1e-6)
