@@ -460,6 +460,95 @@ try {
 
 """
 
+KY_NORMALIZE = r"""import { requestMethods } from '../core/constants.js';
+export const normalizeRequestMethod = (input) => requestMethods.includes(input) ? input.toUpperCase() : input;
+const retryMethods = ['get', 'put', 'head', 'delete', 'options', 'trace'];
+const retryStatusCodes = [408, 413, 429, 500, 502, 503, 504];
+const retryAfterStatusCodes = [413, 429, 503];
+const defaultRetryOptions = {
+    limit: 2,
+    methods: retryMethods,
+    statusCodes: retryStatusCodes,
+    afterStatusCodes: retryAfterStatusCodes,
+    maxRetryAfter: Number.POSITIVE_INFINITY,
+    backoffLimit: Number.POSITIVE_INFINITY,
+    delay: attemptCount => 0.3 * (2 ** (attemptCount - 1)) * 1000,
+};
+export const normalizeRetryOptions = (retry = {}) => {
+    if (typeof retry === 'number') {
+        return {
+            ...defaultRetryOptions,
+            limit: retry,
+        };
+    }
+    if (retry.methods && !Array.isArray(retry.methods)) {
+        throw new Error('retry.methods must be an array');
+    }
+    if (retry.statusCodes && !Array.isArray(retry.statusCodes)) {
+        throw new Error('retry.statusCodes must be an array');
+    }
+    return {
+        ...defaultRetryOptions,
+        ...retry,
+    };
+};
+"""
+
+KY_RETRY_TYPES = r"""export type RetryOptions = {
+    /**
+    The number of times to retry failed requests.
+
+    @default 2
+    */
+    limit?: number;
+    /**
+    The HTTP methods allowed to retry.
+
+    @default ['get', 'put', 'head', 'delete', 'options', 'trace']
+    */
+    methods?: string[];
+    /**
+    The HTTP status codes allowed to retry.
+
+    @default [408, 413, 429, 500, 502, 503, 504]
+    */
+    statusCodes?: number[];
+    /**
+    The HTTP status codes allowed to retry with a `Retry-After` header.
+
+    @default [413, 429, 503]
+    */
+    afterStatusCodes?: number[];
+    /**
+    If the `Retry-After` header is greater than `maxRetryAfter`, the request will be canceled.
+
+    @default Infinity
+    */
+    maxRetryAfter?: number;
+    /**
+    The upper limit of the delay per retry in milliseconds.
+    To clamp the delay, set `backoffLimit` to 1000, for example.
+
+    By default, the delay is calculated in the following way:
+
+    ```
+    0.3 * (2 ** (attemptCount - 1)) * 1000
+    ```
+
+    The delay increases exponentially.
+
+    @default Infinity
+    */
+    backoffLimit?: number;
+    /**
+    A function to calculate the delay between retries given `attemptCount` (starts from 1).
+
+    @default attemptCount => 0.3 * (2 ** (attemptCount - 1)) * 1000
+    */
+    delay?: (attemptCount: number) => number;
+};
+"""
+
 TENACITY_README = r'''Examples
 ----------
 
@@ -1158,6 +1247,21 @@ def test_a_how_do_i_question_gets_the_code_reading_the_option_its_reference_entr
     # a how-to section (not an entry named by code) answering first keeps its place
     results = top10(brain, "how do I cancel a request")
     assert results[0].source == "readme.md", results[0]
+
+
+def test_which_values_a_question_asks_for_finds_the_module_constant_its_words_name(tmp_path):
+    files = {
+        "distribution/core/Ky.js": KY_JS,
+        "distribution/utils/normalize.js": KY_NORMALIZE,
+        "distribution/types/retry.d.ts": KY_RETRY_TYPES,
+        "readme.md": KY_README,
+    }
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, "which HTTP methods get retried")[0]
+    assert first.source == "distribution/utils/normalize.js" and "const retryMethods" in first.text, first
+    # a question not asking which values keeps its order: the code doing the retry, not the list
+    first = top10(brain, "how does ky wait between retries")[0]
+    assert first.source == "distribution/core/Ky.js", first
 
 
 def test_a_how_to_section_gets_the_code_of_the_one_name_it_shows(tmp_path):

@@ -31,6 +31,8 @@
   merged chunk names only its first section in its header and the blend weighs a title as one line.
   A title several sections share ("Usage", "Configuration") counts with its parent's title before
   it, so "Pylint Configuration" finds that one.
+- **The constant a which-question asks for** (:func:`constants_first`): "which HTTP methods get
+  retried" is answered by ``const retryMethods = [...]``, a module chunk with no name of its own.
 - **The code a how-do-I answer keys on** (:func:`keyed_code_first`): the docs answer "how do I send
   JSON" in its words; the code reading the option their entry is titled with (``##### json``) goes
   above the entry, the code of the one name a how-to section shows (``retry_with``) below it.
@@ -552,6 +554,38 @@ def _keyed_sites(ctx: QueryContext, key: str) -> list[int]:
         return []
     said = ctx.bm25_scores[ctx.snapshot.columns.positions(np.array(sites, dtype=np.int64))]
     return [k for _, k in sorted(zip((-float(s) for s in said), sites), key=lambda p: p[0])]
+
+
+# "which HTTP methods get retried", "what status codes ...": a question asking for the values of a set,
+# the thing asked for in its first two words after which/what
+_ASKS_WHICH = re.compile(r"\s*(?:which|what)\s+([A-Za-z]+(?:[ \t]+[A-Za-z]+)?)", re.IGNORECASE)
+# a module-level constant (at the line's start): ``const retryMethods = [``, ``export const X =``,
+# ``RETRY_METHODS = frozenset(``, ``MAX_WAIT: float = ...``
+_MODULE_CONSTANT = re.compile(
+    r"^(?:export[ \t]+)?(?:(?:const|let|var|final|static|val)[ \t]+)?([A-Za-z_$][\w$]*)"
+    r"[ \t]*(?::[^=\n]{1,60})?=(?![=>])",
+    re.MULTILINE,
+)
+
+
+def constants_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question asking which values the code uses ("which HTTP methods get retried") puts first the
+    module-level constant whose name's words it all says, two or more, one of them the thing it asks for
+    (``const retryMethods = [...]``; not ``globalConfig`` for "which error message wins when ... the
+    global config ..."): the constant holds the answer once, in a chunk with no name of its own (the
+    name cover cannot see it), while the functions that read it and the docs listing the values say
+    the words more often. Not a question about what changed."""
+    query = ctx.request.query
+    which = _ASKS_WHICH.match(query)
+    thing = set(tokenize(which.group(1))) if which and not about_changes(query) else set()
+    if not thing:  # "what is the ...": no thing asked for
+        return ranked
+    asked = set(ctx.query_tokens)
+
+    def said(name: str) -> int:
+        return _option_parts(name, asked) if thing & set(tokenize(name)[1:]) else 0
+
+    return _best_sites_first(ctx, ranked, _MODULE_CONSTANT, said)
 
 
 def _best_sites_first(

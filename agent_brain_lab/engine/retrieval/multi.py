@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from .context import Hit, QueryContext
 from .evidence import (
     asides_below,
+    constants_first,
     declared_members_first,
     defaults_first,
     exact_names_first,
@@ -111,6 +112,7 @@ def run(ctx: QueryContext) -> Fused:
         hits = declared_members_first(ctx, hits)  # "what does NoOptDefVal mean": the struct declaring it
         hits = defaults_first(ctx, hits)  # "what is the default timeout": the code giving it its value
         hits = options_read_first(ctx, hits)  # "which option limits how many redirects": config.maxRedirects
+        hits = constants_first(ctx, hits)  # "which HTTP methods get retried": const retryMethods = [...]
         hits = keyed_code_first(ctx, hits)  # "how do I send JSON": the code reading the README entry's `json`
     if intent.label == "lookup":  # "Session": the class Session, then the function session()
         hits = exact_names_first(ctx, hits)
