@@ -1264,6 +1264,12 @@ def test_which_values_a_question_asks_for_finds_the_module_constant_its_words_na
     assert first.source == "distribution/core/Ky.js", first
 
 
+def test_a_question_asking_whether_the_code_does_something_is_about_behaviour(tmp_path):
+    brain = indexed_files(tmp_path, {"distribution/core/Ky.js": KY_JS, "readme.md": KY_README})
+    first = top10(brain, "does ky respect the Retry-After header")[0]
+    assert first.source == "distribution/core/Ky.js" and first.symbol_name == "_calculateRetryDelay", first
+
+
 def test_a_how_to_section_gets_the_code_of_the_one_name_it_shows(tmp_path):
     brain = indexed_files(
         tmp_path,

@@ -41,7 +41,8 @@
   blend's [0, 1] scale, and one that does not ask what changed (no version, no "changed",
   "deprecated", ...) a changelog entry ``CHANGELOG_PENALTY`` lower: tests and release notes say the
   words of a behaviour as often as the code that does it ("Fix req.ip when trust proxy is set"). A
-  question about what the code does ("how are pre-releases ordered", "why doesn't ...") puts docs and
+  question about what the code does ("how are pre-releases ordered", "why doesn't ...", "does ky
+  respect the Retry-After header") puts docs and
   type declarations (a struct, enum, trait, interface; a C header's prototypes and macros, a ``.d.ts``
   or ``.pyi`` stub; a chunk of string literals, as a C extension's docstrings: they describe, the
   definitions do)
@@ -117,10 +118,11 @@ _CHANGELOG = re.compile(
 _PROSE_TYPES = frozenset({"doc", "notebook"})
 _PROSE_IDX = frozenset(SOURCE_TYPES.index(t) for t in _PROSE_TYPES)
 # a question about what the code does: "how does/is/are X ...", "where is", "when does", "why does",
-# "what happens when"; not "how do I", "how can we", "how to"
+# "what happens when", and one asking whether it does something ("does ky respect the Retry-After
+# header", "is the pool thread-safe"); not "how do I", "how can we", "how to", "can I", "is there a way"
 _BEHAVIOUR = re.compile(
-    r"\s*(?:(?:how|where|when|why)\s+(?:does|do|is|are|was|were|did|can|could|will|would|wo|ca)"
-    r"(?:n['’]?t\b)?(?!\s+(?:i|we|you|one|me)\b)\s+\S|what\s+happens\s+(?:when|if|after|before))",
+    r"\s*(?:(?:(?:how|where|when|why)\s+)?(?:does|do|is|are|was|were|did|can|could|will|would|wo|ca)"
+    r"(?:n['’]?t\b)?(?!\s+(?:i|we|you|one|me|there)\b)\s+\S|what\s+happens\s+(?:when|if|after|before))",
     re.IGNORECASE,
 )
 _TEST = SOURCE_TYPES.index("test")

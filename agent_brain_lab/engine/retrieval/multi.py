@@ -18,7 +18,7 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   lower;
   tests go below library code unless the question is about tests, changelog entries unless it asks
   what changed, and docs a little when it asks how the code does something ("how does ...", "where
-  is ...") rather than how to use it (:func:`.evidence.asides_below`).
+  is ...", "does ky respect ...") rather than how to use it (:func:`.evidence.asides_below`).
 - A pasted message puts the code that raises or logs it first (its string literal, template holes
   standing for any text); a query of names only puts the definitions named exactly so first, then the
   doc entries defining them; a question about what the code does that names a function by its owner
