@@ -31,12 +31,18 @@
   merged chunk names only its first section in its header and the blend weighs a title as one line.
   A title several sections share ("Usage", "Configuration") counts with its parent's title before
   it, so "Pylint Configuration" finds that one.
+- **The constant a which-question asks for** (:func:`constants_first`): "which HTTP methods get
+  retried" is answered by ``const retryMethods = [...]``, a module chunk with no name of its own.
+- **The code a how-do-I answer keys on** (:func:`keyed_code_first`): the docs answer "how do I send
+  JSON" in its words; the code reading the option their entry is titled with (``##### json``) goes
+  above the entry, the code of the one name a how-to section shows (``retry_with``) below it.
 - **Library code above tests and changelogs** (:func:`asides_below`): a prose question that does not
   ask about tests ("where is the timeout applied") puts a test chunk ``TEST_PENALTY`` lower on the
   blend's [0, 1] scale, and one that does not ask what changed (no version, no "changed",
   "deprecated", ...) a changelog entry ``CHANGELOG_PENALTY`` lower: tests and release notes say the
   words of a behaviour as often as the code that does it ("Fix req.ip when trust proxy is set"). A
-  question about what the code does ("how are pre-releases ordered", "why doesn't ...") puts docs and
+  question about what the code does ("how are pre-releases ordered", "why doesn't ...", "does ky
+  respect the Retry-After header") puts docs and
   type declarations (a struct, enum, trait, interface; a C header's prototypes and macros, a ``.d.ts``
   or ``.pyi`` stub; a chunk of string literals, as a C extension's docstrings: they describe, the
   definitions do)
@@ -112,10 +118,11 @@ _CHANGELOG = re.compile(
 _PROSE_TYPES = frozenset({"doc", "notebook"})
 _PROSE_IDX = frozenset(SOURCE_TYPES.index(t) for t in _PROSE_TYPES)
 # a question about what the code does: "how does/is/are X ...", "where is", "when does", "why does",
-# "what happens when"; not "how do I", "how can we", "how to"
+# "what happens when", and one asking whether it does something ("does ky respect the Retry-After
+# header", "is the pool thread-safe"); not "how do I", "how can we", "how to", "can I", "is there a way"
 _BEHAVIOUR = re.compile(
-    r"\s*(?:(?:how|where|when|why)\s+(?:does|do|is|are|was|were|did|can|could|will|would|wo|ca)"
-    r"(?:n['’]?t\b)?(?!\s+(?:i|we|you|one|me)\b)\s+\S|what\s+happens\s+(?:when|if|after|before))",
+    r"\s*(?:(?:(?:how|where|when|why)\s+)?(?:does|do|is|are|was|were|did|can|could|will|would|wo|ca)"
+    r"(?:n['’]?t\b)?(?!\s+(?:i|we|you|one|me|there)\b)\s+\S|what\s+happens\s+(?:when|if|after|before))",
     re.IGNORECASE,
 )
 _TEST = SOURCE_TYPES.index("test")
@@ -412,6 +419,175 @@ def options_read_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         return ranked
     asked = set(ctx.query_tokens) - kind
     return _best_sites_first(ctx, ranked, _OPTION_READ, lambda name: _option_parts(name, asked))
+
+
+KEYED_SITES = 2  # the code taking a reference entry's name: where it is read, and a second site at most
+KEYED_DOCS = 3  # how far down the first doc hit is looked for
+KEY_DEPTH = 50  # bm25's rows for the entry's name read for the code naming it
+# "how do I ...", "how can we ...", "how to ...": a question about using the code, not about what it does
+_USAGE = re.compile(
+    r"\s*how\s+(?:to\b|(?:do|can|could|should|would|may|might|must)\s+(?:i|we|you|one)\b)", re.IGNORECASE
+)
+# a title written as a code name: ``json``, ``searchParams``, ``ky.extend(defaultOptions)``, ``hooks.beforeRequest``
+_NAME_TITLE = re.compile(r"`?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)`?(?:[ \t]*\([^()]*\))?`?")
+_CODE_CASE = re.compile(r"^[a-z_$]|[a-z][A-Z]|[A-Z]{2}|_")  # not a prose title's case: "Install", "Usage"
+
+
+def reference_key(row: Chunk) -> str | None:
+    """The code name a doc section is the reference entry of: its own title written as one (``##### json``,
+    ``### ky.extend(defaultOptions)``, ``hooks.beforeRequest``: the last name), lower-case first or
+    camel-, snake- or upper-cased inside, as a prose title ("Install", "Usage", "Tips") is not."""
+    if row.source_type != "doc" or not row.section_path:
+        return None
+    match = _NAME_TITLE.fullmatch(row.section_path.split(" > ")[-1].strip())
+    return match.group(1) if match and _CODE_CASE.search(match.group(1)) else None
+
+
+def keyed_code_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A how-do-I question answered first by the docs gets the code the doc section keys on beside it.
+
+    - A reference entry titled with a code name the question says a word of, the first doc hit in the
+      first ``KEYED_DOCS`` ("how do I send JSON in a POST body": the README's ``##### json``): the code
+      taking that name goes just above the entry (the definitions named so and the code reading it as a
+      member, ``this._options.json``, those saying the most of the question first, ``KEYED_SITES`` at
+      most). The entry says what to write in the question's words; the code that does it says them
+      once, so the blend ranks the entry first and the code far below.
+    - A how-to section, first of all ("Changing Arguments at Run Time" for "how do I change the stop
+      and wait arguments of a decorated function when I call it"): the code of the name the section
+      writes as code that no other doc section writes (``retry_with``; not ``stop_after_attempt``,
+      which every example uses) goes just below it: the section answers in the question's words, the
+      code it shows is the library's answer, often in other words than the question's."""
+    if not _USAGE.match(ctx.request.query):
+        return ranked
+    head = ranked[:KEYED_DOCS]
+    rows = ctx.chunks_of_keys([h.key for h in head])
+    at = next((i for i, h in enumerate(head) if (r := rows.get(h.key)) is not None and r.source_type == "doc"), None)
+    if at is None:
+        return ranked
+    doc = rows[head[at].key]
+    key = reference_key(doc)
+    if key is not None:
+        if not set(tokenize(key)) & set(ctx.query_tokens):
+            return ranked
+        return _put_at(ranked, at, [k for k in _keyed_sites(ctx, key) if k not in {h.key for h in ranked[:at]}])
+    if at != 0:
+        return ranked
+    for name in _own_code_names(ctx, doc):
+        sites = _keyed_sites(ctx, name)
+        if sites:
+            return _put_at(ranked, 1, sites)
+    return ranked
+
+
+SECTION_CHUNKS = 3  # a long section is cut in a few chunks: a name they alone hold is the section's own
+SECTION_NAMES = 12  # the code names of a how-to section weighed, in the order it writes them
+# a name a section shows as its subject: written as code in its prose (`x`, ``x``) or set in its example
+# (a keyword argument or an assignment, ``retry_error_callback=return_last_value``); not the calls an
+# example makes along the way (``Version::parse(...)``, ``interceptors.request.eject(id)``)
+_SHOWN_NAME = re.compile(r"``?([A-Za-z_$][\w$.]*)``?|(?<![\w$.])([A-Za-z_$][\w$]*)[ \t]*=(?![=>])")
+
+
+def _own_code_names(ctx: QueryContext, doc: Chunk) -> list[str]:
+    """The names ``doc`` shows as its subject (``SECTION_NAMES`` at most, first written first) that no
+    other doc section holds and the question does not say."""
+    keywords = ctx.snapshot.keywords
+    if keywords is None:
+        return []
+    said = set(ctx.query_tokens)
+    names: list[str] = []
+    for match in _SHOWN_NAME.finditer(doc.text):
+        name = next(g for g in match.groups() if g).rsplit(".", 1)[-1]
+        if name and name not in names and len(name) >= MIN_CLASS_NAME and not set(tokenize(name)) <= said:
+            names.append(name)
+    columns = ctx.snapshot.columns
+    docs = columns.type_idx == SOURCE_TYPES.index("doc")
+    own = []
+    for name in names[:SECTION_NAMES]:
+        token = tokenize(name)[:1]
+        if not token:
+            continue
+        held = np.flatnonzero((keywords.scores(token) > 0) & docs)
+        if 0 < len(held) <= SECTION_CHUNKS:
+            sections = {(r.source, r.section_path) for r in ctx.chunks_of_keys(columns.keys[held].tolist()).values()}
+            if sections == {(doc.source, doc.section_path)}:
+                own.append(name)
+    return own
+
+
+def _put_at(ranked: list[Hit], at: int, sites: list[int]) -> list[Hit]:
+    """``ranked`` with ``sites`` (``KEYED_SITES`` at most) moved to place ``at``, scored just above the
+    hit that was there."""
+    sites = sites[:KEYED_SITES]
+    if not sites or at >= len(ranked):
+        return ranked
+    by_key = {h.key: h for h in ranked}
+    there = ranked[at].score
+    step = max(abs(there), 1e-3) * 1e-4
+    chosen = set(sites)
+    moved = []
+    for i, site in enumerate(sites):
+        hit = by_key.get(site) or Hit(site, 0.0)
+        hit.score = there + step * (len(sites) - i)
+        moved.append(hit)
+    return [h for h in ranked[:at] if h.key not in chosen] + moved + [h for h in ranked[at:] if h.key not in chosen]
+
+
+def _keyed_sites(ctx: QueryContext, key: str) -> list[int]:
+    """The keys of the library code taking ``key``: its definitions and the chunks reading it as a member
+    (among bm25's ``KEY_DEPTH`` best rows for the name), those saying the most of the question first."""
+    exact, _ = _definitions(ctx, [key])
+    sites = _allowed(ctx, exact)
+    keywords = ctx.snapshot.keywords
+    if keywords is not None:
+        scores = keywords.scores(tokenize(key))
+        rows = top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), KEY_DEPTH)
+        found = [int(k) for k in ctx.snapshot.columns.keys[rows].tolist()]
+        chunks = ctx.chunks_of_keys(found)
+        sites += [
+            k
+            for k in found
+            if (row := chunks.get(k)) is not None
+            and row.source_type == "code"
+            and not row.source.endswith(_DECLARATION_FILES)
+            and any(m.group(1) == key for m in _OPTION_READ.finditer(row.text))
+        ]
+    sites = list(dict.fromkeys(sites))
+    if not sites:
+        return []
+    said = ctx.bm25_scores[ctx.snapshot.columns.positions(np.array(sites, dtype=np.int64))]
+    return [k for _, k in sorted(zip((-float(s) for s in said), sites), key=lambda p: p[0])]
+
+
+# "which HTTP methods get retried", "what status codes ...": a question asking for the values of a set,
+# the thing asked for in its first two words after which/what
+_ASKS_WHICH = re.compile(r"\s*(?:which|what)\s+([A-Za-z]+(?:[ \t]+[A-Za-z]+)?)", re.IGNORECASE)
+# a module-level constant (at the line's start): ``const retryMethods = [``, ``export const X =``,
+# ``RETRY_METHODS = frozenset(``, ``MAX_WAIT: float = ...``
+_MODULE_CONSTANT = re.compile(
+    r"^(?:export[ \t]+)?(?:(?:const|let|var|final|static|val)[ \t]+)?([A-Za-z_$][\w$]*)"
+    r"[ \t]*(?::[^=\n]{1,60})?=(?![=>])",
+    re.MULTILINE,
+)
+
+
+def constants_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question asking which values the code uses ("which HTTP methods get retried") puts first the
+    module-level constant whose name's words it all says, two or more, one of them the thing it asks for
+    (``const retryMethods = [...]``; not ``globalConfig`` for "which error message wins when ... the
+    global config ..."): the constant holds the answer once, in a chunk with no name of its own (the
+    name cover cannot see it), while the functions that read it and the docs listing the values say
+    the words more often. Not a question about what changed."""
+    query = ctx.request.query
+    which = _ASKS_WHICH.match(query)
+    thing = set(tokenize(which.group(1))) if which and not about_changes(query) else set()
+    if not thing:  # "what is the ...": no thing asked for
+        return ranked
+    asked = set(ctx.query_tokens)
+
+    def said(name: str) -> int:
+        return _option_parts(name, asked) if thing & set(tokenize(name)[1:]) else 0
+
+    return _best_sites_first(ctx, ranked, _MODULE_CONSTANT, said)
 
 
 def _best_sites_first(

@@ -18,12 +18,14 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   lower;
   tests go below library code unless the question is about tests, changelog entries unless it asks
   what changed, and docs a little when it asks how the code does something ("how does ...", "where
-  is ...") rather than how to use it (:func:`.evidence.asides_below`).
+  is ...", "does ky respect ...") rather than how to use it (:func:`.evidence.asides_below`).
 - A pasted message puts the code that raises or logs it first (its string literal, template holes
   standing for any text); a query of names only puts the definitions named exactly so first, then the
   doc entries defining them; a question about what the code does that names a function by its owner
   ("how does res.send ...") puts that function first; a question asking a setting's default ("what is
-  the default timeout") puts the code giving that setting its value first (``timeout: 0``).
+  the default timeout") puts the code giving that setting its value first (``timeout: 0``); a how-do-I
+  question the docs answer first gets the code the doc section keys on beside it (above a reference
+  entry titled with an option, ``##### json``; below a how-to section, the one name it shows).
 - A query of names only ("IOLoop.start", "SECRET_KEY") hears all three legs alike; tests and
   changelogs go below the library code there too.
 
@@ -37,9 +39,11 @@ from dataclasses import dataclass
 from .context import Hit, QueryContext
 from .evidence import (
     asides_below,
+    constants_first,
     declared_members_first,
     defaults_first,
     exact_names_first,
+    keyed_code_first,
     named_subject_first,
     options_read_first,
     text_evidence_first,
@@ -108,6 +112,8 @@ def run(ctx: QueryContext) -> Fused:
         hits = declared_members_first(ctx, hits)  # "what does NoOptDefVal mean": the struct declaring it
         hits = defaults_first(ctx, hits)  # "what is the default timeout": the code giving it its value
         hits = options_read_first(ctx, hits)  # "which option limits how many redirects": config.maxRedirects
+        hits = constants_first(ctx, hits)  # "which HTTP methods get retried": const retryMethods = [...]
+        hits = keyed_code_first(ctx, hits)  # "how do I send JSON": the code reading the README entry's `json`
     if intent.label == "lookup":  # "Session": the class Session, then the function session()
         hits = exact_names_first(ctx, hits)
     top_k = ctx.request.top_k
