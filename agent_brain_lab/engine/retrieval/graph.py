@@ -157,11 +157,12 @@ def find_entities(intent: Intent, graph: CodeGraph) -> list[QueryEntity]:
         candidates += [f"{a}_{b}", f"{a}{b[:1].upper()}{b[1:]}", f"{a}{b}"]
     marked = marked_as_code(query)
     if intent.asked and len(intent.names) == 1:  # a relation question about one name: "callers of values"
-        marked |= {intent.names[0].lower()} & _NAMELIKE
+        sole = intent.names[0].lower()  # a common word that names things, or a short name (Go's `ld`, `Eq`)
+        marked |= {sole} if sole in _NAMELIKE or (len(sole) == 2 and sole not in _COMMON) else set()
     found: dict[str, QueryEntity] = {}
     for cand in candidates:
         key = cand.lower().replace("::", ".")
-        if key in found or len(key) < 3 or (key in _COMMON and key not in marked):
+        if key in found or (len(key) < 3 and key not in marked) or (key in _COMMON and key not in marked):
             continue
         nodes = graph.lookup(key)
         if nodes:

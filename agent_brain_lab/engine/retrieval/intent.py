@@ -145,7 +145,9 @@ def analyse(query: str) -> Intent:
     lowered = [w.lower() for w in read]
     cues = [w for w in lowered if w in ALL_CUES]
     names = [n for n in dotted] + [
-        w for w in read if w not in inside_dotted and w.lower() not in ALL_CUES and w.lower() not in _SCAFFOLD
+        w
+        for i, w in enumerate(read)
+        if w not in inside_dotted and w.lower() not in ALL_CUES and (w.lower() not in _SCAFFOLD or _named(w, i))
     ]
     names = list(dict.fromkeys(names))
     code_names = tuple(n for n in names if CODE_LIKE.search(n))
@@ -169,6 +171,12 @@ def analyse(query: str) -> Intent:
     # plain words ("Our Pledge", "Basic usage") or a title is a heading or a topic
     lookup = terse and not titled and (len(words) == 1 or bool(code_names))
     return Intent(query, relation, tuple(names), code_names, terse=terse, lookup=lookup, also=also)
+
+
+def _named(word: str, at: int) -> bool:
+    """Whether a scaffolding word is written as a name: capitalised inside the query, as Go's and C#'s
+    exported methods are (``Find``, ``Get``, ``List`` in "what calls Find"), not a sentence's first word."""
+    return at > 0 and len(word) > 1 and word[:1].isupper()
 
 
 _DETERMINERS = _words("the a an this that these those your our my its their some")
