@@ -13,6 +13,8 @@ analysis shared with multi (:mod:`.intent`). A question about a relation ("what 
 does X call", "subclasses of X", "modules importing X") is answered by
 the neighbours over that relation, the way round it asks: they count double, X itself less, and
 each is shown at the chunk where the edge is written (the call, not the caller's first lines).
+Go writes no ``implements``: the implementations of a Go interface are worked out when asked
+(:func:`go_implementers`), as the types of its package that have all its methods.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..store.graph import CodeGraph, GraphPath
+from ..store.graph import CodeGraph, GraphPath, PathStep, Reach
 from ..tokenizer import identifiers
 from .context import Hit, QueryContext
 from .fusion import minmax
@@ -118,7 +120,8 @@ class QueryEntity(NamedTuple):
 
 
 # A name the question writes as code: in backticks, called (`values()`), or named as a symbol
-# ("function values", "the values method"). Such a name counts even when it is a common word.
+# ("function values", "the values method", a capitalised name before its kind: "the Value interface").
+# Such a name counts even when it is a common word.
 _MARKED = tuple(
     re.compile(pattern)
     for pattern in (
@@ -126,6 +129,7 @@ _MARKED = tuple(
         r"\b([A-Za-z_$][\w$]*)\(\)",
         r"\b(?:function|class|def|func|fn)\s+([A-Za-z_$][\w$]*)",
         r"\b([A-Za-z_$][\w$]*)\s+(?:function|method)\b(?!\s+(?:that|which|to|of|for|in)\b)",
+        r"\b([A-Z][\w$]*)\s+(?:interface|class|struct|trait|enum)\b",  # "the Value interface"
     )
 )
 
@@ -222,7 +226,14 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> Graph
     node_score: dict[str, float] = defaultdict(float)
     node_path: dict[str, tuple[float, GraphPath]] = {}
     for seed, weight, direction in seeds:
-        for node, (hop, paths) in graph.neighbourhood([seed], ctx.request.traversal_depth).items():
+        around = graph.neighbourhood([seed], ctx.request.traversal_depth)
+        if "implements" in asked and direction != "out":
+            for node in go_implementers(ctx, graph, seed):
+                path, known = GraphPath(seed, (PathStep("implements", True, node),)), around.get(node)
+                around[node] = (
+                    Reach(1, [path]) if known is None or known.hop > 1 else known._replace(paths=[*known.paths, path])
+                )
+        for node, (hop, paths) in around.items():
             contribution, path = max(
                 ((_contribution(weight, hop, p, asked, direction), p) for p in paths), key=lambda c: c[0]
             )
@@ -255,6 +266,57 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> Graph
         if len(hits) == count:
             break
     return GraphLeg(hits, [e.written for e in entities], reached, graph)
+
+
+# a Go interface's own method (`Set(string) error`) and an interface it embeds (`Value`, `io.Reader`)
+_GO_METHOD_SPEC = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(", re.MULTILINE)
+_GO_EMBEDDED = re.compile(r"^\s*([A-Za-z_]\w*)\s*$", re.MULTILINE)
+
+
+def go_implementers(ctx: QueryContext, graph: CodeGraph, node: str) -> list[str]:
+    """The types of a Go interface's package that have every method it asks for: Go states no
+    ``implements``, a type with the methods is one (``intValue`` with ``String``, ``Set`` and ``Type``
+    implements ``Value``). The methods are read off the interface's chunks, with those of the
+    interfaces of its package it embeds; an interface embedding one from elsewhere asks at least its
+    own. Empty for anything but a Go interface."""
+    data = graph.attrs(node)
+    source = str(data.get("source", ""))
+    if data.get("kind") != "interface" or not source.endswith(".go"):
+        return []
+    package = source.rpartition("/")[0]
+    methods: set[str] = set()
+    seen: set[str] = set()
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        seen.add(current)
+        attrs = graph.attrs(current)
+        ids = [c for c in (attrs.get("chunk_id"), *attrs.get("more_chunk_ids", ())) if c]
+        keys = list(ctx.keys_of_chunk_ids(ids).values())
+        for chunk in ctx.chunks_of_keys(keys).values():
+            methods.update(_GO_METHOD_SPEC.findall(chunk.text))
+            for embedded in _GO_EMBEDDED.findall(chunk.text):
+                todo += [n for n in _in_package(graph, embedded, package, "interface") if n not in seen]
+    if not methods:
+        return []
+    covered: dict[str, set[str]] = defaultdict(set)
+    for name in methods:
+        for method in _in_package(graph, name, package, "method"):
+            for edge in graph.in_edges(method):
+                if edge.relation == "contains":
+                    covered[edge.source].add(name)
+    return sorted(t for t, names in covered.items() if names == methods and t != node)
+
+
+def _in_package(graph: CodeGraph, name: str, package: str, kind: str) -> list[str]:
+    """The nodes of ``kind`` named ``name`` (exactly) defined in the files of folder ``package``."""
+    return [
+        n
+        for n, data in ((n, graph.attrs(n)) for n in graph.lookup(name))
+        if data.get("kind") == kind
+        and data.get("name") == name
+        and str(data.get("source", "")).rpartition("/")[0] == package
+    ]
 
 
 def _path_labels(graph: CodeGraph, path: GraphPath) -> list[str]:
