@@ -241,17 +241,22 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> Graph
             if node not in node_path or contribution > node_path[node][0]:
                 node_path[node] = (contribution, path)
     chunk_nodes: dict[str, str] = {}
+    aside: set[str] = set()  # a node's other chunks, when the asked edge is written in one of them
     for node in sorted(node_score, key=lambda n: -node_score[n]):
-        for chunk_id in _evidence_chunks(graph, node, node_path[node][1], asked):
+        chunks, written = _evidence_chunks(graph, node, node_path[node][1], asked)
+        for i, chunk_id in enumerate(chunks):
             if chunk_id not in chunk_nodes:
                 chunk_nodes[chunk_id] = node
+                if written and i >= written:
+                    aside.add(chunk_id)
     key_of = ctx.keys_of_chunk_ids(list(chunk_nodes))
     pairs = [(key_of[c], n) for c, n in chunk_nodes.items() if c in key_of]
     if not pairs:
         return GraphLeg([], [e.written for e in entities], {})
     keys = np.array([k for k, _ in pairs], dtype=np.int64)
     allowed = ctx.allowed_keys(keys)
-    base = np.array([node_score[n] for _, n in pairs])
+    part = {key_of[c]: 1 - STRUCTURAL_RELEVANCE for c in aside if c in key_of}  # never above where it is written
+    base = np.array([node_score[n] * part.get(k, 1.0) for k, n in pairs])
     keywords = minmax(ctx.bm25_scores[ctx.snapshot.columns.positions(keys)])
     meaning = scaled_meaning(ctx, keys, keywords)  # not embedded yet: the keyword score stands in
     weight = STRUCTURAL_RELEVANCE if asked else RELEVANCE  # "what calls X": the structure is the answer
@@ -345,16 +350,18 @@ def _over_asked(path: GraphPath, asked: set[str], direction: str | None) -> bool
     return bool(matching) and members and (direction is None or all(i == (direction == "in") for i in matching))
 
 
-def _evidence_chunks(graph: CodeGraph, node: str, path: GraphPath, asked: set[str]) -> list[str]:
-    """The node's chunks; reached over the relation the question asks about, the chunks where that
-    edge is written come first: for "what calls X" the part of a long caller that makes the call."""
+def _evidence_chunks(graph: CodeGraph, node: str, path: GraphPath, asked: set[str]) -> tuple[list[str], int]:
+    """The node's chunks and how many of the first are where the asked edge is written: reached over
+    the relation the question asks about, those come first (for "what calls X" the part of a long
+    caller that makes the call, for "what implements Display" the ``impl`` block, not the struct)."""
     data = graph.attrs(node)
     first: list[str] = []
     last = path.steps[-1] if path.steps else None
     if last is not None and last.incoming and last.relation in asked & WRITTEN_AT_SOURCE:  # an asked edge it wrote
         before = path.steps[-2].node if len(path.steps) > 1 else path.start
-        first = graph.edge_chunks(node, before, last.relation)
-    return [c for c in dict.fromkeys([*first, data.get("chunk_id"), *data.get("more_chunk_ids", ())]) if c]
+        first = [c for c in dict.fromkeys(graph.edge_chunks(node, before, last.relation)) if c]
+    rest = [c for c in dict.fromkeys([data.get("chunk_id"), *data.get("more_chunk_ids", ())]) if c and c not in first]
+    return [*first, *rest], len(first)
 
 
 def _neighbours(graph: CodeGraph, node: str, limit: int = 8) -> list[str]:
