@@ -7,7 +7,7 @@ about a Go name that is a common word written as Go exports it (``Find``, ``List
 long (``ld``, ``Eq``) asks the graph about that name. Go states no ``implements``: a type of the
 interface's package with all its methods is an implementation. A trait from elsewhere is asked for
 by its own name (``Display`` for ``fmt::Display``), and its implementations are shown at their
-``impl`` blocks. humantime 2.1.0's ``src/date.rs``, ``src/duration.rs``, ``src/wrapper.rs``,
+``impl`` blocks; a Rust ``#[derive(Clone)]`` implements ``Clone``. humantime 2.1.0's ``src/date.rs``, ``src/duration.rs``, ``src/wrapper.rs``,
 cobra 1.6.1's ``cobra.go`` and ``args.go``, pflag 1.0.6's ``int.go``, ``bool.go``, ``string.go`` and
 ``int_slice.go`` as published; excerpts of cobra's ``command.go`` and pflag's ``flag.go``."""
 
@@ -2366,3 +2366,23 @@ def test_implementations_of_a_trait_from_elsewhere_named_as_questions_write_it(t
         (src + "wrapper.rs", 73),
         (src + "wrapper.rs", 103),
     }
+
+
+def test_rust_types_implement_the_traits_they_derive(tmp_path):
+    assert analyse("which types derive Clone").asked == {"extends", "implements"}
+    src = "humantime-2.1.0/src/"
+    texts = {"date.rs": HUMANTIME_DATE_RS, "duration.rs": HUMANTIME_DURATION_RS, "wrapper.rs": HUMANTIME_WRAPPER_RS}
+    brain = indexed_files(tmp_path, {src + name: text for name, text in texts.items()})
+    response = brain.query("which types derive Clone", mode="graph", top_k=10)
+    assert not response.fallback
+    cloned = {(r.source.rpartition("/")[2], r.symbol_name) for r in response.results[:7]}
+    assert cloned == {
+        ("date.rs", "Error"),
+        ("date.rs", "Precision"),
+        ("date.rs", "Rfc3339Timestamp"),
+        ("duration.rs", "Error"),
+        ("duration.rs", "FormattedDuration"),
+        ("wrapper.rs", "Duration"),
+        ("wrapper.rs", "Timestamp"),
+    }
+    assert top10(brain, "which types implement Hash")[0].symbol_name == "Duration"  # wrapper.rs derives it

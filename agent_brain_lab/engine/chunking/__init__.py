@@ -19,4 +19,5 @@
 #    reads as a blank; a notebook's headings make one outline across its cells.
 # 6: JavaScript/TypeScript `f.call(this, x)` and `f.apply(this, args)` are calls of `f` in the graph.
 # 7: Rust items under `#[cfg(test)]`/`#[test]` (and what they hold) are chunks of source type `test`.
-CHUNKER_VERSION = 7
+# 8: Rust `#[derive(...)]` traits are `implements` relations of the type.
+CHUNKER_VERSION = 8

@@ -70,6 +70,9 @@ class LanguageSpec:
     # an attribute above an item that makes it test code, and all it holds (Rust's `#[cfg(test)] mod
     # tests`, `#[test] fn`, `#[tokio::test]`): its chunks are tests, as a test file's are
     test_attributes: re.Pattern[str] | None = None
+    # an attribute above a type that implements traits for it (Rust's `#[derive(Debug, Clone)]`): group 1
+    # lists them
+    derives: re.Pattern[str] | None = None
 
 
 # --------------------------------------------------------------------------- name readers
@@ -447,6 +450,7 @@ SPECS: dict[str, LanguageSpec] = {
         },
         namers={"impl_item": _type_field},
         attached=frozenset({"line_comment", "block_comment", "attribute_item"}),
+        derives=re.compile(r"#\[\s*derive\s*\(([^)]*)\)"),
         test_attributes=re.compile(r"#\[\s*(?:cfg\s*\(\s*(?:all\s*\(\s*)?test\b|(?:\w+\s*::\s*)*test\s*\])"),
         needs_body=frozenset({"mod_item"}),
         calls=_C_LIKE_CALLS,

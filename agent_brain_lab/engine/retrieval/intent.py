@@ -54,6 +54,7 @@ _SOURCE_WORDS = _words(
     "callee callees dependency dependencies superclass superclasses base bases parent parents ancestor ancestors "
     "members"
 )
+_DERIVE = _words("derive derives derived deriving")
 # words that frame a relation question without being about anything: "which functions", "find the code that"
 _SCAFFOLD = _words(
     "a all an and any anything are as at by can class classes code directly do does did every everything file "
@@ -158,6 +159,7 @@ def analyse(query: str) -> Intent:
         if cues:
             first = cues[0]
             relation = next(rel for rel, cue_words in RELATION_CUES.items() if first in cue_words)
+            also = ("implements",) if first in _DERIVE else ()  # "derived from Base", or Rust's "derive Clone"
         else:
             relation, *more = PHRASED_RELATIONS
             also = tuple(more)
