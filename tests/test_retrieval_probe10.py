@@ -7,7 +7,8 @@ about a Go name that is a common word written as Go exports it (``Find``, ``List
 long (``ld``, ``Eq``) asks the graph about that name. Go states no ``implements``: a type of the
 interface's package with all its methods is an implementation. A trait from elsewhere is asked for
 by its own name (``Display`` for ``fmt::Display``), and its implementations are shown at their
-``impl`` blocks; a Rust ``#[derive(Clone)]`` implements ``Clone``. humantime 2.1.0's ``src/date.rs``, ``src/duration.rs``, ``src/wrapper.rs``,
+``impl`` blocks; a Rust ``#[derive(Clone)]`` implements ``Clone``. "What methods does Command have"
+asks for its members. humantime 2.1.0's ``src/date.rs``, ``src/duration.rs``, ``src/wrapper.rs``,
 cobra 1.6.1's ``cobra.go`` and ``args.go``, pflag 1.0.6's ``int.go``, ``bool.go``, ``string.go`` and
 ``int_slice.go`` as published; excerpts of cobra's ``command.go`` and pflag's ``flag.go``."""
 
@@ -2386,3 +2387,12 @@ def test_rust_types_implement_the_traits_they_derive(tmp_path):
         ("wrapper.rs", "Timestamp"),
     }
     assert top10(brain, "which types implement Hash")[0].symbol_name == "Duration"  # wrapper.rs derives it
+
+
+def test_what_methods_a_type_has_is_a_question_about_its_members(tmp_path):
+    assert analyse("what methods does Command have").label == "members"
+    assert analyse("which methods call getInputStream").label == "callers"
+    assert analyse("which HTTP methods get retried").label == "prose"
+    brain = _cobra(tmp_path)
+    results = top10(brain, "what methods does Command have")
+    assert all(r.parent_symbol == "Command" and r.symbol_type == "method" for r in results[:5])
