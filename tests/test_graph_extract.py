@@ -45,6 +45,8 @@ STRUCTURE = {
         (F, "imports", "std::collections::HashMap"),
         (F, "imports", "std::collections::HashSet"),
         ("Point", "implements", "fmt::Display"),
+        ("Point", "implements", "Debug"),  # #[derive(Debug, Clone)]
+        ("Point", "implements", "Clone"),
     },
     "c": {(F, "imports", "stdio.h"), (F, "imports", "cart.h")},
     "cpp": {

@@ -246,6 +246,21 @@ def base_relations(node: Node, spec: LanguageSpec, kind: str) -> list[tuple[str,
         found.append(("implements", strip_generics(text_of(node.child_by_field_name("trait")))))
     if node.type == "type_spec":
         found.extend(("extends", strip_generics(text_of(t))) for t in _go_embedded(node.child_by_field_name("type")))
+    if spec.derives is not None:
+        found.extend(("implements", name) for name in derived(node, spec))
+    return found
+
+
+def derived(node: Node, spec: LanguageSpec) -> list[str]:
+    """The traits the attributes right above ``node`` derive for it (``#[derive(Debug, Clone)]``), in
+    source order."""
+    found: list[str] = []
+    above = node.prev_named_sibling
+    while above is not None and above.type in spec.attached:
+        match = spec.derives.match(text_of(above)) if spec.derives is not None and "comment" not in above.type else None
+        if match:
+            found[:0] = [n for n in (strip_generics(p.strip()) for p in match.group(1).split(",")) if n]
+        above = above.prev_named_sibling
     return found
 
 

@@ -18,4 +18,6 @@
 # 5: a function a factory call is given is its variable's chunk; a C/C++ macro alone on its line
 #    reads as a blank; a notebook's headings make one outline across its cells.
 # 6: JavaScript/TypeScript `f.call(this, x)` and `f.apply(this, args)` are calls of `f` in the graph.
-CHUNKER_VERSION = 6
+# 7: Rust items under `#[cfg(test)]`/`#[test]` (and what they hold) are chunks of source type `test`.
+# 8: Rust `#[derive(...)]` traits are `implements` relations of the type.
+CHUNKER_VERSION = 8

@@ -418,6 +418,7 @@ class _Sym:
     bases: list[str] = field(default_factory=list)  # extends/implements targets, as written
     types: dict[str, str] = field(default_factory=dict)  # name -> type, as its parameters/fields write them
     factory: bool = False  # a module-level name a call assigns (no chunk of its own)
+    test: bool = False  # test code inside a code file: marked so (`LanguageSpec.test_attributes`) or held by such
 
 
 @dataclass
@@ -614,6 +615,7 @@ class _Analysis:
             outer = outer.parent
         sym = _Sym(node, outer, name, f"{parent}.{name}" if parent else name, kind, owner, parent)
         sym.start, sym.end = outer.start_point[0], _end_row(outer)
+        sym.test = (owner is not None and owner.test) or self._marked_test(outer)
         if body is None:
             sym.header_end = sym.end
         elif body.child_count and body.children[0].type == "{":
@@ -621,6 +623,18 @@ class _Analysis:
         else:  # indentation or keyword blocks: the header ends above the first statement
             sym.header_end = max(node.start_point[0], body.start_point[0] - 1)
         return sym
+
+    def _marked_test(self, node: Node) -> bool:
+        """Whether an attribute among the lines right above ``node`` makes it test code."""
+        pattern = self.spec.test_attributes
+        if pattern is None:
+            return False
+        above = node.prev_named_sibling
+        while above is not None and above.type in self.spec.attached:
+            if "comment" not in above.type and pattern.match(text_of(above)):
+                return True
+            above = above.prev_named_sibling
+        return False
 
     # ---------------------------------------------------------------- chunks
 
@@ -697,14 +711,14 @@ class _Analysis:
         starts.add(sym.header_end + 1)
         chunks = []
         for part in _pack(rows, starts, self.lines, self.chunk_size, contiguous=False):
-            chunks.append(self._chunk(part, sym.name, sym.kind, sym.parent))
+            chunks.append(self._chunk(part, sym.name, sym.kind, sym.parent, sym.test))
             sym.parts.append((part, chunks[-1]))
         return chunks
 
-    def _chunk(self, rows: list[int], name: str | None, kind: str, parent: str | None) -> Chunk:
+    def _chunk(self, rows: list[int], name: str | None, kind: str, parent: str | None, test: bool = False) -> Chunk:
         return Chunk(
             source=self.source,
-            source_type=self.source_type,
+            source_type="test" if test and self.source_type == "code" else self.source_type,
             language=self.language,
             start_line=rows[0] + 1,
             end_line=rows[-1] + 1,

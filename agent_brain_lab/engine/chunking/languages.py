@@ -67,6 +67,12 @@ class LanguageSpec:
     # methods every function has that call it (JavaScript's `f.call(this, x)`, `f.apply(this, args)`): a call
     # of `f`, made on what `f` is a member of (not `f.bind(this)`: it makes a function, calling nothing)
     function_methods: frozenset[str] = frozenset()
+    # an attribute above an item that makes it test code, and all it holds (Rust's `#[cfg(test)] mod
+    # tests`, `#[test] fn`, `#[tokio::test]`): its chunks are tests, as a test file's are
+    test_attributes: re.Pattern[str] | None = None
+    # an attribute above a type that implements traits for it (Rust's `#[derive(Debug, Clone)]`): group 1
+    # lists them
+    derives: re.Pattern[str] | None = None
 
 
 # --------------------------------------------------------------------------- name readers
@@ -444,6 +450,8 @@ SPECS: dict[str, LanguageSpec] = {
         },
         namers={"impl_item": _type_field},
         attached=frozenset({"line_comment", "block_comment", "attribute_item"}),
+        derives=re.compile(r"#\[\s*derive\s*\(([^)]*)\)"),
+        test_attributes=re.compile(r"#\[\s*(?:cfg\s*\(\s*(?:all\s*\(\s*)?test\b|(?:\w+\s*::\s*)*test\s*\])"),
         needs_body=frozenset({"mod_item"}),
         calls=_C_LIKE_CALLS,
         imports={"use_declaration": "text"},

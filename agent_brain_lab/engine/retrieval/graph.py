@@ -13,6 +13,8 @@ analysis shared with multi (:mod:`.intent`). A question about a relation ("what 
 does X call", "subclasses of X", "modules importing X") is answered by
 the neighbours over that relation, the way round it asks: they count double, X itself less, and
 each is shown at the chunk where the edge is written (the call, not the caller's first lines).
+Go writes no ``implements``: the implementations of a Go interface are worked out when asked
+(:func:`go_implementers`), as the types of its package that have all its methods.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..store.graph import CodeGraph, GraphPath
+from ..store.graph import CodeGraph, GraphPath, PathStep, Reach
 from ..tokenizer import identifiers
 from .context import Hit, QueryContext
 from .fusion import minmax
@@ -118,7 +120,8 @@ class QueryEntity(NamedTuple):
 
 
 # A name the question writes as code: in backticks, called (`values()`), or named as a symbol
-# ("function values", "the values method"). Such a name counts even when it is a common word.
+# ("function values", "the values method", a capitalised name before its kind: "the Value interface").
+# Such a name counts even when it is a common word.
 _MARKED = tuple(
     re.compile(pattern)
     for pattern in (
@@ -126,6 +129,7 @@ _MARKED = tuple(
         r"\b([A-Za-z_$][\w$]*)\(\)",
         r"\b(?:function|class|def|func|fn)\s+([A-Za-z_$][\w$]*)",
         r"\b([A-Za-z_$][\w$]*)\s+(?:function|method)\b(?!\s+(?:that|which|to|of|for|in)\b)",
+        r"\b([A-Z][\w$]*)\s+(?:interface|class|struct|trait|enum)\b",  # "the Value interface"
     )
 )
 
@@ -157,11 +161,12 @@ def find_entities(intent: Intent, graph: CodeGraph) -> list[QueryEntity]:
         candidates += [f"{a}_{b}", f"{a}{b[:1].upper()}{b[1:]}", f"{a}{b}"]
     marked = marked_as_code(query)
     if intent.asked and len(intent.names) == 1:  # a relation question about one name: "callers of values"
-        marked |= {intent.names[0].lower()} & _NAMELIKE
+        sole = intent.names[0].lower()  # a common word that names things, or a short name (Go's `ld`, `Eq`)
+        marked |= {sole} if sole in _NAMELIKE or (len(sole) == 2 and sole not in _COMMON) else set()
     found: dict[str, QueryEntity] = {}
     for cand in candidates:
         key = cand.lower().replace("::", ".")
-        if key in found or len(key) < 3 or (key in _COMMON and key not in marked):
+        if key in found or (len(key) < 3 and key not in marked) or (key in _COMMON and key not in marked):
             continue
         nodes = graph.lookup(key)
         if nodes:
@@ -221,7 +226,14 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> Graph
     node_score: dict[str, float] = defaultdict(float)
     node_path: dict[str, tuple[float, GraphPath]] = {}
     for seed, weight, direction in seeds:
-        for node, (hop, paths) in graph.neighbourhood([seed], ctx.request.traversal_depth).items():
+        around = graph.neighbourhood([seed], ctx.request.traversal_depth)
+        if "implements" in asked and direction != "out":
+            for node in go_implementers(ctx, graph, seed):
+                path, known = GraphPath(seed, (PathStep("implements", True, node),)), around.get(node)
+                around[node] = (
+                    Reach(1, [path]) if known is None or known.hop > 1 else known._replace(paths=[*known.paths, path])
+                )
+        for node, (hop, paths) in around.items():
             contribution, path = max(
                 ((_contribution(weight, hop, p, asked, direction), p) for p in paths), key=lambda c: c[0]
             )
@@ -229,17 +241,22 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> Graph
             if node not in node_path or contribution > node_path[node][0]:
                 node_path[node] = (contribution, path)
     chunk_nodes: dict[str, str] = {}
+    aside: set[str] = set()  # a node's other chunks, when the asked edge is written in one of them
     for node in sorted(node_score, key=lambda n: -node_score[n]):
-        for chunk_id in _evidence_chunks(graph, node, node_path[node][1], asked):
+        chunks, written = _evidence_chunks(graph, node, node_path[node][1], asked)
+        for i, chunk_id in enumerate(chunks):
             if chunk_id not in chunk_nodes:
                 chunk_nodes[chunk_id] = node
+                if written and i >= written:
+                    aside.add(chunk_id)
     key_of = ctx.keys_of_chunk_ids(list(chunk_nodes))
     pairs = [(key_of[c], n) for c, n in chunk_nodes.items() if c in key_of]
     if not pairs:
         return GraphLeg([], [e.written for e in entities], {})
     keys = np.array([k for k, _ in pairs], dtype=np.int64)
     allowed = ctx.allowed_keys(keys)
-    base = np.array([node_score[n] for _, n in pairs])
+    part = {key_of[c]: 1 - STRUCTURAL_RELEVANCE for c in aside if c in key_of}  # never above where it is written
+    base = np.array([node_score[n] * part.get(k, 1.0) for k, n in pairs])
     keywords = minmax(ctx.bm25_scores[ctx.snapshot.columns.positions(keys)])
     meaning = scaled_meaning(ctx, keys, keywords)  # not embedded yet: the keyword score stands in
     weight = STRUCTURAL_RELEVANCE if asked else RELEVANCE  # "what calls X": the structure is the answer
@@ -254,6 +271,57 @@ def graph_leg(ctx: QueryContext, count: int, strong_only: bool = False) -> Graph
         if len(hits) == count:
             break
     return GraphLeg(hits, [e.written for e in entities], reached, graph)
+
+
+# a Go interface's own method (`Set(string) error`) and an interface it embeds (`Value`, `io.Reader`)
+_GO_METHOD_SPEC = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(", re.MULTILINE)
+_GO_EMBEDDED = re.compile(r"^\s*([A-Za-z_]\w*)\s*$", re.MULTILINE)
+
+
+def go_implementers(ctx: QueryContext, graph: CodeGraph, node: str) -> list[str]:
+    """The types of a Go interface's package that have every method it asks for: Go states no
+    ``implements``, a type with the methods is one (``intValue`` with ``String``, ``Set`` and ``Type``
+    implements ``Value``). The methods are read off the interface's chunks, with those of the
+    interfaces of its package it embeds; an interface embedding one from elsewhere asks at least its
+    own. Empty for anything but a Go interface."""
+    data = graph.attrs(node)
+    source = str(data.get("source", ""))
+    if data.get("kind") != "interface" or not source.endswith(".go"):
+        return []
+    package = source.rpartition("/")[0]
+    methods: set[str] = set()
+    seen: set[str] = set()
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        seen.add(current)
+        attrs = graph.attrs(current)
+        ids = [c for c in (attrs.get("chunk_id"), *attrs.get("more_chunk_ids", ())) if c]
+        keys = list(ctx.keys_of_chunk_ids(ids).values())
+        for chunk in ctx.chunks_of_keys(keys).values():
+            methods.update(_GO_METHOD_SPEC.findall(chunk.text))
+            for embedded in _GO_EMBEDDED.findall(chunk.text):
+                todo += [n for n in _in_package(graph, embedded, package, "interface") if n not in seen]
+    if not methods:
+        return []
+    covered: dict[str, set[str]] = defaultdict(set)
+    for name in methods:
+        for method in _in_package(graph, name, package, "method"):
+            for edge in graph.in_edges(method):
+                if edge.relation == "contains":
+                    covered[edge.source].add(name)
+    return sorted(t for t, names in covered.items() if names == methods and t != node)
+
+
+def _in_package(graph: CodeGraph, name: str, package: str, kind: str) -> list[str]:
+    """The nodes of ``kind`` named ``name`` (exactly) defined in the files of folder ``package``."""
+    return [
+        n
+        for n, data in ((n, graph.attrs(n)) for n in graph.lookup(name))
+        if data.get("kind") == kind
+        and data.get("name") == name
+        and str(data.get("source", "")).rpartition("/")[0] == package
+    ]
 
 
 def _path_labels(graph: CodeGraph, path: GraphPath) -> list[str]:
@@ -282,16 +350,18 @@ def _over_asked(path: GraphPath, asked: set[str], direction: str | None) -> bool
     return bool(matching) and members and (direction is None or all(i == (direction == "in") for i in matching))
 
 
-def _evidence_chunks(graph: CodeGraph, node: str, path: GraphPath, asked: set[str]) -> list[str]:
-    """The node's chunks; reached over the relation the question asks about, the chunks where that
-    edge is written come first: for "what calls X" the part of a long caller that makes the call."""
+def _evidence_chunks(graph: CodeGraph, node: str, path: GraphPath, asked: set[str]) -> tuple[list[str], int]:
+    """The node's chunks and how many of the first are where the asked edge is written: reached over
+    the relation the question asks about, those come first (for "what calls X" the part of a long
+    caller that makes the call, for "what implements Display" the ``impl`` block, not the struct)."""
     data = graph.attrs(node)
     first: list[str] = []
     last = path.steps[-1] if path.steps else None
     if last is not None and last.incoming and last.relation in asked & WRITTEN_AT_SOURCE:  # an asked edge it wrote
         before = path.steps[-2].node if len(path.steps) > 1 else path.start
-        first = graph.edge_chunks(node, before, last.relation)
-    return [c for c in dict.fromkeys([*first, data.get("chunk_id"), *data.get("more_chunk_ids", ())]) if c]
+        first = [c for c in dict.fromkeys(graph.edge_chunks(node, before, last.relation)) if c]
+    rest = [c for c in dict.fromkeys([data.get("chunk_id"), *data.get("more_chunk_ids", ())]) if c and c not in first]
+    return [*first, *rest], len(first)
 
 
 def _neighbours(graph: CodeGraph, node: str, limit: int = 8) -> list[str]:

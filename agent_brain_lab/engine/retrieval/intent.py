@@ -39,7 +39,7 @@ _CUES = {
     ),
     "implements": "implement implements implemented implementing implementation implementations implementor",
     "mentions": "mention mentions mentioned mentioning documented",
-    "contains": "contain contains members defines",
+    "contains": "contain contains members defines methods",
 }
 RELATION_CUES: dict[str, frozenset[str]] = {rel: _words(words) for rel, words in _CUES.items()}
 ALL_CUES = frozenset().union(*RELATION_CUES.values())
@@ -52,8 +52,13 @@ _TARGET_WORDS = _words(
 # cue words that name the answers as the ones X points at: "callees of X", "base classes of X"
 _SOURCE_WORDS = _words(
     "callee callees dependency dependencies superclass superclasses base bases parent parents ancestor ancestors "
-    "members"
+    "members methods"
 )
+# a cue only when the query has no other: "what methods does Command have" asks for its members, "which
+# methods call parse" for callers
+_WEAK_CUES = _words("methods")
+_HAVE = _words("have has had got")
+_DERIVE = _words("derive derives derived deriving")
 # words that frame a relation question without being about anything: "which functions", "find the code that"
 _SCAFFOLD = _words(
     "a all an and any anything are as at by can class classes code directly do does did every everything file "
@@ -144,8 +149,11 @@ def analyse(query: str) -> Intent:
     inside_dotted = {part for name in dotted for part in re.split(r"\.|::", name)}
     lowered = [w.lower() for w in read]
     cues = [w for w in lowered if w in ALL_CUES]
+    cues = [w for w in cues if w not in _WEAK_CUES] or cues
     names = [n for n in dotted] + [
-        w for w in read if w not in inside_dotted and w.lower() not in ALL_CUES and w.lower() not in _SCAFFOLD
+        w
+        for i, w in enumerate(read)
+        if w not in inside_dotted and w.lower() not in ALL_CUES and (w.lower() not in _SCAFFOLD or _named(w, i))
     ]
     names = list(dict.fromkeys(names))
     code_names = tuple(n for n in names if CODE_LIKE.search(n))
@@ -156,6 +164,7 @@ def analyse(query: str) -> Intent:
         if cues:
             first = cues[0]
             relation = next(rel for rel, cue_words in RELATION_CUES.items() if first in cue_words)
+            also = ("implements",) if first in _DERIVE else ()  # "derived from Base", or Rust's "derive Clone"
         else:
             relation, *more = PHRASED_RELATIONS
             also = tuple(more)
@@ -164,11 +173,19 @@ def analyse(query: str) -> Intent:
         # a phrase, one plain name alone ("which classes build on Scaffold"), not a topic ("... the grammar")
         if len(plain) - (0 if code_names else 1) > (MAX_PROSE if code_names or not also else 0):
             relation, also = None, ()
+        elif cues and cues[0] in _WEAK_CUES and len([n for n in names if n.lower() not in _HAVE]) != 1:
+            relation = None  # "which HTTP methods get retried": methods of something, not of one name
     terse = len(words) <= 3
     # a look-up: one word, or a few with one written as code ("parse_header docs"); a short phrase of
     # plain words ("Our Pledge", "Basic usage") or a title is a heading or a topic
     lookup = terse and not titled and (len(words) == 1 or bool(code_names))
     return Intent(query, relation, tuple(names), code_names, terse=terse, lookup=lookup, also=also)
+
+
+def _named(word: str, at: int) -> bool:
+    """Whether a scaffolding word is written as a name: capitalised inside the query, as Go's and C#'s
+    exported methods are (``Find``, ``Get``, ``List`` in "what calls Find"), not a sentence's first word."""
+    return at > 0 and len(word) > 1 and word[:1].isupper()
 
 
 _DETERMINERS = _words("the a an this that these those your our my its their some")

@@ -10,6 +10,7 @@ walks as :class:`GraphPath`), never through the graph implementations.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
@@ -275,10 +276,19 @@ def _names_of(graph: nx.MultiDiGraph | ArrayGraph) -> dict[str, list[str]]:
     return graph.graph["names"]
 
 
+_QUALIFIER = re.compile(r"::|\.")
+
+
 def _lookup_keys(node: str, data: Mapping[str, Any]) -> set[str]:
+    """The names a node is looked up by; an external type (a trait, base class or interface from
+    elsewhere: ``fmt::Display``, ``models.Model``) also by its own name, as questions write it."""
     keys = {str(data.get("name", "")).lower()}
     if data.get("qualname"):
         keys.add(data["qualname"].lower())
+    if data.get("kind") == "external":
+        own = _QUALIFIER.split(str(data.get("name", "")))[-1]
+        if own[:1].isupper():
+            keys.add(own.lower())
     if data.get("kind") == "file":
         stem = posixpath.splitext(posixpath.basename(node))[0]
         keys |= {node.lower(), stem.lower(), posixpath.splitext(node)[0].replace("/", ".").lower()}
