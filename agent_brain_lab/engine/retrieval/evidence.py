@@ -167,6 +167,8 @@ _EXCEPTION_PREFIX = re.compile(r"^\s*[A-Za-z_][\w.]*:\s+")
 _REPR = re.compile(
     r"""\b(?:[A-Za-z_][\w.:]*)?(?:Error|Exception|Err|Warning|Failure|Fault)\(\s*(["'])((?:(?!\1)[^\\\n]|\\.)+)\1\s*[,)]"""
 )
+# a value printed in a message: a repr in angle brackets, a container, a short quoted name, a number
+_PRINTED_VALUE = re.compile(r"""<[^<>\n]*>|\{[^{}\n]*\}|\[[^\[\]\n]*\]|(["'`])[^"'`\s]{1,40}\1|\b\d+(?:\.\d+)?\b""")
 _CLOSING = re.compile(r"\s*[)\]}]+[\s\W]*")  # a literal's end that only closes brackets: ``...{reason!r})``
 # a Python exception raised with several arguments prints them as a tuple, its message the first:
 # ``ProtocolError: ('Connection broken: IncompleteRead(...)', IncompleteRead(...))``
@@ -398,14 +400,26 @@ def defaults_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     ``DEFAULT_DEBOUNCE = 100``) set to a literal. The code that reads the setting and the docs naming it
     say its words more often; the default is written once. The longest name said wins (``timeout`` in
     ``timeout: 0`` against ``connect_timeout = None``); among equals, ``ranked``'s order. Not for a
-    pasted message, nor a question about what changed (its changelog answers)."""
+    pasted message, nor a question about what changed (its changelog answers).
+
+    The setting is the first word after "default" that is not "value" ("the default value of the
+    unknown option": ``unknown``). A default may be given where the setting is read, with a fallback
+    (``getattr(meta, "unknown", RAISE)``, ``options.get("retries", 3)``, ``opts.limit ?? 10``); a site
+    giving it ``None`` (``unknown: str | None = None`` in a signature: "not given, look elsewhere") is
+    beaten by one giving a value."""
     query = ctx.request.query
     asks = _ASKS_DEFAULT.match(query)
     after = tokenize(query[asks.end() :]) if asks and not about_changes(query) else []
-    if not after:  # "... by default": the question does not name the setting
+    subject = next((t for t in after if t not in _DEFAULT_TOKENS), None)
+    if subject is None:  # "... by default": the question does not name the setting
         return ranked
     asked = set(ctx.query_tokens) - _DEFAULT_TOKENS
-    return _best_sites_first(ctx, ranked, _DEFAULT_VALUE, lambda name: _said_parts(name, asked, after[0]))
+
+    def said(site: re.Match[str]) -> int:
+        parts = _said_parts(site.group(1), asked, subject)
+        return 2 * parts - (site.group(2) in _NO_VALUE) if parts else 0
+
+    return _best_sites_first(ctx, ranked, (_DEFAULT_VALUE, _DEFAULT_READ, _DEFAULT_OR), said)
 
 
 def options_read_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
@@ -418,7 +432,7 @@ def options_read_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     if not kind:
         return ranked
     asked = set(ctx.query_tokens) - kind
-    return _best_sites_first(ctx, ranked, _OPTION_READ, lambda name: _option_parts(name, asked))
+    return _best_sites_first(ctx, ranked, (_OPTION_READ,), lambda site: _option_parts(site.group(1), asked))
 
 
 KEYED_SITES = 2  # the code taking a reference entry's name: where it is read, and a second site at most
@@ -584,18 +598,22 @@ def constants_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         return ranked
     asked = set(ctx.query_tokens)
 
-    def said(name: str) -> int:
+    def said(site: re.Match[str]) -> int:
+        name = site.group(1)
         return _option_parts(name, asked) if thing & set(tokenize(name)[1:]) else 0
 
-    return _best_sites_first(ctx, ranked, _MODULE_CONSTANT, said)
+    return _best_sites_first(ctx, ranked, (_MODULE_CONSTANT,), said)
 
 
 def _best_sites_first(
-    ctx: QueryContext, ranked: list[Hit], sites: re.Pattern[str], said: Callable[[str], int]
+    ctx: QueryContext,
+    ranked: list[Hit],
+    sites: tuple[re.Pattern[str], ...],
+    said: Callable[[re.Match[str]], int],
 ) -> list[Hit]:
     """Puts first the candidate code chunks (``DEFAULT_SITES`` at most, in ``ranked``'s order) holding
-    the site that says the most of the question: each match of ``sites`` scored by ``said`` on its name
-    (group 1); declaration files are not sites."""
+    the site that says the most of the question: each match of a pattern of ``sites`` (its name in
+    group 1) scored by ``said``; declaration files are not sites."""
     keys = _candidates(ctx, ranked)
     rows = ctx.chunks_of_keys(keys)
     best: dict[int, int] = {}
@@ -603,7 +621,7 @@ def _best_sites_first(
         row = rows.get(key)
         if row is None or row.source_type != "code" or row.source.endswith(_DECLARATION_FILES):
             continue
-        most_here = max((said(m.group(1)) for m in sites.finditer(row.text)), default=0)
+        most_here = max((said(m) for pattern in sites for m in pattern.finditer(row.text)), default=0)
         if most_here:
             best[key] = most_here
     if not best:
@@ -640,10 +658,21 @@ _DEFAULT_TOKENS = frozenset(tokenize("default defaults value values"))
 # keyword), ``name => 3``; a number may carry a unit (Kotlin's ``100.milliseconds``)
 _DEFAULT_VALUE = re.compile(
     r"(?<![\w$.-])([A-Za-z_$][\w$]*)[\"']?[ \t]*(?::[^=\n;{}()]{1,60}?)?(?:[:=](?![=:])|=>)[ \t]*"
-    r"(?:-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*'|`[^`\n$]*`|True|False|None|true|false|null|undefined|nil)"
+    r"(-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*'|`[^`\n$]*`|True|False|None|true|false|null|undefined|nil)"
     r"[ \t]*(?=[,;)}\]\n]|//|#|$)",
     re.MULTILINE,
 )
+# a setting read with a fallback, the fallback its default: ``getattr(meta, "unknown", RAISE)``,
+# ``kwargs.get("retries", 3)``, ``opts.pop('limit', None)``, ``options.limit ?? 10``, ``opts.name || "x"``
+_DEFAULT_READ = re.compile(
+    r"""(?:\bgetattr\(\s*[\w.]+\s*,|\.(?:get|pop|setdefault)\()\s*["']([A-Za-z_]\w*)["']\s*,\s*"""
+    r"""([\w.]+|"[^"\n]*"|'[^'\n]*'|-?\d[\w.]*)\s*\)"""
+)
+_DEFAULT_OR = re.compile(
+    r"""(?:\.|->)([A-Za-z_$][\w$]*)[ \t]*(?:\?\?|\|\|)[ \t]*"""
+    r"""(-?\d[\w.]*|"[^"\n]*"|'[^'\n]*'|[A-Z_][A-Z0-9_]+|true|false)"""
+)
+_NO_VALUE = frozenset({"None", "null", "undefined", "nil"})
 
 
 @lru_cache(maxsize=1024)
@@ -914,11 +943,13 @@ def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list
     second line), bm25's best rows for that clause too: the cause's words are everywhere in the code
     that makes the cause, and bury the one literal that makes the clause. For a message of several
     lines, bm25's best rows for its wordiest line (:func:`wordiest_line`) as well: a dump's short
-    fields (``"code": "invalid_type"``) are the words of the code that fills them, not of the text."""
+    fields (``"code": "invalid_type"``) are the words of the code that fills them, not of the text.
+    And bm25's best rows for the message without its printed values (:func:`without_values`): a
+    repr's words (``<UserSchema(many=False)>``) fill the tests, not the literal with its holes."""
     pool = [h.key for h in ranked[:RANKED_DEPTH]]
     rows = [ctx.keyword_top(MESSAGE_DEPTH)]
     keywords = ctx.snapshot.keywords
-    for clause in (lead_clause(message), wordiest_line(message)):
+    for clause in (lead_clause(message), wordiest_line(message), without_values(message)):
         if clause and keywords is not None:
             scores = keywords.scores(tokenize(clause))
             rows.append(top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), MESSAGE_DEPTH))
@@ -938,6 +969,17 @@ def wordiest_line(message: str) -> str:
     if best == lines[0] or len(WORD.findall(best)) < 2:
         return ""
     return _FIELD.sub("", best, count=1).strip().rstrip(",").strip("\"'`")
+
+
+def without_values(message: str) -> str:
+    """A pasted message without the values printed in it (reprs ``<UserSchema(many=False)>``, containers
+    ``{'passwrd'}``, quoted names ``'MapSet'``, numbers): the words of the literal that made it, holes
+    aside (``f"Invalid fields for {self}: {invalid_fields}."``); "" when nothing was taken or fewer than
+    two words are left."""
+    bare = _PRINTED_VALUE.sub(" ", message)
+    if bare == message or len(WORD.findall(bare)) < 2:
+        return ""
+    return " ".join(bare.split())
 
 
 def lead_clause(message: str) -> str:
