@@ -251,6 +251,32 @@ def base_relations(node: Node, spec: LanguageSpec, kind: str) -> list[tuple[str,
     return found
 
 
+_MIXIN_TARGETS = frozenset({"constant", "scope_resolution", "name", "qualified_name"})
+
+
+def mixins(node: Node, spec: LanguageSpec) -> list[tuple[str, int]]:
+    """(target, 0-based line) of each module or trait a type's body mixes in (:attr:`LanguageSpec.mixins`):
+    Ruby's `include Comparable`, `extend Forwardable`, `prepend Foo::Bar` (a constant, not `extend self`),
+    PHP's `use A, B { x as y; }`, in source order."""
+    if not spec.mixins:
+        return []
+    body = node.child_by_field_name("body") or next((c for c in node.named_children if c.type in BODY_TYPES), None)
+    found: list[tuple[str, int]] = []
+    for statement in body.named_children if body is not None else ():
+        if statement.type in spec.mixins:  # PHP `use Trait;`
+            targets = statement.named_children
+        elif statement.type in spec.calls and statement.child_by_field_name("receiver") is None:
+            method = statement.child_by_field_name("method")
+            args = statement.child_by_field_name("arguments")
+            if method is None or args is None or text_of(method) not in spec.mixins:
+                continue
+            targets = args.named_children
+        else:
+            continue
+        found.extend((text_of(t).lstrip("\\:"), t.start_point[0]) for t in targets if t.type in _MIXIN_TARGETS)
+    return found
+
+
 def derived(node: Node, spec: LanguageSpec) -> list[str]:
     """The traits the attributes right above ``node`` derive for it (``#[derive(Debug, Clone)]``), in
     source order."""

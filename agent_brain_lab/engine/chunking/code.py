@@ -34,6 +34,7 @@ from ..graph_extract import (
     callee,
     import_call_target,
     import_targets,
+    mixins,
     typed_names,
 )
 from ..types import Chunk
@@ -498,6 +499,9 @@ class _Analysis:
                     if sym.kind not in FUNCTION_KINDS:
                         for relation, target in base_relations(node, spec, sym.kind):
                             self.facts.append((sym, relation, target, node.start_point[0], ""))
+                            sym.bases.append(target)
+                        for target, line in mixins(node, spec):
+                            self.facts.append((sym, "extends", target, line, ""))
                             sym.bases.append(target)
             elif kind in spec.symbols or (kind in spec.factories and owner is None):
                 sym = self._inner_symbol(node, owner)

@@ -73,6 +73,10 @@ class LanguageSpec:
     # an attribute above a type that implements traits for it (Rust's `#[derive(Debug, Clone)]`): group 1
     # lists them
     derives: re.Pattern[str] | None = None
+    # statements in a type's body that mix another type's members in: Ruby's `include M` / `extend M` /
+    # `prepend M` (the call's name) and PHP's `use SomeTrait;` (the node type); each is an `extends` edge,
+    # as the mixed-in module is an ancestor (Ruby's `ancestors`) or its members are copied in (PHP)
+    mixins: frozenset[str] = frozenset()
 
 
 # --------------------------------------------------------------------------- name readers
@@ -506,6 +510,7 @@ SPECS: dict[str, LanguageSpec] = {
         calls={"call": None},
         import_calls=frozenset({"require", "require_relative", "load"}),
         bases={"superclass": "extends"},
+        mixins=frozenset({"include", "extend", "prepend"}),
     ),
     "php": LanguageSpec(
         "php",
@@ -533,6 +538,7 @@ SPECS: dict[str, LanguageSpec] = {
             "include_once_expression": "text",
         },
         bases={"base_clause": "extends", "class_interface_clause": "implements"},
+        mixins=frozenset({"use_declaration"}),
     ),
     "kotlin": LanguageSpec(
         "kotlin",

@@ -151,6 +151,10 @@ _JOINED_BY_VALUE = re.compile(
     r"\s*[rRfFbBuU]{0,2}"
 )
 _ENDS_WITH_VALUE = re.compile(rf"[ \t]*(?:\+|\.\.|\.(?=[ \t]*\$)|(?<=[ \t])\.(?=[ \t]))[ \t]*{_VALUE}")
+# a label then whatever is concatenated after it, a value of any form: ``'use one of: '.implode(', ', $names)``,
+# ``"Allowed: " + list.join(", ")`` (the value's own literals are not the message)
+_ENDS_WITH_LABEL = re.compile(r":[ \t]+$")
+_CONCATENATED = re.compile(r"[ \t]*(?:\+|\.)")
 # a line of a comment: "// ...", "/* ...", " * ..." (a block comment's body), "# ..." (not "#error")
 _COMMENT_LINE = re.compile(r"[ \t]*(?://|/\*|\*(?!\w)|#(?![A-Za-z!\[]))")
 # a reStructuredText object description (Sphinx's ``.. py:data:: NAME``, ``.. function:: f(x)``,
@@ -1221,8 +1225,11 @@ def _unescaped(body: str) -> str:
 
 
 def _close(out: list[tuple[re.Match[str], str]], text: str, end: int) -> None:
-    """The last message ends with a hole when a value is concatenated after it (``... + dirs``)."""
-    if out and end >= 0 and _ENDS_WITH_VALUE.match(text, end):
+    """The last message ends with a hole when a value is concatenated after it (``... + dirs``), or
+    anything at all after a label (``'use one of: '.implode(', ', $levels)``)."""
+    if not out or end < 0:
+        return
+    if _ENDS_WITH_VALUE.match(text, end) or (_ENDS_WITH_LABEL.search(out[-1][1]) and _CONCATENATED.match(text, end)):
         out[-1] = (out[-1][0], out[-1][1] + "{}")
 
 

@@ -35,7 +35,7 @@ _CUES = {
     "extends": (
         "extend extends extended extending inherit inherits inherited inheriting inheritor inheritors subclass "
         "subclasses subclassed subclassing derive derives derived deriving superclass superclasses base bases "
-        "parent parents ancestor ancestors descendant descendants"
+        "parent parents ancestor ancestors descendant descendants include includes included including mixin mixins"
     ),
     "implements": "implement implements implemented implementing implementation implementations implementor",
     "mentions": "mention mentions mentioned mentioning documented",
@@ -46,7 +46,7 @@ ALL_CUES = frozenset().union(*RELATION_CUES.values())
 # cue words that name the answers as the ones pointing at X: "callers of X", "X's subclasses", "where is X used"
 _TARGET_WORDS = _words(
     "called caller callers invoked usage usages used user users referenced importer importers imported dependent "
-    "dependents extended inherited inheritor inheritors subclass subclasses subclassed derived descendant "
+    "dependents extended inherited inheritor inheritors subclass subclasses subclassed derived descendant included "
     "descendants implemented implementations implementor mentioned documented"
 )
 # cue words that name the answers as the ones X points at: "callees of X", "base classes of X"
@@ -59,6 +59,9 @@ _SOURCE_WORDS = _words(
 _WEAK_CUES = _words("methods")
 _HAVE = _words("have has had got")
 _DERIVE = _words("derive derives derived deriving")
+# "which handlers use SomeTrait", "what uses Comparable": a type is used by what mixes it in or builds on it
+# (Ruby's `include`, PHP's `use Trait;`, a subclass) as much as by its callers
+_USE = _words("use uses used using usage usages user users")
 # words that frame a relation question without being about anything: "which functions", "find the code that"
 _SCAFFOLD = _words(
     "a all an and any anything are as at by can class classes code directly do does did every everything file "
@@ -164,7 +167,8 @@ def analyse(query: str) -> Intent:
         if cues:
             first = cues[0]
             relation = next(rel for rel, cue_words in RELATION_CUES.items() if first in cue_words)
-            also = ("implements",) if first in _DERIVE else ()  # "derived from Base", or Rust's "derive Clone"
+            # "derived from Base", or Rust's "derive Clone"; "which classes use Trait": callers or subclasses
+            also = ("implements",) if first in _DERIVE else ("extends",) if first in _USE else ()
         else:
             relation, *more = PHRASED_RELATIONS
             also = tuple(more)
