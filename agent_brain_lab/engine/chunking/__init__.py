@@ -20,4 +20,5 @@
 # 6: JavaScript/TypeScript `f.call(this, x)` and `f.apply(this, args)` are calls of `f` in the graph.
 # 7: Rust items under `#[cfg(test)]`/`#[test]` (and what they hold) are chunks of source type `test`.
 # 8: Rust `#[derive(...)]` traits are `implements` relations of the type.
-CHUNKER_VERSION = 8
+# 9: Ruby `include`/`extend`/`prepend M` and PHP `use SomeTrait;` in a class are `extends` relations.
+CHUNKER_VERSION = 9
