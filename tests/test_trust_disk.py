@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from workspace_fixture import FIXTURES
+from workspace_fixture import F16_INDEX, chunk_as_the_f16_index_was
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine import indexer as indexer_module
@@ -225,13 +225,14 @@ def test_a_write_a_library_cuts_short_on_a_full_disk_is_disk_full_never_a_short_
             assert None in seen and "whole" in seen, (name, seen)
 
 
-def test_an_old_index_converted_on_a_full_disk_keeps_answering_and_converts_once_there_is_room():
+def test_an_old_index_converted_on_a_full_disk_keeps_answering_and_converts_once_there_is_room(monkeypatch):
     """The field case: an f16 index (format 2), whose base the next generation written converts, on a
     disk with less room each time than that run needs: every run that fails is a full disk, the old
     generation answers, and the first run with room publishes, with nothing embedded twice."""
+    chunk_as_the_f16_index_was(monkeypatch)
     with tmpfs("8m") as disk:
         root = disk / "ws"
-        shutil.copytree(FIXTURES / "f16_index" / "ws", root)
+        shutil.copytree(F16_INDEX / "ws", root)
         write(root, "geo/more.py", "def hexagon_area(side):\n    return 2.598 * side * side\n")
         embedded = []
         for leave in range(0, 1 << 20, 4096):  # more room each time, until the run publishes

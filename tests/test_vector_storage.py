@@ -13,7 +13,7 @@ import shutil
 
 import numpy as np
 import pytest
-from workspace_fixture import FIXTURES
+from workspace_fixture import F16_INDEX, chunk_as_the_f16_index_was
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.native import usearch_index
@@ -21,7 +21,7 @@ from agent_brain_lab.engine.store import vectors as vec
 from agent_brain_lab.engine.store.generations import FORMAT_VERSION
 from agent_brain_lab.engine.types import IndexCorrupt, IndexNewer
 
-OLD = FIXTURES / "f16_index"
+OLD = F16_INDEX
 QUERIES = ("area of a square", "circle", "convert feet to metres", "describe a shape")
 TOLERANCE = 1e-3  # a similarity moves by ~1e-4 from f16 to bf16 at the model's 384 dimensions
 
@@ -72,6 +72,7 @@ def test_the_next_generation_written_converts_it_keeping_its_graph_and_answers(o
         raise AssertionError("the f16 base was rebuilt, not converted")
 
     monkeypatch.setattr(vec, "_rebuild", no_rebuild, raising=False)  # the file's own graph is kept
+    chunk_as_the_f16_index_was(monkeypatch)
     brain = Brain(old_root)
     (old_root / "notes.md").write_text("Zebra crossing timetable, unrelated to geometry.\n")
     gen = brain.index(path="notes.md").generation

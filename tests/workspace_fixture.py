@@ -10,7 +10,9 @@ writes a test's own files and indexes them.
 
 from __future__ import annotations
 
+import re
 import shutil
+import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -18,6 +20,22 @@ from agent_brain_lab import Brain
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "workspace"
+F16_INDEX = FIXTURES / "f16_index"  # an index the engine wrote before bf16 vectors (format 2)
+
+
+def chunk_as_the_f16_index_was(monkeypatch) -> None:
+    """Have the indexer chunk as the engine that wrote ``F16_INDEX`` did (its catalog records the
+    chunker version). Under a later chunker the next run re-chunks every file and builds a new bf16
+    base, instead of writing the next generation on top of the f16 one, which is what such tests are
+    about."""
+    from agent_brain_lab.engine import indexer
+
+    db = sqlite3.connect(f"file:{F16_INDEX / 'ws' / '.agent-brain' / 'catalog.sqlite'}?mode=ro", uri=True)
+    try:
+        (chunking,) = db.execute("SELECT value FROM meta WHERE key = 'chunking'").fetchone()
+    finally:
+        db.close()
+    monkeypatch.setattr(indexer, "CHUNKER_VERSION", int(re.search(r"chunker=(\d+)", chunking).group(1)))
 
 
 def copy_workspace(dest: Path, members: Iterable[str] | None = None, renames: Mapping[str, str] | None = None) -> Path:
