@@ -134,7 +134,17 @@ class QueryContext:
         keywords = self.snapshot.keywords
         if keywords is None:
             return np.zeros(len(self.snapshot), dtype=np.float32)
-        scores = keywords.scores(self.query_tokens)
+        return self._masked(keywords.scores(self.query_tokens))
+
+    def keyword_top_of(self, tokens: list[str], count: int) -> np.ndarray:
+        """Rows of the ``count`` best keyword scores of ``tokens`` instead of the query's (filtered-out
+        rows never among them): the evidence's second looks, for a name or a clause of a message."""
+        keywords = self.snapshot.keywords
+        if keywords is None:
+            return np.zeros(0, dtype=np.intp)
+        return top_rows(self._masked(keywords.scores(tokens)), count)
+
+    def _masked(self, scores: np.ndarray) -> np.ndarray:
         return scores if self.mask is None else np.where(self.mask, scores, 0.0)
 
     @property

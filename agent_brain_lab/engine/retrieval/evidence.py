@@ -64,7 +64,7 @@ import numpy as np
 from ..chunking.text import atx_heading, is_rst_title
 from ..tokenizer import WORD, query_tokens, tokenize
 from ..types import SOURCE_TYPES, Chunk
-from .context import Hit, QueryContext, top_rows
+from .context import Hit, QueryContext
 from .intent import DOTTED
 from .symbols import asked_kind, constructed_class
 
@@ -555,20 +555,16 @@ def _keyed_sites(ctx: QueryContext, key: str) -> list[int]:
     (among bm25's ``KEY_DEPTH`` best rows for the name), those saying the most of the question first."""
     exact, _ = _definitions(ctx, [key])
     sites = _allowed(ctx, exact)
-    keywords = ctx.snapshot.keywords
-    if keywords is not None:
-        scores = keywords.scores(tokenize(key))
-        rows = top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), KEY_DEPTH)
-        found = [int(k) for k in ctx.snapshot.columns.keys[rows].tolist()]
-        chunks = ctx.chunks_of_keys(found)
-        sites += [
-            k
-            for k in found
-            if (row := chunks.get(k)) is not None
-            and row.source_type == "code"
-            and not row.source.endswith(_DECLARATION_FILES)
-            and any(m.group(1) == key for m in _OPTION_READ.finditer(row.text))
-        ]
+    found = [int(k) for k in ctx.snapshot.columns.keys[ctx.keyword_top_of(tokenize(key), KEY_DEPTH)].tolist()]
+    chunks = ctx.chunks_of_keys(found)
+    sites += [
+        k
+        for k in found
+        if (row := chunks.get(k)) is not None
+        and row.source_type == "code"
+        and not row.source.endswith(_DECLARATION_FILES)
+        and any(m.group(1) == key for m in _OPTION_READ.finditer(row.text))
+    ]
     sites = list(dict.fromkeys(sites))
     if not sites:
         return []
@@ -868,11 +864,9 @@ def _throw_sites(ctx: QueryContext, name: str, defined: Chunk, message: str = ""
     """The keys of code chunks (other than the class's own) holding a statement that raises or
     throws ``name`` (:func:`_throws`) with no message of its own other than ``message``, among bm25's
     ``MESSAGE_DEPTH`` best rows for the name, best first."""
-    keywords = ctx.snapshot.keywords
-    if keywords is None or len(name) < MIN_CLASS_NAME:
+    if ctx.snapshot.keywords is None or len(name) < MIN_CLASS_NAME:
         return []
-    scores = keywords.scores(tokenize(name))
-    top = top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), MESSAGE_DEPTH)
+    top = ctx.keyword_top_of(tokenize(name), MESSAGE_DEPTH)
     keys = [int(k) for k in ctx.snapshot.columns.keys[top].tolist()]
     chunks = ctx.chunks_of_keys(keys)
     named = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
@@ -952,11 +946,9 @@ def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list
     repr's words (``<UserSchema(many=False)>``) fill the tests, not the literal with its holes."""
     pool = [h.key for h in ranked[:RANKED_DEPTH]]
     rows = [ctx.keyword_top(MESSAGE_DEPTH)]
-    keywords = ctx.snapshot.keywords
     for clause in (lead_clause(message), wordiest_line(message), without_values(message)):
-        if clause and keywords is not None:
-            scores = keywords.scores(tokenize(clause))
-            rows.append(top_rows(scores if ctx.mask is None else np.where(ctx.mask, scores, 0.0), MESSAGE_DEPTH))
+        if clause:
+            rows.append(ctx.keyword_top_of(tokenize(clause), MESSAGE_DEPTH))
     extra = [int(k) for r in rows for k in ctx.snapshot.columns.keys[r].tolist()]
     return list(dict.fromkeys(pool + extra))
 

@@ -155,11 +155,11 @@ def full_disk_behind(err: BaseException, folder: Path) -> DiskFull | None:
     has (next to) no room left: asked while the partial file is still there.
 
     Libraries that write through C report a full disk in their own words, without an errno: numpy's
-    ``tofile``/``save`` a short write ("N requested and M written"), usearch's ``save`` "Failed to
-    serialize into stream". Errors that name their cause are :func:`storage_problem`'s."""
-    if isinstance(err, sqlite3.Error | IndexProblem) or (isinstance(err, OSError) and err.errno is not None):
-        return None
-    if not isinstance(err, OSError | RuntimeError) or not disk_full(folder):
+    ``save`` a short write ("N requested and M written"), usearch's ``save`` "Failed to serialize into
+    stream" (or a file cut short, which ``vectors._save`` says as numpy does). Errors that name their
+    cause are :func:`storage_problem`'s."""
+    named = isinstance(err, OSError) and err.errno is not None
+    if named or not isinstance(err, OSError | RuntimeError) or not disk_full(folder):
         return None
     return _full("a write stopped short")
 
