@@ -281,13 +281,22 @@ def derived(node: Node, spec: LanguageSpec) -> list[str]:
     """The traits the attributes right above ``node`` derive for it (``#[derive(Debug, Clone)]``), in
     source order."""
     found: list[str] = []
-    above = node.prev_named_sibling
-    while above is not None and above.type in spec.attached:
-        match = spec.derives.match(text_of(above)) if spec.derives is not None and "comment" not in above.type else None
+    pattern = spec.derives
+    for text in attributes_above(node, spec) if pattern is not None else ():
+        match = pattern.match(text)
         if match:
             found[:0] = [n for n in (strip_generics(p.strip()) for p in match.group(1).split(",")) if n]
-        above = above.prev_named_sibling
     return found
+
+
+def attributes_above(node: Node, spec: LanguageSpec) -> Iterator[str]:
+    """The texts of the attributes right above ``node`` (the lines attached to it but comments: Rust's
+    ``#[derive(...)]``, ``#[test]``), nearest first."""
+    above = node.prev_named_sibling
+    while above is not None and above.type in spec.attached:
+        if "comment" not in above.type:
+            yield text_of(above)
+        above = above.prev_named_sibling
 
 
 _GO_TYPES = frozenset({"type_identifier", "qualified_type", "generic_type"})

@@ -29,6 +29,7 @@ from ..graph_extract import (
     SELF_WORDS,
     TYPED_DECLARATIONS,
     Relation,
+    attributes_above,
     base_relations,
     call_receiver,
     callee,
@@ -631,14 +632,7 @@ class _Analysis:
     def _marked_test(self, node: Node) -> bool:
         """Whether an attribute among the lines right above ``node`` makes it test code."""
         pattern = self.spec.test_attributes
-        if pattern is None:
-            return False
-        above = node.prev_named_sibling
-        while above is not None and above.type in self.spec.attached:
-            if "comment" not in above.type and pattern.match(text_of(above)):
-                return True
-            above = above.prev_named_sibling
-        return False
+        return pattern is not None and any(pattern.match(text) for text in attributes_above(node, self.spec))
 
     # ---------------------------------------------------------------- chunks
 
