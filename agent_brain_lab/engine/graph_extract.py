@@ -280,9 +280,11 @@ def mixins(node: Node, spec: LanguageSpec) -> list[tuple[str, int]]:
 def derived(node: Node, spec: LanguageSpec) -> list[str]:
     """The traits the attributes right above ``node`` derive for it (``#[derive(Debug, Clone)]``), in
     source order."""
-    found: list[str] = []
     pattern = spec.derives
-    for text in attributes_above(node, spec) if pattern is not None else ():
+    if pattern is None:
+        return []
+    found: list[str] = []
+    for text in attributes_above(node, spec):
         match = pattern.match(text)
         if match:
             found[:0] = [n for n in (strip_generics(p.strip()) for p in match.group(1).split(",")) if n]
