@@ -33,6 +33,11 @@
   it, so "Pylint Configuration" finds that one.
 - **The constant a which-question asks for** (:func:`constants_first`): "which HTTP methods get
   retried" is answered by ``const retryMethods = [...]``, a module chunk with no name of its own.
+- **The branch a what-happens question names** (:func:`branches_first`): "what happens when a task times
+  out and throwOnTimeout is not set" is answered by the code whose condition tests ``throwOnTimeout``,
+  not by the constructor storing it.
+- **Both things compared** (:func:`compared_first`): "the difference between TTLCache and TLRUCache"
+  puts both class definitions above their small members.
 - **The code a how-do-I answer keys on** (:func:`keyed_code_first`): the docs answer "how do I send
   JSON" in its words; the code reading the option their entry is titled with (``##### json``) goes
   above the entry, the code of the one name a how-to section shows (``retry_with``) below it.
@@ -185,6 +190,8 @@ _MEANING = re.compile(r"\s*(?:what(?:'s|\s+(?:is|are|does|do))\b|(?:the\s+)?(?:m
 # what follows "what is" when the question asks what one name is: the name alone ("what is a PoolManager?"),
 # not "what is the difference between parse and safeParse" or "what does the acceleration parameter of X do"
 _ONLY_NAME = re.compile(r"\s+(?:(?:a|an|the)\s+)?[`'\"]?[A-Za-z_$][\w$.:]*[`'\"]?\s*\??\s*")
+# a block comment opening a line (JSDoc, Javadoc, C), its body's lines with or without a leading ``*``
+_BLOCK_COMMENT = re.compile(r"^[ \t]*/\*[\s\S]*?\*/", re.MULTILINE)
 _DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example in a docstring declares nothing
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
@@ -439,6 +446,79 @@ def options_read_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     return _best_sites_first(ctx, ranked, (_OPTION_READ,), lambda site: _option_parts(site.group(1), asked))
 
 
+COMPARED_DEFINITIONS = 2  # a name defined more often than this ("parse") is a family, not the thing compared
+# "the difference between A and B", "A vs B", "A versus B", "compare A with B", "A compared to B"
+_COMPARES = re.compile(r"\b(?:differen(?:ce|ces|t)\s+between|vs\.?|versus|compare[ds]?|comparing)\b", re.IGNORECASE)
+
+
+def compared_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question comparing two names written as code ("what is the difference between TTLCache and
+    TLRUCache") puts both definitions first, in ``ranked``'s order: each says what it is, while their
+    small members (a ``ttl`` property, an ``__init__``) say the names and the question's words in a
+    few lines and rank above them. Only when two or more names are compared and each is defined at
+    most ``COMPARED_DEFINITIONS`` times (case-exact)."""
+    query = ctx.request.query
+    names = ctx.intent.code_names
+    if len(names) < 2 or not _COMPARES.search(query) or about_changes(query):
+        return ranked
+    chunk_ids: list[str] = []
+    for name in names:
+        exact, _ = _definitions(ctx, [name])
+        exact = list(dict.fromkeys(exact))
+        if not exact or len(exact) > COMPARED_DEFINITIONS:
+            return ranked
+        chunk_ids += exact
+    keys = _allowed(ctx, chunk_ids)
+    at = {h.key: i for i, h in enumerate(ranked)}
+    return _promote(ranked, sorted(keys, key=lambda k: at.get(k, len(ranked))))
+
+
+BRANCH_SITES = 2  # the code branching on an option a what-happens question names: the first two at most
+# "what happens when/if X", "does ... when X", "is ... if X": the question names a case
+_WHEN = re.compile(r"\b(?:when|if|unless|once|after|before|without)\b", re.IGNORECASE)
+
+
+def _branch_on(name: str) -> re.Pattern[str]:
+    """A condition testing ``name``: an ``if``/``elif``/``else if``/``while``/``unless`` line reading it
+    (``if (error instanceof TimeoutError && !options.throwOnTimeout)``, ``if not self.verify:``), or a
+    ternary whose test it is (``this.x ? a : b``)."""
+    word = rf"(?<![\w$]){re.escape(name)}(?![\w$])"
+    return re.compile(
+        rf"^[ \t]*(?:\}}[ \t]*)?(?:else[ \t]+if|elif|elsif|if|while|unless|until)\b[^\n]*{word}"
+        rf"|{word}[^\n?]{{0,40}}\?[^\n:?.][^\n:]*:",
+        re.MULTILINE,
+    )
+
+
+def branches_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question about what the code does in a case named by an option or field ("what happens when a
+    task times out and throwOnTimeout is not set") puts first the code whose condition tests it: the
+    branch is what happens. The constructor storing the option (``this.#throwOnTimeout =
+    options.throwOnTimeout === true``) and the type declaring it say its name as often and next to
+    the question's other words, but do nothing with it. Only names written as code that no definition
+    has (a function or class named is the subject, :func:`named_subject_first`'s), and at most
+    ``BRANCH_SITES`` chunks, in ``ranked``'s order."""
+    query = ctx.request.query
+    if not about_behaviour(query) or not _WHEN.search(query) or about_changes(query):
+        return ranked
+    names = [n.rsplit(".", 1)[-1] for n in ctx.intent.code_names]
+    exact, other_case = _definitions(ctx, names)
+    if exact or other_case or not names:
+        return ranked
+    tests = [_branch_on(n) for n in dict.fromkeys(names)]
+    keys = _candidates(ctx, ranked)
+    rows = ctx.chunks_of_keys(keys)
+    sites = [
+        k
+        for k in keys
+        if (row := rows.get(k)) is not None
+        and row.source_type == "code"
+        and not row.source.endswith(_DECLARATION_FILES)
+        and any(t.search(_prose_blanked(row.text)) for t in tests)
+    ]
+    return _promote(ranked, sites[:BRANCH_SITES])
+
+
 KEYED_SITES = 2  # the code taking a reference entry's name: where it is read, and a second site at most
 KEYED_DOCS = 3  # how far down the first doc hit is looked for
 KEY_DEPTH = 50  # bm25's rows for the entry's name read for the code naming it
@@ -621,7 +701,8 @@ def _best_sites_first(
         row = rows.get(key)
         if row is None or row.source_type != "code" or row.source.endswith(_DECLARATION_FILES):
             continue
-        most_here = max((said(m) for pattern in sites for m in pattern.finditer(row.text)), default=0)
+        code = _prose_blanked(row.text)  # a doc comment's example (``new PQueue({concurrency: 1})``) gives no default
+        most_here = max((said(m) for pattern in sites for m in pattern.finditer(code)), default=0)
         if most_here:
             best[key] = most_here
     if not best:
@@ -655,10 +736,13 @@ DEFAULT_SITES = 2  # the code giving a setting its default: a defaults table and
 _ASKS_DEFAULT = re.compile(r"\s*(?:what|which|where|how)\b[^.!?\n]*?\bdefault(?:s|ed)?\b", re.IGNORECASE)
 _DEFAULT_TOKENS = frozenset(tokenize("default defaults value values"))
 # a name given a literal: ``name: 0``, ``name = "x"``, ``name: float | None = 5.0``, ``name=True`` (a
-# keyword), ``name => 3``; a number may carry a unit (Kotlin's ``100.milliseconds``)
+# keyword), ``name => 3``; a number may carry a unit (Kotlin's ``100.milliseconds``); or a named constant,
+# bare or a member (``concurrency: Number.POSITIVE_INFINITY``, ``retries=DEFAULT_RETRIES``), or infinity
+# (``Infinity``, ``math.inf``, ``float("inf")``)
 _DEFAULT_VALUE = re.compile(
     r"(?<![\w$.-])([A-Za-z_$][\w$]*)[\"']?[ \t]*(?::[^=\n;{}()]{1,60}?)?(?:[:=](?![=:])|=>)[ \t]*"
-    r"(-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*'|`[^`\n$]*`|True|False|None|true|false|null|undefined|nil)"
+    r"(-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*'|`[^`\n$]*`|True|False|None|true|false|null|undefined|nil"
+    r"|(?:[A-Za-z_$][\w$]*\.)*[A-Z][A-Z0-9]*_[A-Z0-9_]+|Infinity|math\.inf|float\([\"']inf[\"']\))"
     r"[ \t]*(?=[,;)}\]\n]|//|#|$)",
     re.MULTILINE,
 )
@@ -891,10 +975,10 @@ def _throw_sites(ctx: QueryContext, name: str, defined: Chunk, message: str = ""
 
 
 def _prose_blanked(text: str) -> str:
-    """``text`` with its docstrings and comment lines blanked (same length): a docstring saying "instead of
-    raising a MaxRetryError" or "the reason supplied in a MaxRetryError" names the class, it does not
-    raise it."""
-    text = _DOCSTRINGS.sub(lambda m: _blank(m.group()), text)
+    """``text`` with its docstrings, block comments and comment lines blanked (same length): a docstring
+    saying "instead of raising a MaxRetryError" or "the reason supplied in a MaxRetryError" names the
+    class, it does not raise it; a JSDoc example (``new PQueue({concurrency: 1})``) gives no default."""
+    text = _BLOCK_COMMENT.sub(lambda m: _blank(m.group()), _DOCSTRINGS.sub(lambda m: _blank(m.group()), text))
     for quotes in ('"""', "'''"):  # a docstring the chunk cuts: it opens after a header, else it closes
         at = text.find(quotes)
         if at >= 0:
