@@ -13,10 +13,13 @@ packages nobody had tuned on (field probe 13: p-queue 8.1.0 from npm, TypeScript
   (``if (error instanceof TimeoutError && !options.throwOnTimeout)``), not the constructor storing it.
 - "the difference between TTLCache and TLRUCache": both classes, not their three-line ``ttl`` and
   ``ttu`` properties; a name opening with an acronym (``TTLCache``, ``IOLoop``) is written as code.
+- "how do I make f(3) and f(3.0) cached separately": the docs writing ``f(3)`` and ``f(3.0)``; bm25
+  hears neither (a one-letter name, a lone number).
 
 Excerpts: p-queue 8.1.0's ``package.json``, ``readme.md`` (its first 125 lines), ``dist/index.js``,
 ``dist/priority-queue.js``, ``dist/lower-bound.js`` and ``dist/options.d.ts`` as published;
-cachetools 5.5.2's ``src/cachetools/__init__.py`` (lines 1-43 and 303-632)."""
+cachetools 5.5.2's ``src/cachetools/__init__.py`` (lines 1-43 and 303-632), ``func.py``, ``keys.py``
+and ``docs/index.rst`` (lines 569-722: the keys and func modules' docs)."""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from pathlib import Path
 
 from workspace_fixture import indexed_files, top10
 
+from agent_brain_lab.engine.retrieval.evidence import _stands_for_none
 from agent_brain_lab.engine.retrieval.intent import analyse
 from agent_brain_lab.engine.watch.sieve import relevant
 from agent_brain_lab.engine.workspace import ScanOptions, scan
@@ -1148,6 +1152,349 @@ class TLRUCache(_TimedCache):
 
 '''
 
+CACHETOOLS_FUNC_PY = r'''"""`functools.lru_cache` compatible memoizing function decorators."""
+
+__all__ = ("fifo_cache", "lfu_cache", "lru_cache", "mru_cache", "rr_cache", "ttl_cache")
+
+import math
+import random
+import time
+
+try:
+    from threading import RLock
+except ImportError:  # pragma: no cover
+    from dummy_threading import RLock
+
+from . import FIFOCache, LFUCache, LRUCache, MRUCache, RRCache, TTLCache
+from . import cached
+from . import keys
+
+
+class _UnboundTTLCache(TTLCache):
+    def __init__(self, ttl, timer):
+        TTLCache.__init__(self, math.inf, ttl, timer)
+
+    @property
+    def maxsize(self):
+        return None
+
+
+def _cache(cache, maxsize, typed):
+    def decorator(func):
+        key = keys.typedkey if typed else keys.hashkey
+        wrapper = cached(cache=cache, key=key, lock=RLock(), info=True)(func)
+        wrapper.cache_parameters = lambda: {"maxsize": maxsize, "typed": typed}
+        return wrapper
+
+    return decorator
+
+
+def fifo_cache(maxsize=128, typed=False):
+    """Decorator to wrap a function with a memoizing callable that saves
+    up to `maxsize` results based on a First In First Out (FIFO)
+    algorithm.
+
+    """
+    if maxsize is None:
+        return _cache({}, None, typed)
+    elif callable(maxsize):
+        return _cache(FIFOCache(128), 128, typed)(maxsize)
+    else:
+        return _cache(FIFOCache(maxsize), maxsize, typed)
+
+
+def lfu_cache(maxsize=128, typed=False):
+    """Decorator to wrap a function with a memoizing callable that saves
+    up to `maxsize` results based on a Least Frequently Used (LFU)
+    algorithm.
+
+    """
+    if maxsize is None:
+        return _cache({}, None, typed)
+    elif callable(maxsize):
+        return _cache(LFUCache(128), 128, typed)(maxsize)
+    else:
+        return _cache(LFUCache(maxsize), maxsize, typed)
+
+
+def lru_cache(maxsize=128, typed=False):
+    """Decorator to wrap a function with a memoizing callable that saves
+    up to `maxsize` results based on a Least Recently Used (LRU)
+    algorithm.
+
+    """
+    if maxsize is None:
+        return _cache({}, None, typed)
+    elif callable(maxsize):
+        return _cache(LRUCache(128), 128, typed)(maxsize)
+    else:
+        return _cache(LRUCache(maxsize), maxsize, typed)
+
+
+def mru_cache(maxsize=128, typed=False):
+    """Decorator to wrap a function with a memoizing callable that saves
+    up to `maxsize` results based on a Most Recently Used (MRU)
+    algorithm.
+    """
+    from warnings import warn
+
+    warn("@mru_cache is deprecated", DeprecationWarning, stacklevel=2)
+
+    if maxsize is None:
+        return _cache({}, None, typed)
+    elif callable(maxsize):
+        return _cache(MRUCache(128), 128, typed)(maxsize)
+    else:
+        return _cache(MRUCache(maxsize), maxsize, typed)
+
+
+def rr_cache(maxsize=128, choice=random.choice, typed=False):
+    """Decorator to wrap a function with a memoizing callable that saves
+    up to `maxsize` results based on a Random Replacement (RR)
+    algorithm.
+
+    """
+    if maxsize is None:
+        return _cache({}, None, typed)
+    elif callable(maxsize):
+        return _cache(RRCache(128, choice), 128, typed)(maxsize)
+    else:
+        return _cache(RRCache(maxsize, choice), maxsize, typed)
+
+
+def ttl_cache(maxsize=128, ttl=600, timer=time.monotonic, typed=False):
+    """Decorator to wrap a function with a memoizing callable that saves
+    up to `maxsize` results based on a Least Recently Used (LRU)
+    algorithm with a per-item time-to-live (TTL) value.
+    """
+    if maxsize is None:
+        return _cache(_UnboundTTLCache(ttl, timer), None, typed)
+    elif callable(maxsize):
+        return _cache(TTLCache(128, ttl, timer), 128, typed)(maxsize)
+    else:
+        return _cache(TTLCache(maxsize, ttl, timer), maxsize, typed)
+'''
+
+CACHETOOLS_KEYS_PY = r'''"""Key functions for memoizing decorators."""
+
+__all__ = ("hashkey", "methodkey", "typedkey", "typedmethodkey")
+
+
+class _HashedTuple(tuple):
+    """A tuple that ensures that hash() will be called no more than once
+    per element, since cache decorators will hash the key multiple
+    times on a cache miss.  See also _HashedSeq in the standard
+    library functools implementation.
+
+    """
+
+    __hashvalue = None
+
+    def __hash__(self, hash=tuple.__hash__):
+        hashvalue = self.__hashvalue
+        if hashvalue is None:
+            self.__hashvalue = hashvalue = hash(self)
+        return hashvalue
+
+    def __add__(self, other, add=tuple.__add__):
+        return _HashedTuple(add(self, other))
+
+    def __radd__(self, other, add=tuple.__add__):
+        return _HashedTuple(add(other, self))
+
+    def __getstate__(self):
+        return {}
+
+
+# used for separating keyword arguments; we do not use an object
+# instance here so identity is preserved when pickling/unpickling
+_kwmark = (_HashedTuple,)
+
+
+def hashkey(*args, **kwargs):
+    """Return a cache key for the specified hashable arguments."""
+
+    if kwargs:
+        return _HashedTuple(args + sum(sorted(kwargs.items()), _kwmark))
+    else:
+        return _HashedTuple(args)
+
+
+def methodkey(self, *args, **kwargs):
+    """Return a cache key for use with cached methods."""
+    return hashkey(*args, **kwargs)
+
+
+def typedkey(*args, **kwargs):
+    """Return a typed cache key for the specified hashable arguments."""
+
+    key = hashkey(*args, **kwargs)
+    key += tuple(type(v) for v in args)
+    key += tuple(type(v) for _, v in sorted(kwargs.items()))
+    return key
+
+
+def typedmethodkey(self, *args, **kwargs):
+    """Return a typed cache key for use with cached methods."""
+    return typedkey(*args, **kwargs)
+'''
+
+CACHETOOLS_DOCS_RST = r"""*****************************************************************
+:mod:`cachetools.keys` --- Key functions for memoizing decorators
+*****************************************************************
+
+.. module:: cachetools.keys
+
+This module provides several functions that can be used as key
+functions with the :func:`cached` and :func:`cachedmethod` decorators:
+
+.. autofunction:: hashkey
+
+   This function returns a :class:`tuple` instance suitable as a cache
+   key, provided the positional and keywords arguments are hashable.
+
+.. autofunction:: methodkey
+
+   This function is similar to :func:`hashkey`, but ignores its
+   first positional argument, i.e. `self` when used with the
+   :func:`cachedmethod` decorator.
+
+.. autofunction:: typedkey
+
+   This function is similar to :func:`hashkey`, but arguments of
+   different types will yield distinct cache keys.  For example,
+   ``typedkey(3)`` and ``typedkey(3.0)`` will return different
+   results.
+
+.. autofunction:: typedmethodkey
+
+   This function is similar to :func:`typedkey`, but ignores its
+   first positional argument, i.e. `self` when used with the
+   :func:`cachedmethod` decorator.
+
+These functions can also be helpful when implementing custom key
+functions for handling some non-hashable arguments.  For example,
+calling the following function with a dictionary as its `env` argument
+will raise a :class:`TypeError`, since :class:`dict` is not hashable::
+
+  @cached(LRUCache(maxsize=128))
+  def foo(x, y, z, env={}):
+      pass
+
+However, if `env` always holds only hashable values itself, a custom
+key function can be written that handles the `env` keyword argument
+specially::
+
+  def envkey(*args, env={}, **kwargs):
+      key = hashkey(*args, **kwargs)
+      key += tuple(sorted(env.items()))
+      return key
+
+The :func:`envkey` function can then be used in decorator declarations
+like this::
+
+  @cached(LRUCache(maxsize=128), key=envkey)
+  def foo(x, y, z, env={}):
+      pass
+
+  foo(1, 2, 3, env=dict(a='a', b='b'))
+
+
+****************************************************************************
+:mod:`cachetools.func` --- :func:`functools.lru_cache` compatible decorators
+****************************************************************************
+
+.. module:: cachetools.func
+
+To ease migration from (or to) Python 3's :func:`functools.lru_cache`,
+this module provides several memoizing function decorators with a
+similar API.  All these decorators wrap a function with a memoizing
+callable that saves up to the `maxsize` most recent calls, using
+different caching strategies.  If `maxsize` is set to :const:`None`,
+the caching strategy is effectively disabled and the cache can grow
+without bound.
+
+If the optional argument `typed` is set to :const:`True`, function
+arguments of different types will be cached separately.  For example,
+``f(3)`` and ``f(3.0)`` will be treated as distinct calls with
+distinct results.
+
+If a `user_function` is specified instead, it must be a callable.
+This allows the decorator to be applied directly to a user function,
+leaving the `maxsize` at its default value of 128::
+
+  @cachetools.func.lru_cache
+  def count_vowels(sentence):
+      sentence = sentence.casefold()
+      return sum(sentence.count(vowel) for vowel in 'aeiou')
+
+The wrapped function is instrumented with a :func:`cache_parameters`
+function that returns a new :class:`dict` showing the values for
+`maxsize` and `typed`.  This is for information purposes only.
+Mutating the values has no effect.
+
+The wrapped function is also instrumented with :func:`cache_info` and
+:func:`cache_clear` functions to provide information about cache
+performance and clear the cache.  Please see the
+:func:`functools.lru_cache` documentation for details.  Also note that
+all the decorators in this module are thread-safe by default.
+
+
+.. decorator:: fifo_cache(user_function)
+               fifo_cache(maxsize=128, typed=False)
+
+   Decorator that wraps a function with a memoizing callable that
+   saves up to `maxsize` results based on a First In First Out
+   (FIFO) algorithm.
+
+.. decorator:: lfu_cache(user_function)
+               lfu_cache(maxsize=128, typed=False)
+
+   Decorator that wraps a function with a memoizing callable that
+   saves up to `maxsize` results based on a Least Frequently Used
+   (LFU) algorithm.
+
+.. decorator:: lru_cache(user_function)
+               lru_cache(maxsize=128, typed=False)
+
+   Decorator that wraps a function with a memoizing callable that
+   saves up to `maxsize` results based on a Least Recently Used (LRU)
+   algorithm.
+
+.. decorator:: mru_cache(user_function)
+               mru_cache(maxsize=128, typed=False)
+
+   Decorator that wraps a function with a memoizing callable that
+   saves up to `maxsize` results based on a Most Recently Used (MRU)
+   algorithm.
+
+   .. deprecated:: 5.4
+
+   The `mru_cache` decorator has been deprecated due to lack of use.
+   Please choose a decorator based on some other algorithm.
+
+.. decorator:: rr_cache(user_function)
+               rr_cache(maxsize=128, choice=random.choice, typed=False)
+
+   Decorator that wraps a function with a memoizing callable that
+   saves up to `maxsize` results based on a Random Replacement (RR)
+   algorithm.
+
+.. decorator:: ttl_cache(user_function)
+               ttl_cache(maxsize=128, ttl=600, timer=time.monotonic, typed=False)
+
+   Decorator to wrap a function with a memoizing callable that saves
+   up to `maxsize` results based on a Least Recently Used (LRU)
+   algorithm with a per-item time-to-live (TTL) value.
+
+
+.. _@lru_cache: http://docs.python.org/3/library/functools.html#functools.lru_cache
+.. _cache algorithm: http://en.wikipedia.org/wiki/Cache_algorithms
+.. _context manager: http://docs.python.org/dev/glossary.html#term-context-manager
+.. _mapping: http://docs.python.org/dev/glossary.html#term-mapping
+.. _mutable: http://docs.python.org/dev/glossary.html#term-mutable
+"""
+
 PQUEUE = {
     "package.json": PQUEUE_PACKAGE_JSON,
     "readme.md": PQUEUE_README,
@@ -1205,6 +1552,9 @@ def test_a_default_given_as_a_named_constant_is_the_default(tmp_path):
     first = top10(brain, "what is the default concurrency of PQueue")[0]
     assert (first.source, first.symbol_name) == ("index.js", "constructor")
     assert first.start_line <= 39 <= first.end_line  # concurrency: Number.POSITIVE_INFINITY
+    # a placeholder constant is no value, as None is (httpx's ``timeout: ... = USE_CLIENT_DEFAULT``)
+    assert _stands_for_none("USE_CLIENT_DEFAULT") and _stands_for_none("dataclasses.MISSING")
+    assert not _stands_for_none("Number.POSITIVE_INFINITY") and not _stands_for_none("DEFAULT_TIMEOUT")
 
 
 def test_a_what_happens_question_naming_an_option_finds_the_branch_testing_it(tmp_path):
@@ -1220,3 +1570,15 @@ def test_two_classes_compared_put_both_definitions_first(tmp_path):
     assert analyse("how do I list the IDs of all URLs").code_names == ()
     found = [r.symbol_name for r in top10(brain, "what is the difference between TTLCache and TLRUCache")[:2]]
     assert set(found) == {"TTLCache", "TLRUCache"}
+
+
+def test_a_how_do_i_question_quoting_calls_finds_the_text_showing_them(tmp_path):
+    files = {
+        "docs/index.rst": CACHETOOLS_DOCS_RST,
+        "src/cachetools/__init__.py": CACHETOOLS_INIT_PY,
+        "src/cachetools/func.py": CACHETOOLS_FUNC_PY,
+        "src/cachetools/keys.py": CACHETOOLS_KEYS_PY,
+    }
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, "how do I make f(3) and f(3.0) cached separately")[0]
+    assert first.source == "docs/index.rst" and "``f(3)`` and ``f(3.0)``" in first.text

@@ -36,6 +36,8 @@
 - **The branch a what-happens question names** (:func:`branches_first`): "what happens when a task times
   out and throwOnTimeout is not set" is answered by the code whose condition tests ``throwOnTimeout``,
   not by the constructor storing it.
+- **The calls a how-do-I question quotes** (:func:`quoted_calls_first`): "how do I make f(3) and f(3.0)
+  cached separately" is answered where ``f(3)`` and ``f(3.0)`` are written; bm25 hears neither.
 - **Both things compared** (:func:`compared_first`): "the difference between TTLCache and TLRUCache"
   puts both class definitions above their small members.
 - **The code a how-do-I answer keys on** (:func:`keyed_code_first`): the docs answer "how do I send
@@ -428,7 +430,7 @@ def defaults_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
 
     def said(site: re.Match[str]) -> int:
         parts = _said_parts(site.group(1), asked, subject)
-        return 2 * parts - (site.group(2) in _NO_VALUE) if parts else 0
+        return 2 * parts - _stands_for_none(site.group(2)) if parts else 0
 
     return _best_sites_first(ctx, ranked, (_DEFAULT_VALUE, _DEFAULT_READ, _DEFAULT_OR), said)
 
@@ -444,6 +446,47 @@ def options_read_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         return ranked
     asked = set(ctx.query_tokens) - kind
     return _best_sites_first(ctx, ranked, (_OPTION_READ,), lambda site: _option_parts(site.group(1), asked))
+
+
+QUOTED_SITES = 2  # the chunks showing the calls a how-do-I question quotes
+# a call written with a literal argument: ``f(3.0)``, ``typedkey(3)``, ``parse("2024-01-01")``, ``x.get('k', 1)``
+_QUOTED_CALL = re.compile(
+    r"(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?=[^()\n]*[\d'\"])(?:[^()'\"\n]|'[^'\n]*'|\"[^\"\n]*\")*\)"
+)
+
+
+def quoted_calls_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A how-do-I question quoting calls with their arguments ("how do I make f(3) and f(3.0) cached
+    separately") puts first the chunks writing those calls as quoted (spaces aside): the docs' example
+    of what it asks. bm25 hears none of ``f(3)``: a one-letter name and a lone number are no tokens.
+    The chunks showing the most of the calls, ``QUOTED_SITES`` at most, in ``ranked``'s order."""
+    query = ctx.request.query
+    calls = list(dict.fromkeys(re.sub(r"\s+", "", c) for c in _QUOTED_CALL.findall(query)))
+    if not calls or not _USAGE.match(query):
+        return ranked
+    keys = list(
+        dict.fromkeys(
+            [h.key for h in ranked[:RANKED_DEPTH]]
+            + [
+                int(k)
+                for k in ctx.snapshot.columns.keys[
+                    ctx.keyword_top_of(tokenize(" ".join(calls)), MESSAGE_DEPTH)
+                ].tolist()
+            ]
+        )
+    )
+    rows = ctx.chunks_of_keys(keys)
+    shown: dict[int, int] = {}
+    for key in keys:
+        row = rows.get(key)
+        if row is not None:
+            text = re.sub(r"\s+", "", row.text)
+            if count := sum(c in text for c in calls):
+                shown[key] = count
+    if not shown:
+        return ranked
+    most = max(shown.values())
+    return _promote(ranked, [k for k in keys if shown.get(k) == most][:QUOTED_SITES])
 
 
 COMPARED_DEFINITIONS = 2  # a name defined more often than this ("parse") is a family, not the thing compared
@@ -757,6 +800,14 @@ _DEFAULT_OR = re.compile(
     r"""(-?\d[\w.]*|"[^"\n]*"|'[^'\n]*'|[A-Z_][A-Z0-9_]+|true|false)"""
 )
 _NO_VALUE = frozenset({"None", "null", "undefined", "nil"})
+# a constant standing for "not given" (``USE_CLIENT_DEFAULT``, ``UNSET``, ``MISSING``, ``NOT_GIVEN``, ``_SENTINEL``):
+# the default is given elsewhere, as with None
+_PLACEHOLDER = re.compile(r"(?:^|\.)(?:USE_\w*DEFAULT|\w*(?:UNSET|MISSING|NOT_?GIVEN|NOT_?SET|SENTINEL|NOTHING)\w*)$")
+
+
+def _stands_for_none(value: str) -> bool:
+    """Whether a default's value is no value: None and its kin, or a placeholder constant."""
+    return value in _NO_VALUE or bool(_PLACEHOLDER.search(value))
 
 
 @lru_cache(maxsize=1024)

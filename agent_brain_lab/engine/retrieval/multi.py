@@ -25,7 +25,7 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   ("how does res.send ...") puts that function first; a question asking a setting's default ("what is
   the default timeout") puts the code giving that setting its value first (``timeout: 0``); a question
   about what happens when an option is set puts the code branching on it first, one comparing two names
-  both definitions; a how-do-I
+  both definitions, a how-do-I question quoting calls (``f(3)``) the text writing them; a how-do-I
   question the docs answer first gets the code the doc section keys on beside it (above a reference
   entry titled with an option, ``##### json``; below a how-to section, the one name it shows).
 - A query of names only ("IOLoop.start", "SECRET_KEY") hears all three legs alike; tests and
@@ -50,6 +50,7 @@ from .evidence import (
     keyed_code_first,
     named_subject_first,
     options_read_first,
+    quoted_calls_first,
     text_evidence_first,
 )
 from .fusion import rrf
@@ -112,6 +113,7 @@ def run(ctx: QueryContext) -> Fused:
         if not led_by_graph:  # a look-up: "SECRET_KEY" is where the library reads it, not a test's
             hits = asides_below(ctx, hits, scale=hits[0].score if hits else 1.0)
     if not led_by_graph:  # a pasted message: where it is raised or logged first; a heading: its section
+        hits = quoted_calls_first(ctx, hits)  # "how do I make f(3) and f(3.0) cached separately": the docs' f(3)
         hits = text_evidence_first(ctx, hits)
         hits = declared_members_first(ctx, hits)  # "what does NoOptDefVal mean": the struct declaring it
         hits = defaults_first(ctx, hits)  # "what is the default timeout": the code giving it its value
