@@ -15,7 +15,9 @@
   a cause printed inside the message (``Max retries exceeded ... (Caused by NewConnectionError('...'))``)
   after the code literal whose hole holds it (an exception class's constructor making the message
   included); a docstring naming an exception class does not raise it. A message pasted without a literal's last
-  sentences (a warning's "See: <link>") is made by the literal's leading ones.
+  sentences (a warning's "See: <link>") is made by the literal's leading ones. A template too short to
+  mean anything alone (``"%s is empty"``) makes the message only where its hole took the name of the code
+  holding it (``type(self).__name__`` in ``LRUCache.popitem``: "LRUCache is empty").
   Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
   on BM25 than the long function that raises it, but does not hold the message. The line is tried
@@ -906,7 +908,7 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         if words >= 2 and (changes or not is_changelog(row.source)):
             found = max(
                 (
-                    message_evidence(message, count, row.text, code=row.source_type != "doc").moved(at)
+                    message_evidence(message, count, row.text, row.source_type != "doc", _names_of(row)).moved(at)
                     for message, count, at in counted
                     if count >= 2
                 ),
@@ -940,6 +942,11 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
     # the heading or the doc entry naming it
     return _promote(ranked, headed + defined + said if names else said + headed)
+
+
+def _names_of(row: Chunk) -> frozenset[str]:
+    """The names of the code a chunk holds: its symbol and the symbol it sits in (a method's class)."""
+    return frozenset(n for n in (row.symbol_name, row.parent_symbol) if n)
 
 
 def _taken(query: str, tier: int, said: Said, holes: list[tuple[int, tuple[int, int]]]) -> str:
@@ -1209,12 +1216,17 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
     return said.cover, said.raises
 
 
-def message_evidence(message: str, words: int, text: str, code: bool = False) -> Said:
+def message_evidence(
+    message: str, words: int, text: str, code: bool = False, own_names: frozenset[str] = frozenset()
+) -> Said:
     """The best literal in ``text`` the message was made from (:class:`Said`; cover 0 when none); of
     several templates making it alike, the one spelling more of it (``'The "--%s" option does not
     exist.'`` makes ``The "--forse" option does not exist.``; ``'The "-%s" option ...'`` and ``'The "%s"
     option ...'`` do too, their hole taking the dashes). In ``code`` a quoted phrase in a comment
-    (``* When "trust proxy" is set``) is prose about the code, not a message it makes."""
+    (``* When "trust proxy" is set``) is prose about the code, not a message it makes. A template of
+    too few letters to mean anything alone (``"%s is empty"``) makes the message when its hole took one
+    of ``own_names``, the names of the code holding it: ``"%s is empty" % type(self).__name__`` in
+    ``LRUCache.popitem`` makes "LRUCache is empty", the same literal in ``FIFOCache`` does not."""
     best, raises = 0.0, False
     start, holes = 0, Said().holes
 
@@ -1225,9 +1237,13 @@ def message_evidence(message: str, words: int, text: str, code: bool = False) ->
         if code and _COMMENT_LINE.match(text, text.rfind("\n", 0, match.start()) + 1):
             continue
         own_words = _own_words(body)
-        if own_words is None:
-            continue
-        made = template(body).search(message) if _may_make(body, message, lowered) else None
+        if own_words is None:  # too few letters alone: made only where its hole took a name of the code holding it
+            own_words = len(_OWN_WORD.findall(" ".join(_HOLE.split(body))))
+            made = template(body).search(message) if own_words >= 2 and own_names else None
+            if made is None or not any(value and value.strip("'\"`") in own_names for value in made.groups()):
+                continue
+        else:
+            made = template(body).search(message) if _may_make(body, message, lowered) else None
         if made is None and (lead := _lead_made(body, message, lowered)) is not None:
             body, made = lead  # the message pasted without the literal's last sentences (a link, a hint)
             own_words = _own_words(body) or own_words
