@@ -119,8 +119,6 @@ EXCLUDED_DIRS = {
     ".venv",
     "__pycache__",
     "site-packages",
-    "dist",
-    "build",
     ".ipynb_checkpoints",
     ".agent-brain",
     ".mypy_cache",
@@ -129,6 +127,9 @@ EXCLUDED_DIRS = {
     ".tox",
     ".nox",
 }
+# Build output: left out as a copy of sources the workspace holds, except where it is the only code there
+# is, as in a package unpacked from its registry (npm's dist/ beside package.json and the readme).
+BUILD_OUTPUT_DIRS = {"dist", "build"}
 EXCLUDED_FILES = pathspec.PathSpec.from_lines(
     "gitignore",
     ["*.min.js", "*.min.css", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "*.lock"],
@@ -410,6 +411,26 @@ def folders(root: Path, options: ScanOptions) -> list[Path]:
     return walker.folders
 
 
+def _lone_build_output(entries: list[os.DirEntry]) -> str | None:
+    """The one build-output folder of a folder whose other entries are files holding no code (a
+    manifest, a readme, a licence): there it is all the code there is, so it is walked."""
+    outputs = []
+    for entry in entries:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            return None
+        if entry.name.startswith(".") or entry.name in EXCLUDED_DIRS:
+            continue
+        if is_dir:
+            if entry.name not in BUILD_OUTPUT_DIRS:
+                return None
+            outputs.append(entry.name)
+        elif (classify(entry.name) or ("doc",))[0] != "doc":
+            return None
+    return outputs[0] if len(outputs) == 1 else None
+
+
 class _Walker:
     def __init__(self, root: Path, options: ScanOptions, target: str, *, files: bool = True):
         self.root = root
@@ -434,6 +455,7 @@ class _Walker:
         except OSError as err:
             self.skip(rel_dir or ".", os_reason(err, "cannot read folder"))
             return
+        lone_output = _lone_build_output(entries)
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             if not self._on_target(rel) or (entry.name.startswith(".") and not self.options.include_hidden):
@@ -449,7 +471,7 @@ class _Walker:
                 self.skip(_printable(rel), f"{what} name is not valid UTF-8")
                 continue
             if is_dir:
-                self._visit_dir(entry, rel, ignores)
+                self._visit_dir(entry, rel, ignores, lone_output)
             elif not self.with_files:
                 continue
             elif is_file:
@@ -462,10 +484,14 @@ class _Walker:
         t = self.target
         return not t or rel == t or rel.startswith(t + "/") or t.startswith(rel + "/")
 
-    def _visit_dir(self, entry: os.DirEntry, rel: str, ignores: list[tuple[str, pathspec.GitIgnoreSpec]]) -> None:
+    def _visit_dir(
+        self, entry: os.DirEntry, rel: str, ignores: list[tuple[str, pathspec.GitIgnoreSpec]], lone_output: str | None
+    ) -> None:
         """Walk a folder unless a rule leaves it out; the rules are applied before anything inside
         it is looked at (a gitignored folder someone else owns is never touched)."""
         if entry.name in EXCLUDED_DIRS or _ignored(ignores, rel, is_dir=True) or self.exclude.match_file(rel + "/"):
+            return
+        if entry.name in BUILD_OUTPUT_DIRS and entry.name != lone_output:
             return
         abs_dir = Path(entry.path)
         try:

@@ -15,7 +15,9 @@
   a cause printed inside the message (``Max retries exceeded ... (Caused by NewConnectionError('...'))``)
   after the code literal whose hole holds it (an exception class's constructor making the message
   included); a docstring naming an exception class does not raise it. A message pasted without a literal's last
-  sentences (a warning's "See: <link>") is made by the literal's leading ones.
+  sentences (a warning's "See: <link>") is made by the literal's leading ones. A template too short to
+  mean anything alone (``"%s is empty"``) makes the message only where its hole took the name of the code
+  holding it (``type(self).__name__`` in ``LRUCache.popitem``: "LRUCache is empty").
   Read from the blend's candidates and bm25's best
   rows, whose text holds the message's words: an exception class defined in two lines scores higher
   on BM25 than the long function that raises it, but does not hold the message. The line is tried
@@ -33,6 +35,13 @@
   it, so "Pylint Configuration" finds that one.
 - **The constant a which-question asks for** (:func:`constants_first`): "which HTTP methods get
   retried" is answered by ``const retryMethods = [...]``, a module chunk with no name of its own.
+- **The branch a what-happens question names** (:func:`branches_first`): "what happens when a task times
+  out and throwOnTimeout is not set" is answered by the code whose condition tests ``throwOnTimeout``,
+  not by the constructor storing it.
+- **The calls a how-do-I question quotes** (:func:`quoted_calls_first`): "how do I make f(3) and f(3.0)
+  cached separately" is answered where ``f(3)`` and ``f(3.0)`` are written; bm25 hears neither.
+- **Both things compared** (:func:`compared_first`): "the difference between TTLCache and TLRUCache"
+  puts both class definitions above their small members.
 - **The code a how-do-I answer keys on** (:func:`keyed_code_first`): the docs answer "how do I send
   JSON" in its words; the code reading the option their entry is titled with (``##### json``) goes
   above the entry, the code of the one name a how-to section shows (``retry_with``) below it.
@@ -185,6 +194,8 @@ _MEANING = re.compile(r"\s*(?:what(?:'s|\s+(?:is|are|does|do))\b|(?:the\s+)?(?:m
 # what follows "what is" when the question asks what one name is: the name alone ("what is a PoolManager?"),
 # not "what is the difference between parse and safeParse" or "what does the acceleration parameter of X do"
 _ONLY_NAME = re.compile(r"\s+(?:(?:a|an|the)\s+)?[`'\"]?[A-Za-z_$][\w$.:]*[`'\"]?\s*\??\s*")
+# a block comment opening a line (JSDoc, Javadoc, C), its body's lines with or without a leading ``*``
+_BLOCK_COMMENT = re.compile(r"^[ \t]*/\*[\s\S]*?\*/", re.MULTILINE)
 _DOCSTRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')  # an example in a docstring declares nothing
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TYPES = frozenset({"class", "struct", "interface", "type", "enum", "trait"})  # chunks that declare members
@@ -421,7 +432,7 @@ def defaults_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
 
     def said(site: re.Match[str]) -> int:
         parts = _said_parts(site.group(1), asked, subject)
-        return 2 * parts - (site.group(2) in _NO_VALUE) if parts else 0
+        return 2 * parts - _stands_for_none(site.group(2)) if parts else 0
 
     return _best_sites_first(ctx, ranked, (_DEFAULT_VALUE, _DEFAULT_READ, _DEFAULT_OR), said)
 
@@ -437,6 +448,120 @@ def options_read_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         return ranked
     asked = set(ctx.query_tokens) - kind
     return _best_sites_first(ctx, ranked, (_OPTION_READ,), lambda site: _option_parts(site.group(1), asked))
+
+
+QUOTED_SITES = 2  # the chunks showing the calls a how-do-I question quotes
+# a call written with a literal argument: ``f(3.0)``, ``typedkey(3)``, ``parse("2024-01-01")``, ``x.get('k', 1)``
+_QUOTED_CALL = re.compile(
+    r"(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?=[^()\n]*[\d'\"])(?:[^()'\"\n]|'[^'\n]*'|\"[^\"\n]*\")*\)"
+)
+
+
+def quoted_calls_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A how-do-I question quoting calls with their arguments ("how do I make f(3) and f(3.0) cached
+    separately") puts first the chunks writing those calls as quoted (spaces aside): the docs' example
+    of what it asks. bm25 hears none of ``f(3)``: a one-letter name and a lone number are no tokens.
+    The chunks showing the most of the calls, ``QUOTED_SITES`` at most, in ``ranked``'s order."""
+    query = ctx.request.query
+    calls = list(dict.fromkeys(re.sub(r"\s+", "", c) for c in _QUOTED_CALL.findall(query)))
+    if not calls or not _USAGE.match(query):
+        return ranked
+    keys = list(
+        dict.fromkeys(
+            [h.key for h in ranked[:RANKED_DEPTH]]
+            + [
+                int(k)
+                for k in ctx.snapshot.columns.keys[
+                    ctx.keyword_top_of(tokenize(" ".join(calls)), MESSAGE_DEPTH)
+                ].tolist()
+            ]
+        )
+    )
+    rows = ctx.chunks_of_keys(keys)
+    shown: dict[int, int] = {}
+    for key in keys:
+        row = rows.get(key)
+        if row is not None:
+            text = re.sub(r"\s+", "", row.text)
+            if count := sum(c in text for c in calls):
+                shown[key] = count
+    if not shown:
+        return ranked
+    most = max(shown.values())
+    return _promote(ranked, [k for k in keys if shown.get(k) == most][:QUOTED_SITES])
+
+
+COMPARED_DEFINITIONS = 2  # a name defined more often than this ("parse") is a family, not the thing compared
+# "the difference between A and B", "A vs B", "A versus B", "compare A with B", "A compared to B"
+_COMPARES = re.compile(r"\b(?:differen(?:ce|ces|t)\s+between|vs\.?|versus|compare[ds]?|comparing)\b", re.IGNORECASE)
+
+
+def compared_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question comparing two names written as code ("what is the difference between TTLCache and
+    TLRUCache") puts both definitions first, in ``ranked``'s order: each says what it is, while their
+    small members (a ``ttl`` property, an ``__init__``) say the names and the question's words in a
+    few lines and rank above them. Only when two or more names are compared and each is defined at
+    most ``COMPARED_DEFINITIONS`` times (case-exact)."""
+    query = ctx.request.query
+    names = ctx.intent.code_names
+    if len(names) < 2 or not _COMPARES.search(query) or about_changes(query):
+        return ranked
+    chunk_ids: list[str] = []
+    for name in names:
+        exact, _ = _definitions(ctx, [name])
+        exact = list(dict.fromkeys(exact))
+        if not exact or len(exact) > COMPARED_DEFINITIONS:
+            return ranked
+        chunk_ids += exact
+    keys = _allowed(ctx, chunk_ids)
+    at = {h.key: i for i, h in enumerate(ranked)}
+    return _promote(ranked, sorted(keys, key=lambda k: at.get(k, len(ranked))))
+
+
+BRANCH_SITES = 2  # the code branching on an option a what-happens question names: the first two at most
+# "what happens when/if X", "does ... when X", "is ... if X": the question names a case
+_WHEN = re.compile(r"\b(?:when|if|unless|once|after|before|without)\b", re.IGNORECASE)
+
+
+def _branch_on(name: str) -> re.Pattern[str]:
+    """A condition testing ``name``: an ``if``/``elif``/``else if``/``while``/``unless`` line reading it
+    (``if (error instanceof TimeoutError && !options.throwOnTimeout)``, ``if not self.verify:``), or a
+    ternary whose test it is (``this.x ? a : b``)."""
+    word = rf"(?<![\w$]){re.escape(name)}(?![\w$])"
+    return re.compile(
+        rf"^[ \t]*(?:\}}[ \t]*)?(?:else[ \t]+if|elif|elsif|if|while|unless|until)\b[^\n]*{word}"
+        rf"|{word}[^\n?]{{0,40}}\?[^\n:?.][^\n:]*:",
+        re.MULTILINE,
+    )
+
+
+def branches_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question about what the code does in a case named by an option or field ("what happens when a
+    task times out and throwOnTimeout is not set") puts first the code whose condition tests it: the
+    branch is what happens. The constructor storing the option (``this.#throwOnTimeout =
+    options.throwOnTimeout === true``) and the type declaring it say its name as often and next to
+    the question's other words, but do nothing with it. Only names written as code that no definition
+    has (a function or class named is the subject, :func:`named_subject_first`'s), and at most
+    ``BRANCH_SITES`` chunks, in ``ranked``'s order."""
+    query = ctx.request.query
+    if not about_behaviour(query) or not _WHEN.search(query) or about_changes(query):
+        return ranked
+    names = [n.rsplit(".", 1)[-1] for n in ctx.intent.code_names]
+    exact, other_case = _definitions(ctx, names)
+    if exact or other_case or not names:
+        return ranked
+    tests = [_branch_on(n) for n in dict.fromkeys(names)]
+    keys = _candidates(ctx, ranked)
+    rows = ctx.chunks_of_keys(keys)
+    sites = [
+        k
+        for k in keys
+        if (row := rows.get(k)) is not None
+        and row.source_type == "code"
+        and not row.source.endswith(_DECLARATION_FILES)
+        and any(t.search(_prose_blanked(row.text)) for t in tests)
+    ]
+    return _promote(ranked, sites[:BRANCH_SITES])
 
 
 KEYED_SITES = 2  # the code taking a reference entry's name: where it is read, and a second site at most
@@ -621,7 +746,8 @@ def _best_sites_first(
         row = rows.get(key)
         if row is None or row.source_type != "code" or row.source.endswith(_DECLARATION_FILES):
             continue
-        most_here = max((said(m) for pattern in sites for m in pattern.finditer(row.text)), default=0)
+        code = _prose_blanked(row.text)  # a doc comment's example (``new PQueue({concurrency: 1})``) gives no default
+        most_here = max((said(m) for pattern in sites for m in pattern.finditer(code)), default=0)
         if most_here:
             best[key] = most_here
     if not best:
@@ -655,10 +781,13 @@ DEFAULT_SITES = 2  # the code giving a setting its default: a defaults table and
 _ASKS_DEFAULT = re.compile(r"\s*(?:what|which|where|how)\b[^.!?\n]*?\bdefault(?:s|ed)?\b", re.IGNORECASE)
 _DEFAULT_TOKENS = frozenset(tokenize("default defaults value values"))
 # a name given a literal: ``name: 0``, ``name = "x"``, ``name: float | None = 5.0``, ``name=True`` (a
-# keyword), ``name => 3``; a number may carry a unit (Kotlin's ``100.milliseconds``)
+# keyword), ``name => 3``; a number may carry a unit (Kotlin's ``100.milliseconds``); or a named constant,
+# bare or a member (``concurrency: Number.POSITIVE_INFINITY``, ``retries=DEFAULT_RETRIES``), or infinity
+# (``Infinity``, ``math.inf``, ``float("inf")``)
 _DEFAULT_VALUE = re.compile(
     r"(?<![\w$.-])([A-Za-z_$][\w$]*)[\"']?[ \t]*(?::[^=\n;{}()]{1,60}?)?(?:[:=](?![=:])|=>)[ \t]*"
-    r"(-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*'|`[^`\n$]*`|True|False|None|true|false|null|undefined|nil)"
+    r"(-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*'|`[^`\n$]*`|True|False|None|true|false|null|undefined|nil"
+    r"|(?:[A-Za-z_$][\w$]*\.)*[A-Z][A-Z0-9]*_[A-Z0-9_]+|Infinity|math\.inf|float\([\"']inf[\"']\))"
     r"[ \t]*(?=[,;)}\]\n]|//|#|$)",
     re.MULTILINE,
 )
@@ -673,6 +802,14 @@ _DEFAULT_OR = re.compile(
     r"""(-?\d[\w.]*|"[^"\n]*"|'[^'\n]*'|[A-Z_][A-Z0-9_]+|true|false)"""
 )
 _NO_VALUE = frozenset({"None", "null", "undefined", "nil"})
+# a constant standing for "not given" (``USE_CLIENT_DEFAULT``, ``UNSET``, ``MISSING``, ``NOT_GIVEN``, ``_SENTINEL``):
+# the default is given elsewhere, as with None
+_PLACEHOLDER = re.compile(r"(?:^|\.)(?:USE_\w*DEFAULT|\w*(?:UNSET|MISSING|NOT_?GIVEN|NOT_?SET|SENTINEL|NOTHING)\w*)$")
+
+
+def _stands_for_none(value: str) -> bool:
+    """Whether a default's value is no value: None and its kin, or a placeholder constant."""
+    return value in _NO_VALUE or bool(_PLACEHOLDER.search(value))
 
 
 @lru_cache(maxsize=1024)
@@ -771,7 +908,7 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         if words >= 2 and (changes or not is_changelog(row.source)):
             found = max(
                 (
-                    message_evidence(message, count, row.text, code=row.source_type != "doc").moved(at)
+                    message_evidence(message, count, row.text, row.source_type != "doc", _names_of(row)).moved(at)
                     for message, count, at in counted
                     if count >= 2
                 ),
@@ -805,6 +942,11 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     # a query of names only is no pasted message: a literal spelling it is a key the code reads, after
     # the heading or the doc entry naming it
     return _promote(ranked, headed + defined + said if names else said + headed)
+
+
+def _names_of(row: Chunk) -> frozenset[str]:
+    """The names of the code a chunk holds: its symbol and the symbol it sits in (a method's class)."""
+    return frozenset(n for n in (row.symbol_name, row.parent_symbol) if n)
 
 
 def _taken(query: str, tier: int, said: Said, holes: list[tuple[int, tuple[int, int]]]) -> str:
@@ -891,10 +1033,10 @@ def _throw_sites(ctx: QueryContext, name: str, defined: Chunk, message: str = ""
 
 
 def _prose_blanked(text: str) -> str:
-    """``text`` with its docstrings and comment lines blanked (same length): a docstring saying "instead of
-    raising a MaxRetryError" or "the reason supplied in a MaxRetryError" names the class, it does not
-    raise it."""
-    text = _DOCSTRINGS.sub(lambda m: _blank(m.group()), text)
+    """``text`` with its docstrings, block comments and comment lines blanked (same length): a docstring
+    saying "instead of raising a MaxRetryError" or "the reason supplied in a MaxRetryError" names the
+    class, it does not raise it; a JSDoc example (``new PQueue({concurrency: 1})``) gives no default."""
+    text = _BLOCK_COMMENT.sub(lambda m: _blank(m.group()), _DOCSTRINGS.sub(lambda m: _blank(m.group()), text))
     for quotes in ('"""', "'''"):  # a docstring the chunk cuts: it opens after a header, else it closes
         at = text.find(quotes)
         if at >= 0:
@@ -1074,12 +1216,17 @@ def message_match(message: str, words: int, text: str, code: bool = False) -> tu
     return said.cover, said.raises
 
 
-def message_evidence(message: str, words: int, text: str, code: bool = False) -> Said:
+def message_evidence(
+    message: str, words: int, text: str, code: bool = False, own_names: frozenset[str] = frozenset()
+) -> Said:
     """The best literal in ``text`` the message was made from (:class:`Said`; cover 0 when none); of
     several templates making it alike, the one spelling more of it (``'The "--%s" option does not
     exist.'`` makes ``The "--forse" option does not exist.``; ``'The "-%s" option ...'`` and ``'The "%s"
     option ...'`` do too, their hole taking the dashes). In ``code`` a quoted phrase in a comment
-    (``* When "trust proxy" is set``) is prose about the code, not a message it makes."""
+    (``* When "trust proxy" is set``) is prose about the code, not a message it makes. A template of
+    too few letters to mean anything alone (``"%s is empty"``) makes the message when its hole took one
+    of ``own_names``, the names of the code holding it: ``"%s is empty" % type(self).__name__`` in
+    ``LRUCache.popitem`` makes "LRUCache is empty", the same literal in ``FIFOCache`` does not."""
     best, raises = 0.0, False
     start, holes = 0, Said().holes
 
@@ -1090,9 +1237,13 @@ def message_evidence(message: str, words: int, text: str, code: bool = False) ->
         if code and _COMMENT_LINE.match(text, text.rfind("\n", 0, match.start()) + 1):
             continue
         own_words = _own_words(body)
-        if own_words is None:
-            continue
-        made = template(body).search(message) if _may_make(body, message, lowered) else None
+        if own_words is None:  # too few letters alone: made only where its hole took a name of the code holding it
+            own_words = len(_OWN_WORD.findall(" ".join(_HOLE.split(body))))
+            made = template(body).search(message) if own_words >= 2 and own_names else None
+            if made is None or not any(value and value.strip("'\"`") in own_names for value in made.groups()):
+                continue
+        else:
+            made = template(body).search(message) if _may_make(body, message, lowered) else None
         if made is None and (lead := _lead_made(body, message, lowered)) is not None:
             body, made = lead  # the message pasted without the literal's last sentences (a link, a hint)
             own_words = _own_words(body) or own_words

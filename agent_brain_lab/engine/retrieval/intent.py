@@ -75,7 +75,9 @@ PHRASED = re.compile(r"\b(?:build|builds|built|building|based)\s+(?:up)?on(?:\s+
 PHRASED_RELATIONS = ("extends", "calls")
 MAX_PROSE = 1  # other words a relation question may hold ("what calls X directly", "callers of X in tests")
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+")
-CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$")
+# written as code: snake_case, camelCase, PascalCase of two words, dotted, SCREAMING_CASE, or an acronym
+# opening a capitalised word (``TTLCache``, ``IOLoop``, ``HTTPServer``; not a plural, ``IDs``, ``URLs``)
+CODE_LIKE = re.compile(r"_|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|\.|::|^[A-Z0-9_]{3,}$|^[A-Z]{2,}[a-z]{2,}")
 LABELS = {
     ("calls", "in"): "callers",
     ("calls", "out"): "callees",

@@ -23,7 +23,9 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   standing for any text); a query of names only puts the definitions named exactly so first, then the
   doc entries defining them; a question about what the code does that names a function by its owner
   ("how does res.send ...") puts that function first; a question asking a setting's default ("what is
-  the default timeout") puts the code giving that setting its value first (``timeout: 0``); a how-do-I
+  the default timeout") puts the code giving that setting its value first (``timeout: 0``); a question
+  about what happens when an option is set puts the code branching on it first, one comparing two names
+  both definitions, a how-do-I question quoting calls (``f(3)``) the text writing them; a how-do-I
   question the docs answer first gets the code the doc section keys on beside it (above a reference
   entry titled with an option, ``##### json``; below a how-to section, the one name it shows).
 - A query of names only ("IOLoop.start", "SECRET_KEY") hears all three legs alike; tests and
@@ -39,6 +41,8 @@ from dataclasses import dataclass
 from .context import Hit, QueryContext
 from .evidence import (
     asides_below,
+    branches_first,
+    compared_first,
     constants_first,
     declared_members_first,
     defaults_first,
@@ -46,6 +50,7 @@ from .evidence import (
     keyed_code_first,
     named_subject_first,
     options_read_first,
+    quoted_calls_first,
     text_evidence_first,
 )
 from .fusion import rrf
@@ -108,11 +113,14 @@ def run(ctx: QueryContext) -> Fused:
         if not led_by_graph:  # a look-up: "SECRET_KEY" is where the library reads it, not a test's
             hits = asides_below(ctx, hits, scale=hits[0].score if hits else 1.0)
     if not led_by_graph:  # a pasted message: where it is raised or logged first; a heading: its section
+        hits = quoted_calls_first(ctx, hits)  # "how do I make f(3) and f(3.0) cached separately": the docs' f(3)
         hits = text_evidence_first(ctx, hits)
         hits = declared_members_first(ctx, hits)  # "what does NoOptDefVal mean": the struct declaring it
         hits = defaults_first(ctx, hits)  # "what is the default timeout": the code giving it its value
         hits = options_read_first(ctx, hits)  # "which option limits how many redirects": config.maxRedirects
         hits = constants_first(ctx, hits)  # "which HTTP methods get retried": const retryMethods = [...]
+        hits = branches_first(ctx, hits)  # "what happens when ... throwOnTimeout is not set": its if
+        hits = compared_first(ctx, hits)  # "the difference between TTLCache and TLRUCache": both classes
         hits = keyed_code_first(ctx, hits)  # "how do I send JSON": the code reading the README entry's `json`
     if intent.label == "lookup":  # "Session": the class Session, then the function session()
         hits = exact_names_first(ctx, hits)
