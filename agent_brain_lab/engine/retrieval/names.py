@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..store.graph import CodeGraph
-from ..tokenizer import tokenize
+from ..tokenizer import PARTS, tokenize
 from .context import Hit, QueryContext
 
 MIN_PARTS = 2  # a one-word name ("render", "close") is spelled out by too many sentences
@@ -34,7 +34,7 @@ MAX_POSTING = 200  # a part shared by more symbols than this (``get``, ``init``)
 _KINDS = {"function", "method", "class"}
 # a predicate's name: is/has/can/should ... then a new word (``isDraft``, ``_isArrayLike``, ``has_key``,
 # ``IsZero``, ``has``), not ``island`` or ``_objectIs``
-_PREDICATE_NAME = re.compile(r"[_$]*(?:[iI]s|[hH]as|[cC]an|[sS]hould|[dD]oes|[hH]ave|[aA]re|[wW]as)(?=[A-Z0-9_]|$)")
+PREDICATE_NAME = re.compile(r"[_$]*([iI]s|[hH]as|[cC]an|[sS]hould|[dD]oes|[hH]ave|[aA]re|[wW]as)(?=[A-Z0-9_]|$)")
 # a question asking whether something holds, which a predicate answers: "whether", "check(s) if", "detect",
 # "determine", "tell(s) if"; without one, a predicate's name (``isReadableNodeStream``: ``is`` is a stop
 # word) is not spelled out by a question about the thing it tests ("how do I read a readable stream")
@@ -59,10 +59,55 @@ def name_parts(name: str) -> frozenset[str]:
     return frozenset(tokens) - {name.lower().strip("_")} or frozenset(tokens)
 
 
+# what code shortens a word to in a name, as a question writes it in full: ``propOr`` is "property ... or",
+# ``objOf`` "an object of", ``nthArg`` "the nth argument"
+_ABBREVIATIONS = """
+    arg:argument args:arguments arr:array attr:attribute attrs:attributes btn:button cb:callback
+    cfg:configuration char:character chars:characters cmd:command concat:concatenate config:configuration
+    ctx:context cur:current curr:current db:database decl:declaration def:definition del:delete
+    desc:description dest:destination dict:dictionary dir:directory doc:document dst:destination el:element
+    elem:element env:environment eq:equal err:error exec:execute expr:expression ext:extension fmt:format
+    fn:function func:function idx:index impl:implementation info:information init:initialize iter:iterator
+    lang:language lib:library msg:message num:number obj:object opt:option opts:options param:parameter
+    params:parameters pkg:package pos:position pred:predicate prev:previous prop:property props:properties
+    proto:prototype ref:reference repo:repository req:request res:response resp:response sep:separator
+    seq:sequence spec:specification src:source str:string sync:synchronous async:asynchronous tmp:temporary
+    util:utility utils:utilities val:value vals:values var:variable
+"""
+ABBREVIATIONS = {
+    short: frozenset(tokenize(full)) for short, full in (pair.split(":") for pair in _ABBREVIATIONS.split())
+}
+_ADJECTIVE = re.compile(r"(\w{3,})[ai]bl$")  # a stemmed ``-able``/``-ible`` word: ``draftabl``, ``convertibl``
+
+
+@lru_cache(maxsize=65_536)
+def part_spellings(name: str) -> dict[str, frozenset[str]]:
+    """Each stemmed part of a name (:func:`name_parts`) with the query tokens that spell it: itself, the
+    full word of an abbreviation (``prop`` of ``propOr``: ``properti``), the verb an ``-able`` adjective
+    is made of (``draftabl`` of ``isDraftable``: ``draft``, as "can be drafted" says it)."""
+    parts = name_parts(name)
+    spelled = {part: {part} for part in parts}
+    for word in PARTS.findall(name):
+        for token in tokenize(word.lower()):
+            if token in spelled:
+                spelled[token] |= ABBREVIATIONS.get(word.lower(), frozenset())
+    for part, tokens in spelled.items():
+        made = _ADJECTIVE.fullmatch(part)
+        if made:
+            tokens.add(made.group(1))
+    return {part: frozenset(tokens) for part, tokens in spelled.items()}
+
+
+def asks_whether(query: str) -> bool:
+    """Whether the query asks whether something holds ("whether", "checks if", "returns true"), as a
+    predicate's doc comment says anywhere in it."""
+    return _ASKS_WHETHER.search(query) is not None
+
+
 def is_predicate_name(name: str) -> bool:
     """Whether a name reads as a predicate's: ``is``/``has``/``can``/``should``... then a new word
     (``isDraft``, ``_isArrayLike``, ``has_key``, ``IsZero``, ``has``), in any language's casing."""
-    return _PREDICATE_NAME.match(name) is not None
+    return PREDICATE_NAME.match(name) is not None
 
 
 class _Table:
@@ -161,7 +206,7 @@ def names_leg(ctx: QueryContext, count: int) -> list[Hit]:
     if graph is None:
         return []
     weights = name_index(graph).match(set(ctx.query_tokens))
-    if weights and not _ASKS_WHETHER.search(ctx.request.query):
+    if weights and not asks_whether(ctx.request.query):
         weights = {n: w for n, w in weights.items() if not is_predicate_name(str(graph.attrs(n).get("name", "")))}
     if not weights:
         return []
