@@ -16,7 +16,7 @@ import pytest
 from workspace_fixture import indexed_files, top10
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.retrieval.names import part_spellings
+from agent_brain_lab.engine.retrieval.names import spelled_parts
 from agent_brain_lab.engine.retrieval.symbols import (
     NAME_COVER_BOOST,
     PREDICATE_BOOST,
@@ -25,7 +25,6 @@ from agent_brain_lab.engine.retrieval.symbols import (
     describes_action,
     is_front_for,
     says_predicate,
-    verbs_of_nouns,
 )
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tsdoc"
@@ -223,6 +222,15 @@ def test_a_name_part_is_covered_by_the_word_it_shortens_or_is_made_of(immer, tmp
     )
     composition = "Performs right-to-left function composition. The last argument may have any arity."
     assert _gains(ramda, composition)[".compose"] == pytest.approx(NAME_COVER_BOOST, abs=1e-6)
-    assert part_spellings("propOr")["prop"] == {"prop", "properti"}
-    assert part_spellings("lensProp")["len"] == {"len"}  # ``lens`` stems to ``len``: no "length"
-    assert verbs_of_nouns("function composition, string concatenation") == {"compos", "concaten"}
+    # "equals ... property" spells eqProps out in full (``eq``, ``prop``): the names leg hears it too
+    query = (
+        "Reports whether two objects have the same value, in [`R.equals`](#equals) terms, for the specified "
+        "property. Useful as a curried predicate."
+    )
+    first = top10(ramda, query)[0]
+    assert first.symbol_name == "eqProps" and "names" in first.ranks
+    spelled = spelled_parts("function composition, string concatenation", ["function", "composit", "concaten"])
+    assert {"compos", "concat"} <= spelled
+    assert {"prop", "obj", "draftabl"} <= spelled_parts(
+        "the object's property can be drafted", ["object", "properti", "draft"]
+    )

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..store.graph import CodeGraph
-from ..tokenizer import PARTS, tokenize
+from ..tokenizer import tokenize
 from .context import Hit, QueryContext
 
 MIN_PARTS = 2  # a one-word name ("render", "close") is spelled out by too many sentences
@@ -74,28 +74,27 @@ _ABBREVIATIONS = """
     seq:sequence spec:specification src:source str:string sync:synchronous async:asynchronous tmp:temporary
     util:utility utils:utilities val:value vals:values var:variable
 """
-ABBREVIATIONS = {
-    short: frozenset(tokenize(full)) for short, full in (pair.split(":") for pair in _ABBREVIATIONS.split())
+ABBREVIATIONS = {  # stemmed as the name's part -> the stems of the word in full
+    tokenize(short)[0]: frozenset(tokenize(full))
+    for short, full in (pair.split(":") for pair in _ABBREVIATIONS.split())
 }
-_ADJECTIVE = re.compile(r"(\w{3,})[ai]bl$")  # a stemmed ``-able``/``-ible`` word: ``draftabl``, ``convertibl``
+# a noun of action made from a verb by -ition or -ation ("composition", "concatenation", "addition"), whose
+# stem is not the verb's (``composit``, not ``compos``)
+_ACTION_NOUN = re.compile(r"\b([A-Za-z]{3,}?)(it|at)ions?\b", re.IGNORECASE)
 
 
-@lru_cache(maxsize=65_536)
-def part_spellings(name: str) -> dict[str, frozenset[str]]:
-    """Each stemmed part of a name (:func:`name_parts`) with the query tokens that spell it: itself, the
-    full word of an abbreviation (``prop`` of ``propOr``: ``properti``), the verb an ``-able`` adjective
-    is made of (``draftabl`` of ``isDraftable``: ``draft``, as "can be drafted" says it)."""
-    parts = name_parts(name)
-    spelled = {part: {part} for part in parts}
-    for word in PARTS.findall(name):
-        for token in tokenize(word.lower()):
-            if token in spelled:
-                spelled[token] |= ABBREVIATIONS.get(word.lower(), frozenset())
-    for part, tokens in spelled.items():
-        made = _ADJECTIVE.fullmatch(part)
-        if made:
-            tokens.add(made.group(1))
-    return {part: frozenset(tokens) for part, tokens in spelled.items()}
+def spelled_parts(query: str, tokens: Iterable[str]) -> set[str]:
+    """The query's tokens and the name parts its words spell otherwise: the abbreviation of a word it writes
+    in full ("property": ``prop`` of ``propOr``), the ``-able`` adjective of a verb ("can be drafted":
+    ``draftabl`` of ``isDraftable``) and the verb of a noun of action ("function composition": ``compos`` of
+    ``compose``, "concatenation": ``concaten``)."""
+    held = set(tokens)
+    spelled = set(held)
+    spelled |= {short for short, full in ABBREVIATIONS.items() if full <= held}
+    spelled |= {token + ending for token in held if len(token) >= 3 for ending in ("abl", "ibl")}
+    for noun in _ACTION_NOUN.finditer(query):
+        spelled.update(tokenize(noun.group(1) + ("e" if noun.group(2).lower() == "it" else "ate")))
+    return spelled
 
 
 def asks_whether(query: str) -> bool:
@@ -205,7 +204,7 @@ def names_leg(ctx: QueryContext, count: int) -> list[Hit]:
     graph = ctx.snapshot.graph
     if graph is None:
         return []
-    weights = name_index(graph).match(set(ctx.query_tokens))
+    weights = name_index(graph).match(spelled_parts(ctx.request.query, ctx.query_tokens))
     if weights and not asks_whether(ctx.request.query):
         weights = {n: w for n, w in weights.items() if not is_predicate_name(str(graph.attrs(n).get("name", "")))}
     if not weights:

@@ -59,7 +59,7 @@ from .names import (
     is_predicate_name,
     name_index,
     name_parts,
-    part_spellings,
+    spelled_parts,
 )
 
 NAME_COVER_BOOST = 0.15
@@ -149,15 +149,13 @@ _ASKS_PREDICATE = re.compile(
 )
 
 
-def cover(name: str, query: set[str], names: NameIndex) -> float:
-    """The idf-weighted share of a name's parts the query holds, each as itself or as the word it
-    shortens (:func:`.names.part_spellings`); 0 for a name with no parts (``__``)."""
-    spellings = part_spellings(name)
-    if not spellings:
+def cover(parts: frozenset[str], query: set[str], names: NameIndex) -> float:
+    """The idf-weighted share of a name's parts the query holds (0 for a name with no parts: ``__``)."""
+    if not parts:
         return 0.0
     total = max(names.symbols(), 1)
-    weights = {p: math.log(1 + total / (1 + names.count(p))) for p in sorted(spellings)}  # one order: one float sum
-    return sum(w for p, w in weights.items() if spellings[p] & query) / sum(weights.values())
+    weights = {p: math.log(1 + total / (1 + names.count(p))) for p in sorted(parts)}  # one order: one float sum
+    return sum(w for p, w in weights.items() if p in query) / sum(weights.values())
 
 
 def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER_BOOST) -> list[Hit]:
@@ -165,8 +163,9 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     graph = ctx.snapshot.graph
     if graph is None or not ranked:
         return ranked
-    names, query = name_index(graph), set(ctx.query_tokens) - asked_kind(ctx.request.query)
-    query |= verbs_of_nouns(ctx.request.query)  # "function composition": compose
+    # the parts its words spell ("property": ``prop``, "function composition": ``compos``), less the kind it asks for
+    names = name_index(graph)
+    query = spelled_parts(ctx.request.query, ctx.query_tokens) - asked_kind(ctx.request.query)
     compared = {n for n in compared_names(ctx.request.query) if _definitions(graph, n) == 1}
     action = describes_action(ctx.request.query)
     makes = _MAKES.match(ctx.request.query) is not None
@@ -188,7 +187,7 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
         elif row is not None and row.source_type == "code" and is_glue_chunk(row):
             hit.score -= GLUE_PENALTY
         elif defined:
-            covered = cover(defined, query, names)
+            covered = cover(name_parts(defined), query, names)
             if (
                 covered
                 and not errors
@@ -239,21 +238,6 @@ _ERROR_TOKENS = frozenset(
     tokenize("error errors exception exceptions raise raised raises throw throws thrown fail fails failed failure")
     + tokenize("catch except handle handling warning warnings")
 )
-
-
-# a noun of action made from a verb by -ition or -ation ("composition", "concatenation", "addition"), whose
-# stem is not the verb's (``composit``, not ``compos``)
-_ACTION_NOUN = re.compile(r"\b([A-Za-z]{3,}?)(it|at)ions?\b", re.IGNORECASE)
-
-
-def verbs_of_nouns(query: str) -> set[str]:
-    """The stems of the verbs the query's nouns of action are made from ("function composition":
-    ``compos``, as ``compose`` stems; "concatenation": ``concaten``): a name says the verb."""
-    return {
-        token
-        for m in _ACTION_NOUN.finditer(query)
-        for token in tokenize(m.group(1) + ("e" if m.group(2).lower() == "it" else "ate"))
-    }
 
 
 def asked_kind(query: str) -> frozenset[str]:
