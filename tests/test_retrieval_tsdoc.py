@@ -234,3 +234,15 @@ def test_a_name_part_is_covered_by_the_word_it_shortens_or_is_made_of(immer, tmp
     assert {"prop", "obj", "draftabl"} <= spelled_parts(
         "the object's property can be drafted", ["object", "properti", "draft"]
     )
+
+
+def test_the_name_a_file_makes_by_passing_a_best_candidate_goes_just_above_it(toolkit):
+    # src/query/retry.ts: `export const retry = /* @__PURE__ */ Object.assign(retryWithBackoff, { fail })`,
+    # no call of retryWithBackoff: the question's words are in the function given, its doc on the name made
+    query = (
+        "A utility that can wrap `baseQuery` in the API definition to provide retries with a basic exponential backoff."
+    )
+    results = top10(toolkit, query)
+    assert results[0].symbol_name is None and "export const retry = " in results[0].text
+    assert (results[1].source, results[1].symbol_name) == ("src/query/retry.ts", "retryWithBackoff")
+    assert 0 < results[0].score - results[1].score < 0.01

@@ -285,8 +285,12 @@ def aliases_above(
             if front or data.get("source") == source:
                 made[chunk] = edge.source
         made.update(_bound_aliases(graph, node))  # another file's public name for a method
+        given = {c: n for c, n in _short_functions(graph, node).items() if c not in made}  # made by passing it
+        made.update(given)
         keys = ctx.keys_of_chunk_ids(sorted(made)) if made else {}
         for key, row in ctx.chunks_of_keys(sorted(keys.values())).items():
+            if row.chunk_id in given and not _passes(row, name):
+                continue
             short = row.end_line - row.start_line < ALIAS_LINES
             one = short and names.defined_in(row.chunk_id) == [made[row.chunk_id]]
             alias = not row.symbol_name and (one or _binds(row, graph.attrs(made[row.chunk_id])))
@@ -315,6 +319,35 @@ def is_front_for(public: str, implementation: str) -> bool:
     the work to is where a question's words are."""
     bare = _IMPLEMENTATION.sub("", implementation)
     return bare != implementation and bare.lower() == public.lower()
+
+
+def _short_functions(graph: CodeGraph, node: str) -> dict[str, str]:
+    """For a function, the other functions its file defines in fewer than ``ALIAS_LINES`` lines, by their
+    chunk id: where a name made by passing it to a call may be (:func:`_passes`)."""
+    data = graph.attrs(node)
+    source = data.get("source")
+    if data.get("kind") != "function" or not source:
+        return {}
+    found = {}
+    for edge in graph.out_edges(str(source)):
+        other = graph.attrs(edge.target)
+        lines = int(other.get("end_line") or 0) - int(other.get("start_line") or 0)
+        if (
+            edge.relation == "contains"
+            and edge.target != node
+            and other.get("kind") == "function"
+            and lines < ALIAS_LINES
+        ):
+            found[str(other.get("chunk_id", ""))] = edge.target
+    return found
+
+
+def _passes(row: Chunk, name: str) -> bool:
+    """Whether the chunk makes a name by passing ``name`` first to the call that gives its value (``export
+    const retry = Object.assign(retryWithBackoff, { fail })``, ``const Button = forwardRef(ButtonImpl)``,
+    ``var path = _curry2(_path)``): the doc comment is on the name made, the words on the function given."""
+    given = rf"=\s*(?:/\*[^*]*\*/\s*)?[\w$.]+\(\s*{re.escape(name)}\s*[,)]"
+    return re.search(given, row.text) is not None
 
 
 def _bound_aliases(graph: CodeGraph, node: str) -> dict[str, str]:
