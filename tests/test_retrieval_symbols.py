@@ -14,6 +14,7 @@ from agent_brain_lab.engine.retrieval.symbols import (
     GLUE_PENALTY,
     NAME_COVER_BOOST,
     PREDICATE_BOOST,
+    PREDICATE_SAID_BOOST,
     SHAPE_PENALTY,
     asks_predicate,
     compared_names,
@@ -477,9 +478,12 @@ def test_a_predicates_name_gains_predicate_boost_more_when_the_question_asks_wha
         blend = {r.chunk_id: r.score for r in drafts.query(query, mode="hybrid", top_k=20).results}
         return {r.symbol_name: r.score - blend[r.chunk_id] for r in multi.results if r.symbol_name}
 
-    # isDraft's one part (``is`` is no part) is covered: the name cover, and the predicate's on top
+    # isDraft's one part (``is`` is no part) is covered: the name cover, and the predicate's on top (and, the
+    # question saying the value "is an Immer draft", the predicate's phrase too)
     asked = gains("Returns true if the given value is an Immer draft")
-    assert asked["isDraft"] == pytest.approx(NAME_COVER_BOOST + PREDICATE_BOOST, abs=1e-6)
+    assert asked["isDraft"] == pytest.approx(NAME_COVER_BOOST + PREDICATE_BOOST + PREDICATE_SAID_BOOST, abs=1e-6)
+    plain = gains("Returns true if the given value is made by Immer as its draft")
+    assert plain["isDraft"] == pytest.approx(NAME_COVER_BOOST + PREDICATE_BOOST, abs=1e-6)
     assert asked["castDraft"] < NAME_COVER_BOOST  # half its name covered, and no predicate's name
     told = gains("Gives back the value the given Immer draft stands for")  # not a yes/no question
     assert told["isDraft"] == pytest.approx(NAME_COVER_BOOST, abs=1e-6)

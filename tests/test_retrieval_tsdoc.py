@@ -16,7 +16,16 @@ import pytest
 from workspace_fixture import indexed_files, top10
 
 from agent_brain_lab import Brain
-from agent_brain_lab.engine.retrieval.symbols import NAME_COVER_BOOST, SHAPE_PENALTY, describes_action
+from agent_brain_lab.engine.retrieval.names import spelled_parts
+from agent_brain_lab.engine.retrieval.symbols import (
+    NAME_COVER_BOOST,
+    PREDICATE_BOOST,
+    PREDICATE_SAID_BOOST,
+    SHAPE_PENALTY,
+    describes_action,
+    is_front_for,
+    says_predicate,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tsdoc"
 
@@ -166,3 +175,74 @@ def test_a_type_goes_shape_penalty_lower_for_a_third_person_summary(toolkit):
     assert shapes  # the matchers' action types are among the first ten
     for r in shapes:
         assert r.score - blend[r.chunk_id] == pytest.approx(-SHAPE_PENALTY, abs=1e-6)
+
+
+def test_a_predicate_the_question_says_its_subject_is_comes_before_its_family(toolkit):
+    # matchers.ts: isPending, isRejected, isFulfilled, ... each "a higher-order function that returns a
+    # function that may be used to check whether an action ... is pending"; isAsyncThunkAction's name is
+    # the question's "async thunk action" too, but the action is said to *be* pending
+    for said, name in (("pending", "isPending"), ("fulfilled", "isFulfilled"), ("rejected", "isRejected")):
+        query = (
+            "A higher-order function that returns a function that may be used to check whether an action was "
+            f"created by an async thunk action creator, and that the action is {said}."
+        )
+        found = [r.symbol_name for r in top10(toolkit, query) if r.source == "src/matchers.ts"]
+        assert found.index(name) < 2
+        if name != "isRejected":  # its blend is lower: second, above createAsyncThunk (it was third)
+            assert found[0] == name
+        assert _gains(toolkit, query)[f".{name}"] >= PREDICATE_SAID_BOOST
+    assert says_predicate("Returns true if the given value is an Immer draft", "isDraft")
+    assert says_predicate("Returns whether the map has own property x", "hasOwnProperty")
+    assert not says_predicate("Tests if `action` is a fulfilled thunk action", "isAsyncThunkAction")
+    assert not says_predicate("Returns true if it is", "is")
+
+
+def test_the_public_function_an_implementation_is_named_for_goes_just_above_it(immer):
+    # src/core/current.ts: `export function current(value)` checks its argument and returns
+    # `currentImpl(value)`, which holds the words of the question
+    query = (
+        "Takes a snapshot of the current state of a draft and finalizes it (but without freezing). This is a "
+        "great utility to print the current state during debugging (no Proxies in the way)."
+    )
+    results = top10(immer, query)
+    assert [r.symbol_name for r in results[:2]] == ["current", "currentImpl"]
+    assert is_front_for("current", "currentImpl") and is_front_for("toJS", "toJSHelper")
+    assert is_front_for("flatten", "baseFlatten") and is_front_for("send", "send_impl")
+    assert not is_front_for("currentImpl", "currentImpl") and not is_front_for("basement", "basement")
+
+
+def test_a_name_part_is_covered_by_the_word_it_shortens_or_is_made_of(immer, tmp_path_factory):
+    # "can be drafted" spells isDraftable's one part (``draftabl``) through its verb
+    gains = _gains(immer, "Returns true if the given value can be drafted by Immer")
+    assert gains[".isDraftable"] == pytest.approx(NAME_COVER_BOOST + PREDICATE_BOOST, abs=1e-6)
+    ramda = _indexed(tmp_path_factory, "ramda")
+    # "concatenating" -> concat (an abbreviation), "composition" -> compose (a noun of action)
+    assert _gains(ramda, "Returns the result of concatenating the given lists or strings.")[".concat"] == (
+        pytest.approx(NAME_COVER_BOOST, abs=1e-6)
+    )
+    composition = "Performs right-to-left function composition. The last argument may have any arity."
+    assert _gains(ramda, composition)[".compose"] == pytest.approx(NAME_COVER_BOOST, abs=1e-6)
+    # "equals ... property" spells eqProps out in full (``eq``, ``prop``): the names leg hears it too
+    query = (
+        "Reports whether two objects have the same value, in [`R.equals`](#equals) terms, for the specified "
+        "property. Useful as a curried predicate."
+    )
+    first = top10(ramda, query)[0]
+    assert first.symbol_name == "eqProps" and "names" in first.ranks
+    spelled = spelled_parts("function composition, string concatenation", ["function", "composit", "concaten"])
+    assert {"compos", "concat"} <= spelled
+    assert {"prop", "obj", "draftabl"} <= spelled_parts(
+        "the object's property can be drafted", ["object", "properti", "draft"]
+    )
+
+
+def test_the_name_a_file_makes_by_passing_a_best_candidate_goes_just_above_it(toolkit):
+    # src/query/retry.ts: `export const retry = /* @__PURE__ */ Object.assign(retryWithBackoff, { fail })`,
+    # no call of retryWithBackoff: the question's words are in the function given, its doc on the name made
+    query = (
+        "A utility that can wrap `baseQuery` in the API definition to provide retries with a basic exponential backoff."
+    )
+    results = top10(toolkit, query)
+    assert results[0].symbol_name is None and "export const retry = " in results[0].text
+    assert (results[1].source, results[1].symbol_name) == ("src/query/retry.ts", "retryWithBackoff")
+    assert 0 < results[0].score - results[1].score < 0.01

@@ -34,7 +34,7 @@ MAX_POSTING = 200  # a part shared by more symbols than this (``get``, ``init``)
 _KINDS = {"function", "method", "class"}
 # a predicate's name: is/has/can/should ... then a new word (``isDraft``, ``_isArrayLike``, ``has_key``,
 # ``IsZero``, ``has``), not ``island`` or ``_objectIs``
-_PREDICATE_NAME = re.compile(r"[_$]*(?:[iI]s|[hH]as|[cC]an|[sS]hould|[dD]oes|[hH]ave|[aA]re|[wW]as)(?=[A-Z0-9_]|$)")
+PREDICATE_NAME = re.compile(r"[_$]*([iI]s|[hH]as|[cC]an|[sS]hould|[dD]oes|[hH]ave|[aA]re|[wW]as)(?=[A-Z0-9_]|$)")
 # a question asking whether something holds, which a predicate answers: "whether", "check(s) if", "detect",
 # "determine", "tell(s) if"; without one, a predicate's name (``isReadableNodeStream``: ``is`` is a stop
 # word) is not spelled out by a question about the thing it tests ("how do I read a readable stream")
@@ -59,10 +59,54 @@ def name_parts(name: str) -> frozenset[str]:
     return frozenset(tokens) - {name.lower().strip("_")} or frozenset(tokens)
 
 
+# what code shortens a word to in a name, as a question writes it in full: ``propOr`` is "property ... or",
+# ``objOf`` "an object of", ``nthArg`` "the nth argument"
+_ABBREVIATIONS = """
+    arg:argument args:arguments arr:array attr:attribute attrs:attributes btn:button cb:callback
+    cfg:configuration char:character chars:characters cmd:command concat:concatenate config:configuration
+    ctx:context cur:current curr:current db:database decl:declaration def:definition del:delete
+    desc:description dest:destination dict:dictionary dir:directory doc:document dst:destination el:element
+    elem:element env:environment eq:equal err:error exec:execute expr:expression ext:extension fmt:format
+    fn:function func:function idx:index impl:implementation info:information init:initialize iter:iterator
+    lang:language lib:library msg:message num:number obj:object opt:option opts:options param:parameter
+    params:parameters pkg:package pos:position pred:predicate prev:previous prop:property props:properties
+    proto:prototype ref:reference repo:repository req:request res:response resp:response sep:separator
+    seq:sequence spec:specification src:source str:string sync:synchronous async:asynchronous tmp:temporary
+    util:utility utils:utilities val:value vals:values var:variable
+"""
+ABBREVIATIONS = {  # stemmed as the name's part -> the stems of the word in full
+    tokenize(short)[0]: frozenset(tokenize(full))
+    for short, full in (pair.split(":") for pair in _ABBREVIATIONS.split())
+}
+# a noun of action made from a verb by -ition or -ation ("composition", "concatenation", "addition"), whose
+# stem is not the verb's (``composit``, not ``compos``)
+_ACTION_NOUN = re.compile(r"\b([A-Za-z]{3,}?)(it|at)ions?\b", re.IGNORECASE)
+
+
+def spelled_parts(query: str, tokens: Iterable[str]) -> set[str]:
+    """The query's tokens and the name parts its words spell otherwise: the abbreviation of a word it writes
+    in full ("property": ``prop`` of ``propOr``), the ``-able`` adjective of a verb ("can be drafted":
+    ``draftabl`` of ``isDraftable``) and the verb of a noun of action ("function composition": ``compos`` of
+    ``compose``, "concatenation": ``concaten``)."""
+    held = set(tokens)
+    spelled = set(held)
+    spelled |= {short for short, full in ABBREVIATIONS.items() if full <= held}
+    spelled |= {token + ending for token in held if len(token) >= 3 for ending in ("abl", "ibl")}
+    for noun in _ACTION_NOUN.finditer(query):
+        spelled.update(tokenize(noun.group(1) + ("e" if noun.group(2).lower() == "it" else "ate")))
+    return spelled
+
+
+def asks_whether(query: str) -> bool:
+    """Whether the query asks whether something holds ("whether", "checks if", "returns true"), as a
+    predicate's doc comment says anywhere in it."""
+    return _ASKS_WHETHER.search(query) is not None
+
+
 def is_predicate_name(name: str) -> bool:
     """Whether a name reads as a predicate's: ``is``/``has``/``can``/``should``... then a new word
     (``isDraft``, ``_isArrayLike``, ``has_key``, ``IsZero``, ``has``), in any language's casing."""
-    return _PREDICATE_NAME.match(name) is not None
+    return PREDICATE_NAME.match(name) is not None
 
 
 class _Table:
@@ -160,8 +204,8 @@ def names_leg(ctx: QueryContext, count: int) -> list[Hit]:
     graph = ctx.snapshot.graph
     if graph is None:
         return []
-    weights = name_index(graph).match(set(ctx.query_tokens))
-    if weights and not _ASKS_WHETHER.search(ctx.request.query):
+    weights = name_index(graph).match(spelled_parts(ctx.request.query, ctx.query_tokens))
+    if weights and not asks_whether(ctx.request.query):
         weights = {n: w for n, w in weights.items() if not is_predicate_name(str(graph.attrs(n).get("name", "")))}
     if not weights:
         return []

@@ -1,35 +1,41 @@
 """Symbol evidence for prose queries: what the blend's best candidates are named, not what they say.
 
-A docstring-like query ("Flush the pending writes to the socket") describes one function; the blend
-matches it against that function's body, where the function's own name is two tokens among hundreds.
-Here each of the ``DEPTH`` best candidates that is a function, method or class gains up to
-``NAME_COVER_BOOST`` (on the blend's [0, 1] scale) by the share of its name's parts the query's words
-hold, rarer parts counting more: "flush ... writes" covers ``_flush_writes`` fully, ``flush`` alone half
-of it. The names leg (:mod:`.names`) rewards only names spelled out completely and of two parts or
-more; this partial, idf-weighted cover is the evidence it leaves out.
+A docstring-like query ("Flush the pending writes to the socket") describes one function; the blend matches it
+against that function's body, where the function's own name is two tokens among hundreds. Here each of the
+``DEPTH`` best candidates that is a function, method or class gains up to ``NAME_COVER_BOOST`` (on the blend's
+[0, 1] scale) by the share of its name's parts the query's words hold, rarer parts counting more: "flush ...
+writes" covers ``_flush_writes`` fully, ``flush`` alone half of it. A part is held as itself, as the word it
+shortens ("property" holds ``prop`` of ``propOr``), as the verb an ``-able`` part is made of ("drafted":
+``isDraftable``), and a noun of action holds its verb ("function composition": ``compose``;
+:func:`.names.part_spellings`, :func:`verbs_of_nouns`). The names leg (:mod:`.names`) rewards only names
+spelled out completely and of two parts or more; this partial, idf-weighted cover is the evidence it leaves
+out.
 
-Measured on the tuning packages' docstring questions (tornado, jinja2, click): a boost of 0.1-0.2
-helps all three; the class's name as a second field, and graph proximity to the best hits (a method
-whose class, caller or callee ranks near the top), helped tornado and hurt jinja2, so neither is used.
+Measured on the tuning packages' docstring questions (tornado, jinja2, click): a boost of 0.1-0.2 helps all
+three; the class's name as a second field, and graph proximity to the best hits (a method whose class, caller
+or callee ranks near the top), helped tornado and hurt jinja2, so neither is used.
 
-The same pass puts three kinds of candidate lower, which a question in prose does not ask for
-(measured on the TypeScript/JavaScript docstring questions, ``benchmarks/README.md``): glue — module
-code that only imports and exports, and a transpiler's module helper (:func:`is_glue_chunk`); the
-function the question compares its answer with or links to ("Like `doWhilst`, except ...", "[`R.equals`](#equals)
-is used", :func:`compared_names`);
-and, when the question says what a function does (:func:`describes_action`), a type alias or interface
-(:func:`is_shape`). A question asking what a predicate answers ("Returns `true` if ...", "Checks if
-...", :func:`asks_predicate`) adds ``PREDICATE_BOOST`` x the cover for a predicate's name (``isDraft``,
-``has_key``, :func:`is_predicate_name`): ``is`` is a stop word, so the cover alone cannot tell ``isDraft``
-from ``castDraft``. A constructor is named by its class for a question saying it makes a new one ("Create
-a new computed value ...": ``ComputedValue.constructor``, :func:`constructed_class`). Last, a short alias the
-file makes from one of the best candidates (``export const createSlice = buildCreateSlice()``) goes just
-above it, brought in from outside the pool if need be, as does the public name another file binds to a
-method (``export const applyPatches = immer.applyPatches.bind(immer)``): the doc comment is on the alias
-(:func:`aliases_above`).
+The same pass puts three kinds of candidate lower, which a question in prose does not ask for (measured on the
+TypeScript/JavaScript docstring questions, ``benchmarks/README.md``): glue — module code that only imports and
+exports, and a transpiler's module helper (:func:`is_glue_chunk`); the function the question compares its
+answer with or links to ("Like `doWhilst`, except ...", "[`R.equals`](#equals) is used",
+:func:`compared_names`); and, when the question says what a function does (:func:`describes_action`), a type
+alias or interface (:func:`is_shape`). A question asking what a predicate answers ("Returns `true` if ...",
+"Checks if ...", :func:`asks_predicate`) adds ``PREDICATE_BOOST`` x the cover for a predicate's name
+(``isDraft``, ``has_key``, :func:`is_predicate_name`): ``is`` is a stop word, so the cover alone cannot tell
+``isDraft`` from ``castDraft``; a question saying its subject *is* what the predicate's name says ("check
+whether an action ... is pending": ``isPending``, :func:`says_predicate`) adds ``PREDICATE_SAID_BOOST`` more,
+where the cover alone ties it with ``isAsyncThunkAction``. A constructor is named by its class for a question
+saying it makes a new one ("Create a new computed value ...": ``ComputedValue.constructor``,
+:func:`constructed_class`). Last, a short alias the file makes from one of the best candidates (``export const
+createSlice = buildCreateSlice()``) goes just above it, brought in from outside the pool if need be, as does
+the public name another file binds to a method (``export const applyPatches =
+immer.applyPatches.bind(immer)``), and the public function an implementation is named for (``current`` calling
+``currentImpl``, :func:`is_front_for`): the doc comment is on the alias, the words it uses are in the body it
+hands the work to (:func:`aliases_above`).
 
-A query looks up only those candidates' chunk rows and, by name, the graph node defined in each; how rare a part is
-comes from the graph's name index, which a new generation patches: nothing here grows with the index.
+A query looks up only those candidates' chunk rows and, by name, the graph node defined in each; how rare a
+part is comes from the graph's name index, which a new generation patches: nothing here grows with the index.
 """
 
 from __future__ import annotations
@@ -43,10 +49,18 @@ import numpy as np
 
 from ..chunking.languages import spec_for
 from ..store.graph import CodeGraph
-from ..tokenizer import tokenize
+from ..tokenizer import PARTS, tokenize
 from ..types import Chunk
 from .context import Hit, QueryContext
-from .names import NameIndex, is_predicate_name, name_index, name_parts
+from .names import (
+    PREDICATE_NAME,
+    NameIndex,
+    asks_whether,
+    is_predicate_name,
+    name_index,
+    name_parts,
+    spelled_parts,
+)
 
 NAME_COVER_BOOST = 0.15
 DEPTH = 30  # candidates re-scored: the answer is rarely below the blend's 30th
@@ -123,6 +137,9 @@ _LINKED = re.compile(
 )
 _COMMENT = re.compile(r"//[^\n]*|#[^\n]*|/\*[\s\S]*?\*/")  # between them
 PREDICATE_BOOST = 0.05  # on top of the name cover: a predicate's name for a question asking what a predicate answers
+# a predicate whose words the question says its subject is ("... whether the action is pending": isPending): a
+# phrase of the name is as much evidence as its whole cover (0.1 and 0.2 measured: only Redux Toolkit's family moved)
+PREDICATE_SAID_BOOST = NAME_COVER_BOOST
 # a question asking for a yes/no answer, as a predicate's doc comment opens: "Returns `true` if ...", "Returns
 # whether ...", "Checks if ...", "Tests whether ...", "Determines if ...", "Whether ..."
 _ASKS_PREDICATE = re.compile(
@@ -146,11 +163,14 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     graph = ctx.snapshot.graph
     if graph is None or not ranked:
         return ranked
-    names, query = name_index(graph), set(ctx.query_tokens) - asked_kind(ctx.request.query)
+    # the parts its words spell ("property": ``prop``, "function composition": ``compos``), less the kind it asks for
+    names = name_index(graph)
+    query = spelled_parts(ctx.request.query, ctx.query_tokens) - asked_kind(ctx.request.query)
     compared = {n for n in compared_names(ctx.request.query) if _definitions(graph, n) == 1}
     action = describes_action(ctx.request.query)
     makes = _MAKES.match(ctx.request.query) is not None
     predicate = asks_predicate(ctx.request.query)
+    whether = asks_whether(ctx.request.query)
     errors = bool(query & _ERROR_TOKENS)
     # "what is TooManyRedirects", "httpx.ReadTimeout: ...": named, so asked
     written = {part.lower() for n in ctx.intent.code_names for part in re.split(r"\.|::", n)}
@@ -180,6 +200,8 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
             hit.score += boost * covered
             if predicate and is_predicate_name(defined):  # "Returns true if the value is a draft": isDraft
                 hit.score += PREDICATE_BOOST * covered
+            if whether and says_predicate(ctx.request.query, defined):  # "... whether an action is pending": isPending
+                hit.score += PREDICATE_SAID_BOOST
         elif action and row is not None and is_shape(row):
             hit.score -= SHAPE_PENALTY
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
@@ -242,26 +264,37 @@ def aliases_above(
     pool comes in (one line says too little for either leg to find it: Redux Toolkit's ``createSlice``
     was in neither leg's first 50), unless the request's filters leave it out. A method's alias is also the
     public name another file binds to it (``export const applyPatches = immer.applyPatches.bind(immer)``,
-    :func:`_bound_aliases`), whatever else that chunk of module code makes. ``nodes``: the symbol node each
-    of the best candidates defines (:func:`_node_of`)."""
+    :func:`_bound_aliases`), whatever else that chunk of module code makes; and an implementation's is the
+    function of any file that calls it and is the name it is named for (``current`` of ``currentImpl``,
+    :func:`is_front_for`). ``nodes``: the symbol node each of the best candidates defines (:func:`_node_of`)."""
     at = {h.key: h for h in ranked}
     lifted = False
     for hit in ranked[:ALIAS_DEPTH]:
         node = nodes.get(hit.key)
         if node is None:
             continue
-        source = graph.attrs(node).get("source")
-        made = {}
+        source, name = graph.attrs(node).get("source"), str(graph.attrs(node).get("name", ""))
+        made, fronts = {}, set()
         for edge in graph.in_edges(node):
             data = graph.attrs(edge.source)
-            if edge.relation == "calls" and data.get("source") == source and data.get("kind") in _KINDS:
-                made[str(data.get("chunk_id", ""))] = edge.source
+            if edge.relation != "calls" or data.get("kind") not in _KINDS:
+                continue
+            chunk, front = str(data.get("chunk_id", "")), is_front_for(str(data.get("name", "")), name)
+            if front:  # the public function of any file this one implements: ``current`` of ``currentImpl``
+                fronts.add(chunk)
+            if front or data.get("source") == source:
+                made[chunk] = edge.source
         made.update(_bound_aliases(graph, node))  # another file's public name for a method
+        given = {c: n for c, n in _short_functions(graph, node).items() if c not in made}  # made by passing it
+        made.update(given)
         keys = ctx.keys_of_chunk_ids(sorted(made)) if made else {}
         for key, row in ctx.chunks_of_keys(sorted(keys.values())).items():
+            if row.chunk_id in given and not _passes(row, name):
+                continue
             short = row.end_line - row.start_line < ALIAS_LINES
             one = short and names.defined_in(row.chunk_id) == [made[row.chunk_id]]
-            if not row.symbol_name and (one or _binds(row, graph.attrs(made[row.chunk_id]))):
+            alias = not row.symbol_name and (one or _binds(row, graph.attrs(made[row.chunk_id])))
+            if alias or (row.symbol_name and row.chunk_id in fronts):
                 if key not in at:  # not among the fused pool's: the body's words found the function, not it
                     if not ctx.allowed_keys(np.array([key]))[0]:
                         continue
@@ -270,6 +303,51 @@ def aliases_above(
                 at[key].score = max(at[key].score, _just_above(hit.score))
                 lifted = True
     return sorted(ranked, key=lambda h: -h.score) if lifted else ranked
+
+
+# how a name says it is the implementation behind a public function of the name without it: ``currentImpl``
+# behind ``current``, ``toJSHelper`` behind ``toJS``, ``baseFlatten`` behind ``flatten``, ``send_impl``
+_IMPLEMENTATION = re.compile(
+    r"^(?:base|inner|internal)(?=[A-Z])|^(?:base|inner|internal)_|(?<=[A-Za-z0-9])(?:Impl|Helper|Internal|Inner)$"
+    r"|_(?:impl|helper|internal|inner)$"
+)
+
+
+def is_front_for(public: str, implementation: str) -> bool:
+    """Whether ``public`` is the function ``implementation``'s name says it implements (``current`` for
+    ``currentImpl``): a caller of that name is the entry its doc comment documents, the body it hands
+    the work to is where a question's words are."""
+    bare = _IMPLEMENTATION.sub("", implementation)
+    return bare != implementation and bare.lower() == public.lower()
+
+
+def _short_functions(graph: CodeGraph, node: str) -> dict[str, str]:
+    """For a function, the other functions its file defines in fewer than ``ALIAS_LINES`` lines, by their
+    chunk id: where a name made by passing it to a call may be (:func:`_passes`)."""
+    data = graph.attrs(node)
+    source = data.get("source")
+    if data.get("kind") != "function" or not source:
+        return {}
+    found = {}
+    for edge in graph.out_edges(str(source)):
+        other = graph.attrs(edge.target)
+        lines = int(other.get("end_line") or 0) - int(other.get("start_line") or 0)
+        if (
+            edge.relation == "contains"
+            and edge.target != node
+            and other.get("kind") == "function"
+            and lines < ALIAS_LINES
+        ):
+            found[str(other.get("chunk_id", ""))] = edge.target
+    return found
+
+
+def _passes(row: Chunk, name: str) -> bool:
+    """Whether the chunk makes a name by passing ``name`` first to the call that gives its value (``export
+    const retry = Object.assign(retryWithBackoff, { fail })``, ``const Button = forwardRef(ButtonImpl)``,
+    ``var path = _curry2(_path)``): the doc comment is on the name made, the words on the function given."""
+    given = rf"=\s*(?:/\*[^*]*\*/\s*)?[\w$.]+\(\s*{re.escape(name)}\s*[,)]"
+    return re.search(given, row.text) is not None
 
 
 def _bound_aliases(graph: CodeGraph, node: str) -> dict[str, str]:
@@ -329,6 +407,20 @@ def describes_action(query: str) -> bool:
             return True
     third = _THIRD_PERSON.match(query)
     return third is not None and third.group(2).strip("`'\"").lower() not in _NOUN_FOLLOWERS
+
+
+def says_predicate(query: str, name: str) -> bool:
+    """Whether the query says its subject is what a predicate's name says after its verb, in the name's
+    words and order: "... check whether an action ... is pending" of ``isPending``, "the value is an Immer
+    draft" of ``isDraft``, "has own property" of ``hasOwnProperty`` (an article and one more word allowed
+    before them). A name of the verb alone (``is``, ``has``) says nothing."""
+    match = PREDICATE_NAME.match(name)
+    words = [w.lower() for w in PARTS.findall(name[match.end() :])] if match else []
+    if match is None or not words:
+        return False
+    said = r"[\s`'\"-]+".join(re.escape(w) for w in words)
+    pattern = rf"\b{match.group(1)}\s+(?:(?:an?|the)\s+)?(?:[\w-]+\s+)?{said}\b"
+    return re.search(pattern, query, re.IGNORECASE) is not None
 
 
 def asks_predicate(query: str) -> bool:
