@@ -444,7 +444,7 @@ class _Walker:
             except OSError as err:
                 self.skip(rel, os_reason(err))
                 continue
-            if not _valid_name(entry.name):
+            if not valid_name(entry.name):
                 what = "folder" if is_dir else "file"
                 self.skip(_printable(rel), f"{what} name is not valid UTF-8")
                 continue
@@ -568,7 +568,7 @@ def _is_venv(folder: Path) -> bool:
     return True
 
 
-def _valid_name(name: str) -> bool:
+def valid_name(name: str) -> bool:
     """Whether a name from the file system is real text (not bytes smuggled in as surrogates)."""
     try:
         name.encode("utf-8")
