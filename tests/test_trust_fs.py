@@ -121,6 +121,54 @@ def test_a_file_swapped_when_the_indexer_reaches_it_is_skipped_never_read(tmp_pa
     _assert_no_secret(brain, root)
 
 
+def _grow(root: Path, outside: Path, rel: str) -> None:
+    with open(root / rel, "a") as fh:  # a writer still appending: larger than the scan saw
+        fh.write("# More\n\nmore of the okapi notes\n")
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        (_grow, "changed while indexing: it grew while it was read"),
+        (_to_another_file, "changed while indexing: replaced by another file"),  # an editor's atomic save
+        (_to_fifo, "changed while indexing: no longer a regular file"),
+        (_to_nothing, "cannot read: deleted while indexing"),  # gone: removed from the index
+    ],
+)
+def test_an_indexed_file_that_changes_under_the_run_keeps_its_last_version_until_it_settles(tmp_path, change, reason):
+    """A file indexed before, caught mid-change by the next run, lost its indexed version (removed,
+    as if deleted) until some later run: a file being written while a one-off ``index`` ran was not
+    searchable at all. It is there: its last version stays, the skip says so, the next run reads it."""
+    root = _workspace(tmp_path)
+    (root / "victim.md").write_text("# Victim\n\nthe first version, about tapirs\n")
+    brain = Brain(root)
+    brain.index()
+    (root / "victim.md").write_text("# Victim\n\nthe second version, about tapirs and okapis\n")
+
+    def progress(p: IndexProgress) -> None:
+        if p.phase == "indexing" and p.current_file == "victim.md" and not changed:
+            change(root, tmp_path, "victim.md")
+            changed.append(True)
+
+    changed: list[bool] = []
+    report = brain.index(progress=progress)
+    assert changed
+    skipped = {s.path: s.reason for s in report.skipped}
+    if not reason.startswith("changed"):
+        assert skipped == {"victim.md": reason}
+        assert "victim.md" not in {h.source for h in brain.query("tapirs", mode="bm25").results}
+        return
+    assert [h.source for h in brain.query("tapirs", mode="bm25").results] == ["victim.md"]  # was: []
+    assert skipped == {"victim.md": f"{reason} (the version indexed before is kept)"}
+    assert report.files_deleted == 0
+    status = brain.status()
+    assert status.files["total"] == 3 and status.skipped == [{"path": "victim.md", "reason": skipped["victim.md"]}]
+    if (root / "victim.md").is_file():  # settled: the next run reads what is there now
+        again = brain.index()
+        assert again.files_indexed == 1 and not again.skipped
+        assert "okapi" in brain.query("okapi", mode="bm25").results[0].text
+
+
 def test_the_descriptor_must_lie_under_the_root_even_when_the_inode_matches(tmp_path):
     """A folder swapped for a link out of the root before the scan's stat: the scan saw the outside
     file's own inode, so only the check of where the opened descriptor lies stops the read."""

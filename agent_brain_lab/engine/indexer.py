@@ -61,13 +61,14 @@ from .types import (
     ProgressCallback,
     SkippedFile,
 )
-from .workspace import ScanOptions, Unreadable, WorkspaceFile, decode_text, read_bytes, scan
+from .workspace import ScanOptions, Unreadable, WorkspaceFile, decode_text, in_flux, read_bytes, scan
 
 Cancel = threading.Event | None  # set: the run stops at its next check
 
 EARLY_PUBLISH_MIN = 2000  # more texts to embed than this: publish keyword/graph search first, vectors as they come
 PUBLISH_EVERY = 5.0  # seconds between the generations that only add vectors
 PRUNE_EVERY = 16  # generations between embedding-cache clean-ups (it scans the cache)
+KEPT = "the version indexed before is kept"  # said of a file that changed under the run (_keep_in_flux)
 
 
 @dataclass(frozen=True)
@@ -212,11 +213,13 @@ class Indexer:
         seen = {f.path for f in files}
         deleted = sorted(p for p in previous if scope.covers(p) and p not in seen)
         run.report.files_total = len(files)
-        run.report.files_deleted = len(deleted)
 
         self._analyze_changed(run, files, previous, force, settings, notify, cancel)
         early = self._embed_before_publish(catalog, run, notify, cancel, defer)
-        deleted += [s.path for s in run.skipped if s.path in previous]  # indexed before, unreadable now
+        kept = _keep_in_flux(run, previous)
+        deleted = [p for p in deleted if p not in kept]
+        run.report.files_deleted = len(deleted)
+        deleted += [s.path for s in run.skipped if s.path in previous and s.path not in kept]  # unreadable now
         complete = False  # whether every live chunk of ``gen`` is known to have its vector
         if gen and not (run.staged or deleted or force or damaged or self._skips_changed(gen, run)):
             current = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"]  # nothing to commit
@@ -686,6 +689,18 @@ def adopt_unhashed_model(catalog: Catalog, embedder: Embedder) -> None:
     if spec.key != spec.identity and catalog.get_meta("model") == spec.identity:
         catalog.rename_vectors(spec.identity, spec.key)
         catalog.set_meta(model=spec.key)
+
+
+def _keep_in_flux(run: _Run, previous: dict[str, FileState]) -> set[str]:
+    """The indexed files this run could not read because they changed under it (``in_flux``): they
+    are there, so the version indexed before stays searchable (its recorded size and time make the
+    next run read them again), and their skip says so."""
+    kept: set[str] = set()
+    for i, s in enumerate(run.skipped):
+        if s.path in previous and in_flux(s.reason):
+            kept.add(s.path)
+            run.skipped[i] = SkippedFile(s.path, f"{s.reason} ({KEPT})")
+    return kept
 
 
 def _prepare_file(

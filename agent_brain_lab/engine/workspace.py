@@ -140,6 +140,17 @@ TEST_FILE = re.compile(
 )
 
 
+# The start of every skip reason that says a file moved under the reader (replaced, grown, turned into
+# a link or a pipe between the scan and the read): the file is there, only this look at it failed, so
+# a version indexed before is kept (engine/indexer.py) until a run reads it settled.
+CHANGED = "changed while indexing"
+
+
+def in_flux(reason: str) -> bool:
+    """Whether a skip ``reason`` says the file changed under the reader (see :data:`CHANGED`)."""
+    return reason.startswith(CHANGED)
+
+
 class Unreadable(BrainError):
     """A file that classify() accepted but whose content cannot be indexed; str() is the reason."""
 
@@ -226,7 +237,7 @@ def read_bytes(f: WorkspaceFile) -> bytes:
     except OSError as err:
         raise Unreadable(os_reason(err)) from None
     if len(data) > f.size:
-        raise Unreadable("file changed while indexing")
+        raise Unreadable(f"{CHANGED}: it grew while it was read")
     return data
 
 
@@ -243,16 +254,16 @@ def open_scanned(path: Path, device: int, inode: int, root: Path) -> int:
         fd = os.open(path, OPEN_FLAGS)
     except OSError as err:
         if err.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink where the scan saw a file
-            raise Unreadable("changed while indexing: now a symlink") from None
+            raise Unreadable(f"{CHANGED}: now a symlink") from None
         raise Unreadable(os_reason(err)) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise Unreadable("changed while indexing: no longer a regular file")
+            raise Unreadable(f"{CHANGED}: no longer a regular file")
         if (st.st_dev, st.st_ino) != (device, inode):
-            raise Unreadable("changed while indexing: replaced by another file")
+            raise Unreadable(f"{CHANGED}: replaced by another file")
         if not _opened_inside(fd, path, st, root):
-            raise Unreadable("changed while indexing: now outside the workspace")
+            raise Unreadable(f"{CHANGED}: now outside the workspace")
     except OSError as err:
         os.close(fd)
         raise Unreadable(os_reason(err)) from None
@@ -522,7 +533,7 @@ class _Walker:
                 return "symlink to a file outside the workspace"
         st = os.stat(abs_path, follow_symlinks=False)
         if not stat.S_ISREG(st.st_mode):
-            return "changed while indexing: no longer a regular file"
+            return f"{CHANGED}: no longer a regular file"
         return abs_path, st
 
     def _skip_reason(
