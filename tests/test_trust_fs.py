@@ -345,6 +345,40 @@ def test_folders_and_files_another_user_keeps_private_are_skips_and_an_ignored_o
     _assert_no_secret(Brain(root), root)
 
 
+def test_a_gitignore_that_cannot_be_read_keeps_its_folder_out_and_says_so(tmp_path):
+    """The rules of a .gitignore the indexing user may not read were silently dropped, so what they
+    leave out (here a generated dump) was indexed. Now its folder is a skip naming why; a .gitignore
+    link to nothing is still no rules, and a link loop is a skip too."""
+    root = _workspace(tmp_path)
+    for folder in ("gen", "loop", "dangling"):
+        (root / folder).mkdir()
+        (root / folder / "dump.md").write_text(f"# Dump\n\n{SECRET}\n")
+        (root / folder / "kept.py").write_text("def kept():\n    return 1\n")
+    (root / "gen" / ".gitignore").write_text("*.md\n")
+    os.chown(root / "gen" / ".gitignore", OTHER_UID, OTHER_UID)
+    (root / "gen" / ".gitignore").chmod(0o600)
+    (root / "loop" / ".gitignore").symlink_to(".gitignore")
+    (root / "dangling" / ".gitignore").symlink_to("nowhere")
+
+    proc = _run_without_dac_override(
+        RESTRICTED_INDEX.replace(
+            "os.listdir(os.path.join(root, 'locked'))", "open(os.path.join(root, 'gen', '.gitignore'))"
+        ),
+        str(root),
+    )
+
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["skipped"] == {
+        "gen": "cannot read its .gitignore: permission denied",
+        "loop": "cannot read its .gitignore: symlink loop",
+    }, out
+    files, _ = scan(root, ScanOptions())
+    assert [f.path for f in files if f.path.startswith("dangling/")] == ["dangling/dump.md", "dangling/kept.py"]
+    brain = Brain(root)
+    assert not [h.source for h in brain.query(SECRET, mode="bm25", top_k=10).results if h.source.startswith("gen/")]
+
+
 # --------------------------------------------------------------------------- many skips stay small
 
 

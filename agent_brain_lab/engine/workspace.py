@@ -438,7 +438,11 @@ class _Walker:
         self.skipped.append(SkippedFile(rel, reason))
 
     def walk_dir(self, abs_dir: Path, rel_dir: str, ignores: list[tuple[str, pathspec.GitIgnoreSpec]]) -> None:
-        ignores = ignores + _load_gitignore(abs_dir, rel_dir)
+        try:
+            ignores = ignores + _load_gitignore(abs_dir, rel_dir)
+        except OSError as err:  # its rules cannot be applied: nothing in it is taken that they may leave out
+            self.skip(rel_dir or ".", os_reason(err, "cannot read its .gitignore"))
+            return
         self.folders.append(abs_dir)
         try:
             entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
@@ -594,19 +598,17 @@ def _printable(rel: str) -> str:
 
 
 def _load_gitignore(abs_dir: Path, rel_dir: str) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
-    """The folder's ``.gitignore`` rules (none if it has none, or it is not a regular file one can
-    read: a pipe there must not block the walk)."""
+    """The folder's ``.gitignore`` rules: none if it has none (or a dangling link) or it is not a
+    regular file (a pipe there must not block the walk); OSError if it is there but cannot be read
+    (no permission, a link loop, an I/O error): the folder cannot be walked by its rules."""
     try:
         fd = os.open(abs_dir / ".gitignore", OPEN_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    try:
-        with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                return []
-            lines = fh.read().decode("utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return []
+        lines = fh.read().decode("utf-8", errors="replace").splitlines()
     return [(rel_dir, pathspec.GitIgnoreSpec.from_lines(lines))]
 
 
