@@ -11,6 +11,7 @@ file the scan saw (same device and inode), still inside the root. Anything else 
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import re
@@ -310,20 +311,65 @@ def os_reason(err: OSError, what: str = "cannot read") -> str:
     return f"{what}: {detail}"
 
 
+# A byte-order mark names the encoding of UTF-16 and UTF-32 text (what Windows PowerShell writes by
+# default), whose bytes are full of NULs: told by its mark before any NUL test. UTF-32 LE first: its
+# mark begins with UTF-16 LE's.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+# An encoding declared in a comment on one of the first two lines: PEP 263's ``# -*- coding: latin-1 -*-``
+# (Python reads such a file so), Ruby's ``# encoding: ...``, Emacs' and vim's ``fileencoding=`` in any
+# comment syntax. Looked at only when the bytes are not UTF-8.
+_CODING = re.compile(rb"[ \t\f]*(?:#|//|/\*|--|;|%|<!--|\.\.).*?(?:file)?coding[:=][ \t]*([-\w.]+)")
+
+
+def _bom_encoding(data: bytes) -> str | None:
+    return next((encoding for bom, encoding in _BOMS if data.startswith(bom)), None)
+
+
 def is_binary(data: bytes) -> bool:
-    """Whether a file is binary: a NUL byte among its first ``SNIFF_BYTES``."""
-    return b"\x00" in data[:SNIFF_BYTES]
+    """Whether a file is binary: a NUL among its first ``SNIFF_BYTES`` (characters, for UTF-16 or
+    UTF-32 text with its byte-order mark; bytes otherwise)."""
+    head = data[:SNIFF_BYTES]
+    encoding = _bom_encoding(head)
+    if encoding is None:
+        return b"\x00" in head
+    return "\x00" in codecs.getincrementaldecoder(encoding)("replace").decode(head)
 
 
 def decode_text(data: bytes) -> str:
-    """Text of a file's bytes, as read_text returns it (for callers that already hold the bytes)."""
+    """Text of a file's bytes, as read_text returns it (for callers that already hold the bytes):
+    UTF-8 (a BOM dropped), UTF-16/32 with their BOM, else the encoding its coding line declares."""
     if is_binary(data):
         raise Unreadable("binary file")
+    encoding = _bom_encoding(data)
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode(encoding or "utf-8-sig")
     except UnicodeDecodeError:
-        raise Unreadable("not valid UTF-8 text") from None
+        declared = None if encoding else _declared_encoding(data)
+        if declared is None:
+            raise Unreadable(f"not valid {(encoding or 'utf-8').upper()} text") from None
+        try:
+            text = data.decode(declared)
+        except (UnicodeDecodeError, LookupError):  # LookupError: no such encoding, or not one of text
+            raise Unreadable(f"not valid {declared} text, the encoding its coding line declares") from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _declared_encoding(data: bytes) -> str | None:
+    """The encoding a comment on the first two lines declares (see ``_CODING``), unless it is UTF-8."""
+    for line in data.split(b"\n", 2)[:2]:
+        found = _CODING.match(line)
+        if found is not None:
+            name = found[1].decode("ascii", "replace")
+            try:
+                return None if codecs.lookup(name).name == "utf-8" else name
+            except LookupError:
+                return name  # said so when decoding fails
+    return None
 
 
 def resolve_inside(root: Path, rel: str, must_exist: bool = True) -> Path:
