@@ -130,6 +130,30 @@ def test_status(indexed):
     assert str(root) in text
 
 
+def test_status_all_skipped_lists_every_skipped_file(tmp_path):
+    """The summary names five skipped files and says '`status --all-skipped` lists them'; that command
+    printed the same five. Now its text (and the magic's view) lists every one on a row of its own."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "README.md").write_text("# Readme\n\nplain\n")
+    names = [f"blob{i}.py" for i in range(8)] + ["new\nline.py"]
+    for name in names:
+        (root / name).write_bytes(b"\x00binary")
+    assert cli("index", cwd=root).returncode == 0
+    summary = cli("status", cwd=root).stdout
+    assert "… 4 more (`status --all-skipped` lists them)" in summary
+    listed = cli("status", "--all-skipped", cwd=root).stdout
+    rows = re.findall(r"^ +(\S.*) \(binary file\)$", listed, re.M)
+    assert sorted(rows) == sorted(n.replace("\n", "\\n") for n in names), listed
+    assert re.search(r"^skipped +9: 9 binary file$", listed, re.M), listed
+
+    from agent_brain_lab import render
+    from agent_brain_lab.kernel.magics import StatusView
+
+    view = StatusView(ok_json("status", "--all-skipped", cwd=root), all_skipped=True)  # what %brain status shows
+    assert all(n.replace("\n", "\\n") in render.status_html(view, view.all_skipped) for n in names)
+
+
 def test_graph(indexed):
     root, _ = indexed
     graph = ok_json("graph", "Cart", "--depth", "1", cwd=root)
