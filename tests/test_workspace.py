@@ -390,6 +390,15 @@ def test_size_limit_is_configurable_config_files_have_a_smaller_one_notebooks_a_
     assert {"notes/long.md", "plots.ipynb"} <= set(paths(root))
 
 
+def test_a_file_just_over_the_limit_says_by_how_much(root):
+    """'larger than 1.0 MB limit (1.0 MB)' read as a contradiction: the size is in bytes when rounded alike."""
+    write(root, "just.md", "x" * 1_002_842)
+    write(root, "well.md", "x" * 1_500_000)
+    reasons = skipped(root)
+    assert reasons["just.md"] == "larger than 1.0 MB limit (1,002,842 bytes)"
+    assert reasons["well.md"] == "larger than 1.0 MB limit (1.5 MB)"
+
+
 def test_human_size():
     assert ws.human_size(999) == "999 bytes"
     assert ws.human_size(1_000_000) == "1.0 MB"

@@ -419,6 +419,13 @@ def human_size(n: int) -> str:
     return f"{size / 1000:.1f} GB"
 
 
+def size_above(size: int, limit: int) -> str:
+    """``size`` as :func:`human_size` writes it, or in bytes when that reads the same as the ``limit``
+    it is above ("larger than 1.0 MB limit (1,002,842 bytes)", not "(1.0 MB)")."""
+    shown = human_size(size)
+    return f"{size:,} bytes" if shown == human_size(limit) else shown
+
+
 def _not_a_file(entry: os.DirEntry) -> str:
     """Why an entry that is neither a folder nor a regular file is skipped."""
     try:
@@ -598,7 +605,7 @@ class _Walker:
             elif kind[1] in CONFIG_LANGUAGES.values():
                 limit, what = min(limit, CONFIG_MAX_BYTES), " for config files"
             if size > limit:
-                return f"larger than {human_size(limit)} limit{what} ({human_size(size)})"
+                return f"larger than {human_size(limit)} limit{what} ({size_above(size, limit)})"
             if head is None:
                 head = self._head(abs_path, st)
         if head is not None and is_binary(head):
