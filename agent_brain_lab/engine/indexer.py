@@ -209,6 +209,8 @@ class Indexer:
         notify(IndexProgress("scanning"))
         files, skipped = _scan_scope(self.root, settings, scope)
         run = _Run(IndexReport(generation=gen), scope, skipped)
+        if not files and not skipped:
+            run.report.warnings += _all_left_out(self.root, scope)
         previous = catalog.live_files(gen, scope.paths) if gen else {}  # a scoped run reads its scope's files only
         seen = {f.path for f in files}
         deleted = sorted(p for p in previous if scope.covers(p) and p not in seen)
@@ -756,6 +758,28 @@ def _scan_scope(root: Path, settings: IndexSettings, scope: Scope) -> tuple[list
         files.update((f.path, f) for f in found if scope.covers(f.path))
         skipped.update((s.path, s) for s in skips if scope.covers(s.path))
     return sorted(files.values(), key=lambda f: f.path), sorted(skipped.values(), key=lambda s: s.path)
+
+
+def _all_left_out(root: Path, scope: Scope) -> list[str]:
+    """Why a run that found nothing to index or skip found nothing, when its scope is not empty: the
+    rules left every file out (a .gitignore of ``*``, an include that matches nothing); else nothing."""
+    for sub in scope.paths:
+        target = root / sub
+        try:
+            if target.is_dir():
+                with os.scandir(target) as entries:
+                    there = any(e.name != ".agent-brain" for e in entries)
+            else:
+                there = target.exists()
+        except OSError:  # cannot look: the scan said so, if it matters
+            continue
+        if there:
+            where = repr(sub) if sub else "the workspace"
+            return [
+                f"nothing to index in {where}: .gitignore, the built-in excludes, the hidden-file rule"
+                " or this run's include/exclude globs leave every file there out"
+            ]
+    return []
 
 
 def _spec(globs: tuple[str, ...]) -> pathspec.PathSpec:
