@@ -556,9 +556,10 @@ def _globs(data: dict, name: str, stars: int | None = None) -> tuple[str, ...]:
     for glob in (v.strip() for v in _string_list(data, name, None, MAX_GLOBS, MAX_GLOB_CHARS)):
         if not glob:
             continue
-        if glob.startswith("/") or ".." in glob.replace("\\", "/").split("/"):
+        posix = glob.replace("\\", "/")  # a Windows separator: checked as the glob that is matched
+        if posix.startswith("/") or ".." in posix.split("/"):
             raise InvalidRequest(name, f"{glob!r} must be relative to the workspace root")
-        glob = glob.replace("\\", "/").removeprefix("./")
+        glob = posix.removeprefix("./")
         try:
             compile_glob(glob)
         except GlobError as err:
