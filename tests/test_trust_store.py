@@ -279,7 +279,7 @@ def test_a_manifest_that_is_json_but_not_a_manifest_is_diagnosed(ws):
 
 
 def test_current_naming_a_missing_or_no_generation_is_repaired_by_a_plain_index(template, tmp_path):
-    for current in ("7\n", "not a number\n"):
+    for current in ("7\n", "not a number\n", "9" * 4000):  # 4000 digits: was a raw 'File name too long'
         root = tmp_path / f"current-{len(current)}"
         shutil.copytree(template, root)
         (root / ".agent-brain" / "CURRENT").write_text(current)
