@@ -379,6 +379,42 @@ def test_a_gitignore_that_cannot_be_read_keeps_its_folder_out_and_says_so(tmp_pa
     assert not [h.source for h in brain.query(SECRET, mode="bm25", top_k=10).results if h.source.startswith("gen/")]
 
 
+def test_a_gitignore_built_to_be_slow_is_a_skip_not_a_hang(tmp_path):
+    """A cloned repository's .gitignore is untrusted: a pattern of many stars backtracks in pathspec's
+    regex (9 stars against a 60-character name: minutes per file), and a 300 MB one (sparse: NULs) was
+    compiled for more than 14 minutes. Either hung the scan; now its folder is a skip, at once."""
+    root = _workspace(tmp_path)
+    (root / "trap").mkdir()
+    (root / "trap" / ".gitignore").write_text("*.log\n" + "*a" * 12 + "*b\n")
+    (root / "trap" / ("a" * 60 + ".md")).write_text("# Trap\n")
+    (root / "huge").mkdir()
+    with open(root / "huge" / ".gitignore", "wb") as fh:
+        fh.truncate(300 * 1024 * 1024)
+    (root / "huge" / "h.md").write_text("# H\n")
+    (root / "fine").mkdir()
+    (root / "fine" / ".gitignore").write_text("**/build/**/*.o\n\\*\\*\\*\\*.txt\n# *a*a*a*a*a comment\n")
+    (root / "fine" / "f.md").write_text("# F\n")
+    code = (
+        "import json, sys; from agent_brain_lab.engine.workspace import scan, ScanOptions;"
+        "files, skipped = scan(sys.argv[1], ScanOptions());"
+        "print(json.dumps([[f.path for f in files], {s.path: s.reason for s in skipped}]))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    started = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(root)], env=env, capture_output=True, text=True, timeout=120
+    )  # the old code is still matching after the timeout: the test fails there
+    assert proc.returncode == 0, proc.stderr
+    assert time.monotonic() - started < 60
+    files, skipped = json.loads(proc.stdout)
+    assert skipped == {
+        "huge": "its .gitignore is larger than 100.0 KB",
+        "trap": "its .gitignore has a pattern too slow to match (more than 3 '*' besides '**' folders): "
+        + ("*a" * 12 + "*b")[:60],
+    }
+    assert "fine/f.md" in files and not [f for f in files if f.startswith(("trap/", "huge/"))]
+
+
 # --------------------------------------------------------------------------- many skips stay small
 
 

@@ -27,9 +27,12 @@ except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
 from .config import MAX_FILE_BYTES
-from .types import BrainError, InvalidRequest, SkippedFile
+from .globs import regex_stars
+from .labels import printable
+from .types import MAX_INDEX_GLOB_STARS, BrainError, InvalidRequest, SkippedFile
 
 SNIFF_BYTES = 8192
+GITIGNORE_MAX_BYTES = 100_000  # a .gitignore is a few KB; pathspec compiles ~80 KB of patterns a second
 CONFIG_MAX_BYTES = 200_000  # config-ish files (json/yaml/...) above this are data dumps, not docs
 NOTEBOOK_SIZE_FACTOR = 10  # a notebook's bytes are mostly outputs (images), which are not indexed
 
@@ -493,8 +496,9 @@ class _Walker:
     def walk_dir(self, abs_dir: Path, rel_dir: str, ignores: list[tuple[str, pathspec.GitIgnoreSpec]]) -> None:
         try:
             ignores = ignores + _load_gitignore(abs_dir, rel_dir)
-        except OSError as err:  # its rules cannot be applied: nothing in it is taken that they may leave out
-            self.skip(rel_dir or ".", os_reason(err, "cannot read its .gitignore"))
+        except (OSError, Unusable) as err:  # its rules cannot be applied: nothing is taken that they may leave out
+            reason = os_reason(err, "cannot read its .gitignore") if isinstance(err, OSError) else str(err)
+            self.skip(rel_dir or ".", reason)
             return
         self.folders.append(abs_dir)
         try:
@@ -650,10 +654,16 @@ def _printable(rel: str) -> str:
     return os.fsencode(rel).decode("utf-8", "backslashreplace")
 
 
+class Unusable(Exception):
+    """A folder's .gitignore whose rules cannot be applied in bounded time; str() is the skip reason."""
+
+
 def _load_gitignore(abs_dir: Path, rel_dir: str) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
     """The folder's ``.gitignore`` rules: none if it has none (or a dangling link) or it is not a
     regular file (a pipe there must not block the walk); OSError if it is there but cannot be read
-    (no permission, a link loop, an I/O error): the folder cannot be walked by its rules."""
+    (no permission, a link loop, an I/O error), :class:`Unusable` if its rules cannot be applied in
+    bounded time (a cloned repository's file is untrusted: larger than ``GITIGNORE_MAX_BYTES``, or a
+    pattern with more ``*`` than include/exclude globs may hold): the folder cannot be walked by them."""
     try:
         fd = os.open(abs_dir / ".gitignore", OPEN_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
     except (FileNotFoundError, NotADirectoryError):
@@ -661,7 +671,16 @@ def _load_gitignore(abs_dir: Path, rel_dir: str) -> list[tuple[str, pathspec.Git
     with os.fdopen(fd, "rb") as fh:
         if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
             return []
-        lines = fh.read().decode("utf-8", errors="replace").splitlines()
+        data = fh.read(GITIGNORE_MAX_BYTES + 1)
+    if len(data) > GITIGNORE_MAX_BYTES:
+        raise Unusable(f"its .gitignore is larger than {human_size(GITIGNORE_MAX_BYTES)}")
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    for line in lines:
+        if not line.lstrip().startswith("#") and regex_stars(line) > MAX_INDEX_GLOB_STARS:
+            raise Unusable(
+                f"its .gitignore has a pattern too slow to match (more than {MAX_INDEX_GLOB_STARS} '*'"
+                f" besides '**' folders): {printable(line[:60])}"
+            )
     return [(rel_dir, pathspec.GitIgnoreSpec.from_lines(lines))]
 
 
