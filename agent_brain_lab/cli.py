@@ -26,7 +26,6 @@ PROG = "agent-brain-lab"
 _TEXT: dict[str, Callable[[Any], str]] = {
     "index": render.report_text,
     "query": render.response_text,
-    "status": render.status_text,
     "graph": render.graph_text,
 }
 
@@ -56,6 +55,8 @@ def _print(ns: argparse.Namespace, result: Any) -> None:
         print(json.dumps(commands.as_data(ns, result), indent=2, ensure_ascii=False))
     elif ns.command == "reset":
         print(render.reset_text(result, ns.root))
+    elif ns.command == "status":
+        print(render.status_text(result, ns.request.all_skipped))
     else:
         print(_TEXT[ns.command](result))
 

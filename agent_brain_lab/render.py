@@ -236,7 +236,9 @@ def progress_counts(p: IndexProgress) -> str:
 # --------------------------------------------------------------------------- status
 
 
-def _status_rows(status: dict) -> list[tuple[str, str]]:
+def _status_rows(status: dict, all_skipped: bool = False) -> list[tuple[str, str]]:
+    """The rows of a status; ``all_skipped`` (``status --all-skipped``): every skipped file on a row of
+    its own after the counts, instead of the first few named in the counts' row."""
     files, chunks, graph, model = (status.get(k) or {} for k in ("files", "chunks", "graph", "model"))
     rows = [
         ("state", str(status.get("state"))),
@@ -262,7 +264,11 @@ def _status_rows(status: dict) -> list[tuple[str, str]]:
         rows.append(("semantic search", semantic_share(status["coverage"])))
     skipped = status.get("skipped") or []
     if skipped or status.get("skipped_total"):
-        rows.append(("skipped", skipped_summary(skipped, status.get("skipped_total"), status.get("skipped_by_reason"))))
+        shown = 0 if all_skipped else SKIPPED_SHOWN
+        counts = skipped_summary(skipped, status.get("skipped_total"), status.get("skipped_by_reason"), shown)
+        rows.append(("skipped", counts))
+        if all_skipped:
+            rows += [("", f"{printable(s['path'])} ({s['reason']})") for s in skipped]
     return rows
 
 
@@ -301,14 +307,14 @@ def _duration(seconds: float) -> str:
     return f"{round(seconds)} s" if seconds < 90 else f"{round(seconds / 60)} min"
 
 
-def status_text(status: dict) -> str:
-    rows = _status_rows(status)
+def status_text(status: dict, all_skipped: bool = False) -> str:
+    rows = _status_rows(status, all_skipped)
     pad = max(len(k) for k, _ in rows)
     return "\n".join(f"{k:<{pad}}  {v}" for k, v in rows)
 
 
-def status_html(status: dict) -> str:
-    return _table(_status_rows(status))
+def status_html(status: dict, all_skipped: bool = False) -> str:
+    return _table(_status_rows(status, all_skipped))
 
 
 # --------------------------------------------------------------------------- graph neighbourhood

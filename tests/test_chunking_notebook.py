@@ -167,6 +167,8 @@ def test_broken_fixture_notebook():
         ('{"cells": [3]}', "cell 0 is not an object"),
         ('{"cells": [{"cell_type": "code", "source": 5}]}', "cell 0 has no text source"),
         ('{"cells": [{"cell_type": "markdown", "source": ["a", 1]}]}', "cell 0 has no text source"),
+        # was 'could not be analysed (ValueError: Exceeds the limit (4300 digits) ... use sys.set_int_max_str_digits()'
+        ('{"cells": [], "nbformat": ' + "9" * 5000 + "}", "a number longer than 4300 digits"),
     ],
 )
 def test_not_a_notebook(text, why):

@@ -130,6 +130,49 @@ def test_status(indexed):
     assert str(root) in text
 
 
+def test_status_all_skipped_lists_every_skipped_file(tmp_path):
+    """The summary names five skipped files and says '`status --all-skipped` lists them'; that command
+    printed the same five. Now its text (and the magic's view) lists every one on a row of its own."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "README.md").write_text("# Readme\n\nplain\n")
+    names = [f"blob{i}.py" for i in range(8)] + ["new\nline.py"]
+    for name in names:
+        (root / name).write_bytes(b"\x00binary")
+    assert cli("index", cwd=root).returncode == 0
+    summary = cli("status", cwd=root).stdout
+    assert "… 4 more (`status --all-skipped` lists them)" in summary
+    listed = cli("status", "--all-skipped", cwd=root).stdout
+    rows = re.findall(r"^ +(\S.*) \(binary file\)$", listed, re.M)
+    assert sorted(rows) == sorted(n.replace("\n", "\\n") for n in names), listed
+    assert re.search(r"^skipped +9: 9 binary file$", listed, re.M), listed
+
+    from agent_brain_lab import render
+    from agent_brain_lab.kernel.magics import StatusView
+
+    view = StatusView(ok_json("status", "--all-skipped", cwd=root), all_skipped=True)  # what %brain status shows
+    assert all(n.replace("\n", "\\n") in render.status_html(view, view.all_skipped) for n in names)
+
+
+def test_bidi_controls_in_names_and_code_are_shown_escaped(tmp_path):
+    """A name with U+202E (right-to-left override) is displayed reversed by a terminal ('invoice\\u202egpj.py'
+    reads 'invoiceyp.jpg'), and code carrying bidi controls reads other than it runs (Trojan Source):
+    both reached the terminal raw; they are escaped like every other control character now."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "invoice\u202egpj.py").write_text("def invoice_total():\n    return 1\n")
+    (root / "access.py").write_text(
+        "def is_admin(user):\n"
+        "    # check \u202e } \u2066if user.admin:\u2069 \u2066 # begin admins only\n"
+        "    return False\n"
+    )
+    assert cli("index", cwd=root).returncode == 0
+    for query in ("invoice_total", "is_admin admins"):
+        out = cli("query", query, "--mode", "bm25", cwd=root).stdout
+        assert not any(c in out for c in "\u202e\u2066\u2069"), out
+    assert "invoice\\u202egpj.py:1-2" in cli("query", "invoice_total", "--mode", "bm25", cwd=root).stdout
+
+
 def test_graph(indexed):
     root, _ = indexed
     graph = ok_json("graph", "Cart", "--depth", "1", cwd=root)

@@ -25,7 +25,9 @@ def assert_no_controls(text: str) -> None:
         assert char not in text, repr(char)
 
 
-@pytest.mark.parametrize("name", ["a\nb", "a\rb", "a\x1b[31mb", "a\tb", "a\x00b", "a\x9bb"])
+@pytest.mark.parametrize(
+    "name", ["a\nb", "a\rb", "a\x1b[31mb", "a\tb", "a\x00b", "a\x9bb", "a\u202eb", "a\u2066b", "a\u200fb", "a\u2028b"]
+)
 def test_printable_escapes_each_control_character_repr_style(name):
     shown = render.printable(name)
     assert shown == repr(name)[1:-1]

@@ -105,6 +105,27 @@ def test_float_strings_in_ascii_are_accepted():
     assert QueryRequest.build({"query": "x", "similarity_threshold": "-.5"}).similarity_threshold == -0.5
 
 
+@pytest.mark.parametrize("glob", ["/etc/*", "\\etc\\*", "\\\\server\\share\\*", "a\\..\\..\\*", "./../x", "**/../*"])
+@pytest.mark.parametrize(
+    "build, field",
+    [
+        (lambda g: QueryRequest.build({"query": "x", "file_paths": [g]}), "file_paths"),
+        (lambda g: IndexRequest.build({"include": [g]}), "include"),
+        (lambda g: IndexRequest.build({"exclude": g}), "exclude"),
+    ],
+)
+def test_a_glob_out_of_the_root_is_refused_however_its_separators_are_spelled(glob, build, field):
+    """A backslash is a separator (the glob matched is ``/etc/*``), so ``\\etc\\*`` was taken as a
+    filter matching nothing where ``/etc/*`` is refused: both are refused now, naming the field."""
+    with pytest.raises(InvalidRequest) as raised:
+        build(glob)
+    assert raised.value.field == field and "must be relative to the workspace root" in str(raised.value)
+
+
+def test_a_glob_with_windows_separators_is_matched_with_slashes():
+    assert QueryRequest.build({"query": "x", "file_paths": ["src\\**\\*.py"]}).file_paths == ("src/**/*.py",)
+
+
 # --------------------------------------------------------------------------- text
 
 

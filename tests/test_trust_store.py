@@ -132,6 +132,28 @@ def test_an_empty_workspace_indexes_and_answers_nothing(tmp_path):
     for mode in MODES:
         assert brain.query("anything at all", mode=mode).results == [], mode
     assert brain.graph_entity("Anything").matches == []
+    assert report.warnings == []  # nothing there: nothing to explain
+
+
+def test_a_run_whose_rules_leave_every_file_out_says_so(tmp_path):
+    """'Indexed 0 of 0 files' was all a run said when a .gitignore of '*' (or an include matching
+    nothing, a path in an excluded folder) left out every file there: the same words as an empty folder."""
+    write(tmp_path, "src/app.py", "def app():\n    return 1\n")
+    write(tmp_path, "build/out.py", "def out():\n    return 1\n")
+    brain = Brain(tmp_path)
+    assert brain.index().warnings == []
+    for run in ({"include": ["*.rs"]}, {"path": "build"}):
+        report = brain.index(**run)
+        assert report.files_total == 0 and len(report.warnings) == 1, run
+        assert "leave every file there out" in report.warnings[0], report.warnings
+    write(tmp_path, ".gitignore", "*\n")
+    report = brain.index()
+    assert report.files_deleted == 1 and report.chunks_total == 0
+    assert report.warnings == [
+        "nothing to index in the workspace: .gitignore, the built-in excludes, the hidden-file rule"
+        " or this run's include/exclude globs leave every file there out"
+    ]
+    assert "warning: nothing to index in the workspace" in cli(tmp_path, "index").stdout
 
 
 def test_deleting_every_file_leaves_nothing_searchable(ws):
@@ -257,7 +279,7 @@ def test_a_manifest_that_is_json_but_not_a_manifest_is_diagnosed(ws):
 
 
 def test_current_naming_a_missing_or_no_generation_is_repaired_by_a_plain_index(template, tmp_path):
-    for current in ("7\n", "not a number\n"):
+    for current in ("7\n", "not a number\n", "9" * 4000):  # 4000 digits: was a raw 'File name too long'
         root = tmp_path / f"current-{len(current)}"
         shutil.copytree(template, root)
         (root / ".agent-brain" / "CURRENT").write_text(current)

@@ -64,7 +64,7 @@ class Lines:
 class Following:
     """``follow`` on a thread, with every run's paths recorded."""
 
-    def __init__(self, root: Path, delay: float = 0.3):
+    def __init__(self, root: Path, delay: float = 0.3, polling: bool | None = None):
         self.brain = Brain(root)
         self.runs: list[list[str]] = []
         self.failures: list[tuple[list[str], BaseException, float]] = []
@@ -79,6 +79,7 @@ class Following:
                 "on_failure": lambda paths, err, wait: self.failures.append((paths, err, wait)),
                 "delay": delay,
                 "stop": self.stop,
+                "force_polling": polling,
             },
             daemon=True,
         )
@@ -159,6 +160,30 @@ def test_own_writes_ignored_files_and_editor_temp_files_trigger_nothing(followin
     eventually(lambda: sources(following.brain, "cobaltheron") == {"docs/sentinel.md"})
     eventually(lambda: len(following.runs) > runs_before, what="the run's report")  # a query may beat it
     assert following.runs[runs_before:] == [["docs/sentinel.md"]]
+
+
+@pytest.mark.parametrize("polling", [False, True], ids=["events", "polling"])
+def test_a_file_name_that_is_not_utf8_does_not_end_the_watch(workspace, polling):
+    """watchfiles cannot hand out a name that is not UTF-8 and raises on every later look: the watch
+    thread died (state "off: stopped") and nothing was followed any more. Now the watch is set up
+    again, what changed with that name is looked at, and the name is reported as skipped."""
+    following = Following(workspace, polling=polling)
+    try:
+        brain = following.brain
+        (workspace / "docs" / "beside.md").write_text("# Beside\n\nThe umberfinch sings.\n")
+        with open(os.fsencode(workspace / "docs") + b"/caf\xe9.md", "wb") as f:
+            f.write(b"# Cafe\n\nLatin-1 name.\n")
+        (workspace / "docs" / "new").mkdir()  # a folder made in the same burst: its files were seen by no watch
+        (workspace / "docs" / "new" / "inner.md").write_text("# Inner\n\nThe tawnyowl hoots.\n")
+        eventually(lambda: sources(brain, "umberfinch tawnyowl") == {"docs/beside.md", "docs/new/inner.md"})
+        (workspace / "later.md").write_text("# Later\n\nThe vermilionkite soars.\n")  # still followed
+        eventually(lambda: sources(brain, "vermilionkite") == {"later.md"}, what="a change after the bad name")
+        assert following.states[-1].mode == ("polling" if polling else "events"), following.states
+        skipped = {s["path"]: s["reason"] for s in brain.status(all_skipped=True).skipped}
+        assert skipped == {"docs/caf\\xe9.md": "file name is not valid UTF-8"}
+        assert not following.failures
+    finally:
+        following.close()
 
 
 @pytest.mark.parametrize("polling", [False, True], ids=["events", "polling"])

@@ -390,6 +390,15 @@ def test_size_limit_is_configurable_config_files_have_a_smaller_one_notebooks_a_
     assert {"notes/long.md", "plots.ipynb"} <= set(paths(root))
 
 
+def test_a_file_just_over_the_limit_says_by_how_much(root):
+    """'larger than 1.0 MB limit (1.0 MB)' read as a contradiction: the size is in bytes when rounded alike."""
+    write(root, "just.md", "x" * 1_002_842)
+    write(root, "well.md", "x" * 1_500_000)
+    reasons = skipped(root)
+    assert reasons["just.md"] == "larger than 1.0 MB limit (1,002,842 bytes)"
+    assert reasons["well.md"] == "larger than 1.0 MB limit (1.5 MB)"
+
+
 def test_human_size():
     assert ws.human_size(999) == "999 bytes"
     assert ws.human_size(1_000_000) == "1.0 MB"
@@ -507,6 +516,51 @@ def fixture_file(root: Path, rel: str) -> WorkspaceFile:
 def test_read_text_rejects_latin1_with_a_reason(root):
     with pytest.raises(Unreadable, match="^not valid UTF-8 text$"):
         read_text(fixture_file(root, "legacy/latin1.txt"))
+
+
+def test_text_in_utf16_or_utf32_with_its_bom_is_text_not_binary(tmp_path):
+    """UTF-16 (what Windows PowerShell writes by default) is full of NUL bytes: it was skipped as a
+    'binary file'. Its byte-order mark names the encoding; a NUL *character* still means binary."""
+    from agent_brain_lab import Brain
+
+    root = tmp_path / "ws"
+    body = "# Notes\r\n\r\nThe quillfeather ledger, café.\r\n"
+    for name, encoding in (("le16.md", "utf-16-le"), ("be16.md", "utf-16-be"), ("le32.md", "utf-32-le")):
+        write(root, name, "\ufeff".encode(encoding) + body.encode(encoding))
+    write(root, "fake.md", "\ufeff".encode("utf-16-le") + "text\x00\x01\x02".encode("utf-16-le"))  # NUL chars
+    write(root, "torn.md", "\ufeff".encode("utf-16-le") + "ab".encode("utf-16-le") + b"\x00\xd8")  # lone surrogate
+    files, skipped = scan(root, ScanOptions())
+    assert {s.path: s.reason for s in skipped} == {"fake.md": "binary file"}
+    texts = {f.path: read_text(f) for f in files if f.path != "torn.md"}
+    assert texts == dict.fromkeys(["be16.md", "le16.md", "le32.md"], "# Notes\n\nThe quillfeather ledger, café.\n")
+    with pytest.raises(Unreadable, match="^not valid UTF-16 text$"):
+        read_text(next(f for f in files if f.path == "torn.md"))
+    brain = Brain(root)
+    brain.index()
+    assert {h.source for h in brain.query("quillfeather", mode="bm25").results} == {"be16.md", "le16.md", "le32.md"}
+
+
+def test_a_file_that_declares_its_encoding_is_read_in_it(root):
+    """A Latin-1 Python file with a PEP 263 coding line (Python runs it) was skipped as 'not valid
+    UTF-8 text'. The declaration on one of the first two lines is honoured when the bytes are not UTF-8."""
+    write(root, "old/legacy.py", "#!/usr/bin/env python\n# -*- coding: latin-1 -*-\nNAME = 'café'\n".encode("latin-1"))
+    write(root, "old/legacy.rb", "# encoding: iso-8859-15\nputs '€'\n".encode("iso-8859-15"))
+    write(root, "old/unknown.py", "# coding: no-such-codec\nNAME = 'café'\n".encode("latin-1"))
+    write(root, "old/notext.py", "# coding: zlib_codec\nNAME = 'café'\n".encode("latin-1"))  # not a text encoding
+    write(root, "old/third.py", "\n\n# coding: latin-1\nNAME = 'café'\n".encode("latin-1"))  # too late
+    write(root, "old/liar.py", "# coding: utf-8\nNAME = 'café'\n".encode("latin-1"))
+    files = {f.path: f for f in scan(root, ScanOptions(), "old")[0]}
+    assert read_text(files["old/legacy.py"]).endswith("NAME = 'café'\n")
+    assert read_text(files["old/legacy.rb"]) == "# encoding: iso-8859-15\nputs '€'\n"
+    expected = {
+        "old/unknown.py": "^not valid no-such-codec text, the encoding its coding line declares$",
+        "old/notext.py": "^not valid zlib_codec text, the encoding its coding line declares$",
+        "old/third.py": "^not valid UTF-8 text$",
+        "old/liar.py": "^not valid UTF-8 text$",
+    }
+    for path, reason in expected.items():
+        with pytest.raises(Unreadable, match=reason):
+            read_text(files[path])
 
 
 def test_read_text_rejects_binary(root):

@@ -94,6 +94,14 @@ class Glob:
         return states
 
 
+def regex_stars(glob: str) -> int:
+    """The ``*`` wildcards of a glob that a translation to ``re`` (pathspec's, for include/exclude
+    globs and .gitignore patterns) turns into ``[^/]*``: every one but whole ``**`` folders and escaped
+    ``\\*``. Matching backtracks polynomially in their number: with 4, a 250-character name takes
+    seconds against one pattern, with 9 a 60-character one minutes."""
+    return sum(len(re.findall(r"(?<!\\)\*", segment)) for segment in glob.split("/") if segment != "**")
+
+
 @lru_cache(maxsize=512)
 def compile_glob(glob: str) -> Glob:
     """Parse a root-relative glob; raises GlobError for a malformed character class."""

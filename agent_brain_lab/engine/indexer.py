@@ -61,13 +61,14 @@ from .types import (
     ProgressCallback,
     SkippedFile,
 )
-from .workspace import ScanOptions, Unreadable, WorkspaceFile, decode_text, read_bytes, scan
+from .workspace import ScanOptions, Unreadable, WorkspaceFile, decode_text, in_flux, read_bytes, scan
 
 Cancel = threading.Event | None  # set: the run stops at its next check
 
 EARLY_PUBLISH_MIN = 2000  # more texts to embed than this: publish keyword/graph search first, vectors as they come
 PUBLISH_EVERY = 5.0  # seconds between the generations that only add vectors
 PRUNE_EVERY = 16  # generations between embedding-cache clean-ups (it scans the cache)
+KEPT = "the version indexed before is kept"  # said of a file that changed under the run (_keep_in_flux)
 
 
 @dataclass(frozen=True)
@@ -208,15 +209,19 @@ class Indexer:
         notify(IndexProgress("scanning"))
         files, skipped = _scan_scope(self.root, settings, scope)
         run = _Run(IndexReport(generation=gen), scope, skipped)
+        if not files and not skipped:
+            run.report.warnings += _all_left_out(self.root, scope)
         previous = catalog.live_files(gen, scope.paths) if gen else {}  # a scoped run reads its scope's files only
         seen = {f.path for f in files}
         deleted = sorted(p for p in previous if scope.covers(p) and p not in seen)
         run.report.files_total = len(files)
-        run.report.files_deleted = len(deleted)
 
         self._analyze_changed(run, files, previous, force, settings, notify, cancel)
         early = self._embed_before_publish(catalog, run, notify, cancel, defer)
-        deleted += [s.path for s in run.skipped if s.path in previous]  # indexed before, unreadable now
+        kept = _keep_in_flux(run, previous)
+        deleted = [p for p in deleted if p not in kept]
+        run.report.files_deleted = len(deleted)
+        deleted += [s.path for s in run.skipped if s.path in previous and s.path not in kept]  # unreadable now
         complete = False  # whether every live chunk of ``gen`` is known to have its vector
         if gen and not (run.staged or deleted or force or damaged or self._skips_changed(gen, run)):
             current = read_manifest(self.index_dir.gen_path(gen))["chunks"]["total"]  # nothing to commit
@@ -688,6 +693,18 @@ def adopt_unhashed_model(catalog: Catalog, embedder: Embedder) -> None:
         catalog.set_meta(model=spec.key)
 
 
+def _keep_in_flux(run: _Run, previous: dict[str, FileState]) -> set[str]:
+    """The indexed files this run could not read because they changed under it (``in_flux``): they
+    are there, so the version indexed before stays searchable (its recorded size and time make the
+    next run read them again), and their skip says so."""
+    kept: set[str] = set()
+    for i, s in enumerate(run.skipped):
+        if s.path in previous and in_flux(s.reason):
+            kept.add(s.path)
+            run.skipped[i] = SkippedFile(s.path, f"{s.reason} ({KEPT})")
+    return kept
+
+
 def _prepare_file(
     f: WorkspaceFile, data: bytes, settings: IndexSettings, check: Callable[[], None]
 ) -> tuple[list[tuple[Chunk, str, str]], dict]:
@@ -741,6 +758,28 @@ def _scan_scope(root: Path, settings: IndexSettings, scope: Scope) -> tuple[list
         files.update((f.path, f) for f in found if scope.covers(f.path))
         skipped.update((s.path, s) for s in skips if scope.covers(s.path))
     return sorted(files.values(), key=lambda f: f.path), sorted(skipped.values(), key=lambda s: s.path)
+
+
+def _all_left_out(root: Path, scope: Scope) -> list[str]:
+    """Why a run that found nothing to index or skip found nothing, when its scope is not empty: the
+    rules left every file out (a .gitignore of ``*``, an include that matches nothing); else nothing."""
+    for sub in scope.paths:
+        target = root / sub
+        try:
+            if target.is_dir():
+                with os.scandir(target) as entries:
+                    there = any(e.name != ".agent-brain" for e in entries)
+            else:
+                there = target.exists()
+        except OSError:  # cannot look: the scan said so, if it matters
+            continue
+        if there:
+            where = repr(sub) if sub else "the workspace"
+            return [
+                f"nothing to index in {where}: .gitignore, the built-in excludes, the hidden-file rule"
+                " or this run's include/exclude globs leave every file there out"
+            ]
+    return []
 
 
 def _spec(globs: tuple[str, ...]) -> pathspec.PathSpec:

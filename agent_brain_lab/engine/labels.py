@@ -16,7 +16,10 @@ from typing import Annotated
 
 from .described import Doc
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Control characters, and the characters that reorder or break the text around them where it is shown:
+# bidi marks, embeddings, overrides and isolates ("Trojan Source": code or a file name that reads other
+# than it is), line and paragraph separators.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 # The legs a result of each mode can carry, in the order they are shown: the legs the mode fuses
 # first, then (hybrid, multi) the vector and bm25 legs its blend heard. Graph mode answers with the
@@ -71,7 +74,8 @@ class Leg:
 
 
 def printable(text: object) -> str:
-    """``text`` safe to print: control characters (newline, escape, tab, ...) as repr-style escapes."""
+    """``text`` safe to print: control characters (newline, escape, tab, ...) and bidi controls
+    (``\\u202e``) as repr-style escapes."""
     text = str(text)
     if text.isprintable():  # most texts: no control character (they are all unprintable), nothing to replace
         return text

@@ -17,7 +17,7 @@ from typing import Annotated, Any, ClassVar, Literal, TypedDict, get_type_hints
 
 from . import labels
 from .described import OMITTED_WHEN_NONE, Doc, OneOf, Shape
-from .globs import GlobError, compile_glob
+from .globs import GlobError, compile_glob, regex_stars
 from .labels import Leg
 
 SOURCE_TYPES = ("doc", "code", "test", "notebook")
@@ -194,7 +194,7 @@ MAX_LIST_ITEMS = 32  # source_types, languages
 MAX_NAME_CHARS = 256  # a language, a source type, an entity name
 MAX_GLOBS = 32
 MAX_GLOB_CHARS = 256
-MAX_INDEX_GLOB_STARS = 3  # include/exclude go to pathspec's regexes, polynomial in the number of stars
+MAX_INDEX_GLOB_STARS = 3  # include/exclude and .gitignore patterns go to pathspec's regexes: globs.regex_stars
 MAX_REQUEST_PATHS = 256
 MAX_PATH_CHARS = 4096
 MAX_NAME_BYTES = 255  # one file or folder name, as the file system allows
@@ -556,14 +556,15 @@ def _globs(data: dict, name: str, stars: int | None = None) -> tuple[str, ...]:
     for glob in (v.strip() for v in _string_list(data, name, None, MAX_GLOBS, MAX_GLOB_CHARS)):
         if not glob:
             continue
-        if glob.startswith("/") or ".." in glob.replace("\\", "/").split("/"):
+        posix = glob.replace("\\", "/")  # a Windows separator: checked as the glob that is matched
+        if posix.startswith("/") or ".." in posix.split("/"):
             raise InvalidRequest(name, f"{glob!r} must be relative to the workspace root")
-        glob = glob.replace("\\", "/").removeprefix("./")
+        glob = posix.removeprefix("./")
         try:
             compile_glob(glob)
         except GlobError as err:
             raise InvalidRequest(name, f"{glob!r}: {err}") from None
-        if stars is not None and sum(seg.count("*") for seg in glob.split("/") if seg != "**") > stars:
+        if stars is not None and regex_stars(glob) > stars:
             raise InvalidRequest(name, f"{glob!r}: at most {stars} '*' wildcards besides whole '**' folders")
         globs.append(glob)
     return tuple(globs)

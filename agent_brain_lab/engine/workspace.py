@@ -11,6 +11,7 @@ file the scan saw (same device and inode), still inside the root. Anything else 
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import re
@@ -26,9 +27,12 @@ except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
 from .config import MAX_FILE_BYTES
-from .types import BrainError, InvalidRequest, SkippedFile
+from .globs import regex_stars
+from .labels import printable
+from .types import MAX_INDEX_GLOB_STARS, BrainError, InvalidRequest, SkippedFile
 
 SNIFF_BYTES = 8192
+GITIGNORE_MAX_BYTES = 100_000  # a .gitignore is a few KB; pathspec compiles ~80 KB of patterns a second
 CONFIG_MAX_BYTES = 200_000  # config-ish files (json/yaml/...) above this are data dumps, not docs
 NOTEBOOK_SIZE_FACTOR = 10  # a notebook's bytes are mostly outputs (images), which are not indexed
 
@@ -141,6 +145,17 @@ TEST_FILE = re.compile(
 )
 
 
+# The start of every skip reason that says a file moved under the reader (replaced, grown, turned into
+# a link or a pipe between the scan and the read): the file is there, only this look at it failed, so
+# a version indexed before is kept (engine/indexer.py) until a run reads it settled.
+CHANGED = "changed while indexing"
+
+
+def in_flux(reason: str) -> bool:
+    """Whether a skip ``reason`` says the file changed under the reader (see :data:`CHANGED`)."""
+    return reason.startswith(CHANGED)
+
+
 class Unreadable(BrainError):
     """A file that classify() accepted but whose content cannot be indexed; str() is the reason."""
 
@@ -227,7 +242,7 @@ def read_bytes(f: WorkspaceFile) -> bytes:
     except OSError as err:
         raise Unreadable(os_reason(err)) from None
     if len(data) > f.size:
-        raise Unreadable("file changed while indexing")
+        raise Unreadable(f"{CHANGED}: it grew while it was read")
     return data
 
 
@@ -244,16 +259,16 @@ def open_scanned(path: Path, device: int, inode: int, root: Path) -> int:
         fd = os.open(path, OPEN_FLAGS)
     except OSError as err:
         if err.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink where the scan saw a file
-            raise Unreadable("changed while indexing: now a symlink") from None
+            raise Unreadable(f"{CHANGED}: now a symlink") from None
         raise Unreadable(os_reason(err)) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise Unreadable("changed while indexing: no longer a regular file")
+            raise Unreadable(f"{CHANGED}: no longer a regular file")
         if (st.st_dev, st.st_ino) != (device, inode):
-            raise Unreadable("changed while indexing: replaced by another file")
+            raise Unreadable(f"{CHANGED}: replaced by another file")
         if not _opened_inside(fd, path, st, root):
-            raise Unreadable("changed while indexing: now outside the workspace")
+            raise Unreadable(f"{CHANGED}: now outside the workspace")
     except OSError as err:
         os.close(fd)
         raise Unreadable(os_reason(err)) from None
@@ -300,20 +315,65 @@ def os_reason(err: OSError, what: str = "cannot read") -> str:
     return f"{what}: {detail}"
 
 
+# A byte-order mark names the encoding of UTF-16 and UTF-32 text (what Windows PowerShell writes by
+# default), whose bytes are full of NULs: told by its mark before any NUL test. UTF-32 LE first: its
+# mark begins with UTF-16 LE's.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+# An encoding declared in a comment on one of the first two lines: PEP 263's ``# -*- coding: latin-1 -*-``
+# (Python reads such a file so), Ruby's ``# encoding: ...``, Emacs' and vim's ``fileencoding=`` in any
+# comment syntax. Looked at only when the bytes are not UTF-8.
+_CODING = re.compile(rb"[ \t\f]*(?:#|//|/\*|--|;|%|<!--|\.\.).*?(?:file)?coding[:=][ \t]*([-\w.]+)")
+
+
+def _bom_encoding(data: bytes) -> str | None:
+    return next((encoding for bom, encoding in _BOMS if data.startswith(bom)), None)
+
+
 def is_binary(data: bytes) -> bool:
-    """Whether a file is binary: a NUL byte among its first ``SNIFF_BYTES``."""
-    return b"\x00" in data[:SNIFF_BYTES]
+    """Whether a file is binary: a NUL among its first ``SNIFF_BYTES`` (characters, for UTF-16 or
+    UTF-32 text with its byte-order mark; bytes otherwise)."""
+    head = data[:SNIFF_BYTES]
+    encoding = _bom_encoding(head)
+    if encoding is None:
+        return b"\x00" in head
+    return "\x00" in codecs.getincrementaldecoder(encoding)("replace").decode(head)
 
 
 def decode_text(data: bytes) -> str:
-    """Text of a file's bytes, as read_text returns it (for callers that already hold the bytes)."""
+    """Text of a file's bytes, as read_text returns it (for callers that already hold the bytes):
+    UTF-8 (a BOM dropped), UTF-16/32 with their BOM, else the encoding its coding line declares."""
     if is_binary(data):
         raise Unreadable("binary file")
+    encoding = _bom_encoding(data)
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode(encoding or "utf-8-sig")
     except UnicodeDecodeError:
-        raise Unreadable("not valid UTF-8 text") from None
+        declared = None if encoding else _declared_encoding(data)
+        if declared is None:
+            raise Unreadable(f"not valid {(encoding or 'utf-8').upper()} text") from None
+        try:
+            text = data.decode(declared)
+        except (UnicodeDecodeError, LookupError):  # LookupError: no such encoding, or not one of text
+            raise Unreadable(f"not valid {declared} text, the encoding its coding line declares") from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _declared_encoding(data: bytes) -> str | None:
+    """The encoding a comment on the first two lines declares (see ``_CODING``), unless it is UTF-8."""
+    for line in data.split(b"\n", 2)[:2]:
+        found = _CODING.match(line)
+        if found is not None:
+            name = found[1].decode("ascii", "replace")
+            try:
+                return None if codecs.lookup(name).name == "utf-8" else name
+            except LookupError:
+                return name  # said so when decoding fails
+    return None
 
 
 def resolve_inside(root: Path, rel: str, must_exist: bool = True) -> Path:
@@ -361,6 +421,13 @@ def human_size(n: int) -> str:
         if size < 1000:
             return f"{size:.1f} {unit}"
     return f"{size / 1000:.1f} GB"
+
+
+def size_above(size: int, limit: int) -> str:
+    """``size`` as :func:`human_size` writes it, or in bytes when that reads the same as the ``limit``
+    it is above ("larger than 1.0 MB limit (1,002,842 bytes)", not "(1.0 MB)")."""
+    shown = human_size(size)
+    return f"{size:,} bytes" if shown == human_size(limit) else shown
 
 
 def _not_a_file(entry: os.DirEntry) -> str:
@@ -448,7 +515,12 @@ class _Walker:
         self.skipped.append(SkippedFile(rel, reason))
 
     def walk_dir(self, abs_dir: Path, rel_dir: str, ignores: list[tuple[str, pathspec.GitIgnoreSpec]]) -> None:
-        ignores = ignores + _load_gitignore(abs_dir, rel_dir)
+        try:
+            ignores = ignores + _load_gitignore(abs_dir, rel_dir)
+        except (OSError, Unusable) as err:  # its rules cannot be applied: nothing is taken that they may leave out
+            reason = os_reason(err, "cannot read its .gitignore") if isinstance(err, OSError) else str(err)
+            self.skip(rel_dir or ".", reason)
+            return
         self.folders.append(abs_dir)
         try:
             entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
@@ -466,7 +538,7 @@ class _Walker:
             except OSError as err:
                 self.skip(rel, os_reason(err))
                 continue
-            if not _valid_name(entry.name):
+            if not valid_name(entry.name):
                 what = "folder" if is_dir else "file"
                 self.skip(_printable(rel), f"{what} name is not valid UTF-8")
                 continue
@@ -548,7 +620,7 @@ class _Walker:
                 return "symlink to a file outside the workspace"
         st = os.stat(abs_path, follow_symlinks=False)
         if not stat.S_ISREG(st.st_mode):
-            return "changed while indexing: no longer a regular file"
+            return f"{CHANGED}: no longer a regular file"
         return abs_path, st
 
     def _skip_reason(
@@ -563,7 +635,7 @@ class _Walker:
             elif kind[1] in CONFIG_LANGUAGES.values():
                 limit, what = min(limit, CONFIG_MAX_BYTES), " for config files"
             if size > limit:
-                return f"larger than {human_size(limit)} limit{what} ({human_size(size)})"
+                return f"larger than {human_size(limit)} limit{what} ({size_above(size, limit)})"
             if head is None:
                 head = self._head(abs_path, st)
         if head is not None and is_binary(head):
@@ -594,7 +666,7 @@ def _is_venv(folder: Path) -> bool:
     return True
 
 
-def _valid_name(name: str) -> bool:
+def valid_name(name: str) -> bool:
     """Whether a name from the file system is real text (not bytes smuggled in as surrogates)."""
     try:
         name.encode("utf-8")
@@ -608,20 +680,33 @@ def _printable(rel: str) -> str:
     return os.fsencode(rel).decode("utf-8", "backslashreplace")
 
 
+class Unusable(Exception):
+    """A folder's .gitignore whose rules cannot be applied in bounded time; str() is the skip reason."""
+
+
 def _load_gitignore(abs_dir: Path, rel_dir: str) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
-    """The folder's ``.gitignore`` rules (none if it has none, or it is not a regular file one can
-    read: a pipe there must not block the walk)."""
+    """The folder's ``.gitignore`` rules: none if it has none (or a dangling link) or it is not a
+    regular file (a pipe there must not block the walk); OSError if it is there but cannot be read
+    (no permission, a link loop, an I/O error), :class:`Unusable` if its rules cannot be applied in
+    bounded time (a cloned repository's file is untrusted: larger than ``GITIGNORE_MAX_BYTES``, or a
+    pattern with more ``*`` than include/exclude globs may hold): the folder cannot be walked by them."""
     try:
         fd = os.open(abs_dir / ".gitignore", OPEN_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    try:
-        with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                return []
-            lines = fh.read().decode("utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return []
+        data = fh.read(GITIGNORE_MAX_BYTES + 1)
+    if len(data) > GITIGNORE_MAX_BYTES:
+        raise Unusable(f"its .gitignore is larger than {human_size(GITIGNORE_MAX_BYTES)}")
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    for line in lines:
+        if not line.lstrip().startswith("#") and regex_stars(line) > MAX_INDEX_GLOB_STARS:
+            raise Unusable(
+                f"its .gitignore has a pattern too slow to match (more than {MAX_INDEX_GLOB_STARS} '*'"
+                f" besides '**' folders): {printable(line[:60])}"
+            )
     return [(rel_dir, pathspec.GitIgnoreSpec.from_lines(lines))]
 
 

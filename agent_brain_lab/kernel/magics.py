@@ -74,10 +74,14 @@ def display_report(report: IndexReport) -> None:
 
 
 class StatusView(dict):
-    """``brain.status()`` as a dict that displays as a table."""
+    """``brain.status()`` as a dict that displays as a table (every skipped file listed: ``all_skipped``)."""
+
+    def __init__(self, status: dict, all_skipped: bool = False):
+        super().__init__(status)
+        self.all_skipped = all_skipped
 
     def _ipython_display_(self) -> None:
-        _show(render.status_text(self), render.status_html(self))
+        _show(render.status_text(self, self.all_skipped), render.status_html(self, self.all_skipped))
 
 
 class GraphView(dict):
@@ -219,7 +223,7 @@ class BrainMagics(Magics):
         if ns.json:
             return commands.as_data(ns, result)
         if ns.command == "status":
-            return StatusView(cast(dict, result))
+            return StatusView(cast(dict, result), ns.request.all_skipped)
         if ns.command == "graph":
             return GraphView(cast(dict, result), brain)
         if ns.command == "reset":

@@ -10,6 +10,7 @@ data > Results" for the cell under "## Results"), as a section of a document doe
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -119,6 +120,8 @@ def _load(text: str) -> dict[str, Any]:
         notebook = json.loads(text)
     except json.JSONDecodeError as err:
         raise Unreadable(f"broken notebook: invalid JSON at line {err.lineno}, column {err.colno}") from None
+    except ValueError:  # an integer past the interpreter's digit limit: not a notebook anyone wrote
+        raise Unreadable(f"broken notebook: a number longer than {sys.get_int_max_str_digits()} digits") from None
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells", notebook.get("worksheets")), list):
         raise Unreadable("broken notebook: no list of cells")
     return notebook

@@ -167,7 +167,8 @@ class IndexDir:
             problem = storage_problem(err, self.path, reading=True)
             what = err.strerror or err
             raise problem or IndexCorrupt(f"cannot read .agent-brain/CURRENT: {what}", FIX_INDEX) from None
-        if not text.isascii() or not text.isdigit():
+        # Past 18 digits no generation was ever written: a name that long cannot even be a folder's.
+        if not text.isascii() or not text.isdigit() or len(text) > 18:
             raise IndexCorrupt(".agent-brain/CURRENT does not name a generation", FIX_INDEX)
         return int(text)
 

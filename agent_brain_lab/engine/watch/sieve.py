@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
-from ..workspace import EXCLUDED_DIRS
+from ..workspace import EXCLUDED_DIRS, valid_name
 
 # Swap, backup, lock and atomic-write files of editors and tools (vim, emacs, JetBrains, gedit, kate, sed -i).
 EDITOR_TEMP = re.compile(
@@ -24,7 +24,8 @@ def relevant(root: Path, path: str, include_hidden: bool = False) -> str | None:
 
     A cheap first sieve run on every event: excluded folders, hidden names and editor temp files
     are dropped here; the full workspace rules (.gitignore, excludes, size, type) are applied later.
-    A changed ``.gitignore`` stands for its folder, whose files it may take in or leave out.
+    A changed ``.gitignore`` stands for its folder, whose files it may take in or leave out; so does a
+    name that is not valid UTF-8 (no request can name it: the folder's scan reports it as skipped).
     """
     try:
         rel = Path(path).relative_to(root).as_posix()
@@ -37,4 +38,4 @@ def relevant(root: Path, path: str, include_hidden: bool = False) -> str | None:
         return "/".join(parts[:-1])
     if not include_hidden and any(p.startswith(".") for p in parts):
         return None
-    return rel
+    return rel if valid_name(parts[-1]) else "/".join(parts[:-1])

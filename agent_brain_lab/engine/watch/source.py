@@ -14,7 +14,10 @@ from pathlib import Path
 from typing import Protocol
 
 import watchfiles
-from watchfiles._rust_notify import RustNotify  # watchfiles.watch's own engine: two can overlap at a restart
+from watchfiles._rust_notify import (
+    RustNotify,  # watchfiles.watch's own engine: two can overlap at a restart
+    WatchfilesRustInternalError,
+)
 
 DEBOUNCE_MS, STEP_MS = 1_600, 50  # as watchfiles.watch: a batch ends after a quiet step, or at the latest the debounce
 DRAIN_MS = 200  # a closing watch's last look waits this long for a change (a restart's cost)
@@ -22,6 +25,17 @@ DRAIN_MS = 200  # a closing watch's last look waits this long for a change (a re
 
 class Flag(Protocol):
     def is_set(self) -> bool: ...
+
+
+class WatchLost(Exception):
+    """A watch that can hand out no more changes: its engine met a file name that is not valid UTF-8
+    (watchfiles cannot make it a Python string, and raises so on every later call, the name staying in
+    its queue). The changes it held since ``since`` (a ``time.time()``) are lost with it: a new watch
+    must replace it and look at what changed from then on."""
+
+    def __init__(self, reason: str, since: float):
+        super().__init__(reason)
+        self.since = since
 
 
 class FolderWatch:
@@ -34,6 +48,8 @@ class FolderWatch:
         self.polling = polling
         self.closed = False
         self.since = time.time()  # a poller sees what changes after this (its first listing follows)
+        self.handed = self.since  # changes after this have not been handed out yet ...
+        self.lag = 2 * poll_delay_ms / 1000 if polling else 0.0  # ... nor those a poller had not listed yet
         self._notify = RustNotify(
             [str(f) for f in watched],
             False,
@@ -46,8 +62,14 @@ class FolderWatch:
         )
 
     def changes(self, timeout_ms: int, stop: Flag | None) -> set[tuple[watchfiles.Change, str]] | None:
-        """The next batch of changes (empty after ``timeout_ms`` without any), or None once ``stop`` is set."""
-        raw = self._notify.watch(DEBOUNCE_MS, STEP_MS, timeout_ms, stop)
+        """The next batch of changes (empty after ``timeout_ms`` without any), or None once ``stop`` is set;
+        :class:`WatchLost` once the watch can hand out no more."""
+        asked = time.time()
+        try:
+            raw = self._notify.watch(DEBOUNCE_MS, STEP_MS, timeout_ms, stop)
+        except WatchfilesRustInternalError as err:
+            raise WatchLost(first_line(err), self.handed - self.lag) from None
+        self.handed = asked
         if isinstance(raw, str):
             return set() if raw == "timeout" else None  # "stop", or "signal" (Ctrl-C on the main thread)
         return {(watchfiles.Change(change), path) for change, path in raw}

@@ -21,7 +21,7 @@ from ..types import WatchState
 from ..workspace import folders
 from .batcher import ChangeBatcher
 from .sieve import relevant
-from .source import FolderWatch, first_line, polling_default
+from .source import FolderWatch, WatchLost, first_line, polling_default
 
 POLL_DELAY_MS = 2_000  # between two walks of the tree when polling
 RUST_TIMEOUT_MS = 500  # an empty batch twice a second: `stopped` is asked
@@ -91,12 +91,15 @@ class Watcher:
         polling, reason = polling_default(self._force_polling)
         ended = WatchState("off", "stopped")
         watch: FolderWatch | None = None
+        lost: set[str] | None = None  # the folders of a watch lost (WatchLost): those not watched again are new
         try:
             while not self.is_set():
                 try:
                     if watch is None:
                         watch = self._open(self.folders(), polling)
-                        self._catch_up_unseen(watch, [])
+                        fresh = [] if lost is None else [f for f in watch.folders if str(f) not in lost]
+                        lost = None
+                        self._catch_up_unseen(watch, fresh)
                         self.state = WatchState("polling" if polling else "events", reason)  # also after a fallback
                         if not self._started.is_set():
                             self._started.set()
@@ -108,6 +111,13 @@ class Watcher:
                         break
                     watch = self._handover(watch, *reshaped)
                     self.restarts += 1  # the set of folders changed: the new set is watched
+                except WatchLost as err:  # a name that is not UTF-8: a new watch, and a look at what changed
+                    self._log.warning("agent-brain: the watch was set up again (%s)", err)
+                    if watch is not None:
+                        lost = watch.paths
+                        watch.close()
+                        watch = None
+                    self._unseen = min(self._unseen or err.since, err.since)
                 except OSError as err:  # watch limit reached, no inotify, an unwatchable folder
                     if watch is not None:
                         self._close(watch)
@@ -118,6 +128,9 @@ class Watcher:
                         break
                     polling, reason = True, f"file events unavailable ({first_line(err)}): polling instead"
                     self._log.warning("agent-brain: %s", reason)
+        except Exception as err:  # not a stop: the state must not say "stopped" while nothing follows the disk
+            ended = WatchState("off", f"the watch failed: {type(err).__name__}; see the log")
+            self._log.exception("agent-brain: the watch of %s failed", self.root)
         finally:
             if watch is not None:
                 watch.close()
@@ -184,7 +197,10 @@ class Watcher:
             self._close(old)
             new = self._open(watched, old.polling)
         else:
-            self._feed(old.drain())
+            try:
+                self._feed(old.drain())
+            except WatchLost as err:  # what it held is looked at with the rest (below)
+                self._unseen = min(self._unseen or err.since, err.since)
             old.close()
             if old.polling:
                 self._unseen = min(self._unseen or old.since, old.since)
@@ -197,6 +213,8 @@ class Watcher:
         since = watch.since if watch.polling else time.time()
         try:
             self._feed(watch.drain())
+        except WatchLost as err:  # what it had not handed out is looked at with the rest
+            since = min(since, err.since)
         except OSError:  # the watch failed: what it had not handed out is looked at with the rest
             pass
         watch.close()
