@@ -120,7 +120,9 @@ class Intent:
         if not self.relation:
             return None
         lowered = self.query.lower()
-        at = lowered.find(entity.lower())
+        # the name as a whole word, as written first: "Formatter", not the "formatters" before it
+        whole = re.search(rf"(?<![\w.]){re.escape(entity)}(?![\w])", self.query)
+        at = whole.start() if whole else lowered.find(entity.lower())
         if at < 0:
             return None
         for match in WORD.finditer(lowered):
@@ -174,18 +176,32 @@ def analyse(query: str) -> Intent:
         else:
             relation, *more = PHRASED_RELATIONS
             also = tuple(more)
-        plain = [n for n in names if n not in code_names]
+        plain = [n for n in names if n not in code_names and not _kind_word(n, names)]
         # a relation question names one thing (or two: "Class method"), the rest is scaffolding; said in
         # a phrase, one plain name alone ("which classes build on Scaffold"), not a topic ("... the grammar")
         if len(plain) - (0 if code_names else 1) > (MAX_PROSE if code_names or not also else 0):
             relation, also = None, ()
         elif cues and cues[0] in _WEAK_CUES and len([n for n in names if n.lower() not in _HAVE]) != 1:
             relation = None  # "which HTTP methods get retried": methods of something, not of one name
+        if relation:  # the kind words name no entity: "Formatter" is what the question is about
+            names = [n for n in names if n in code_names or not _kind_word(n, names)] or names
     terse = len(words) <= 3
     # a look-up: one word, or a few with one written as code ("parse_header docs"); a short phrase of
     # plain words ("Our Pledge", "Basic usage") or a title is a heading or a topic
     lookup = terse and not titled and (len(words) == 1 or bool(code_names))
     return Intent(query, relation, tuple(names), code_names, terse=terse, lookup=lookup, also=also)
+
+
+# a word saying what kind of thing a name is: "the Formatter interface", "the Comparable trait"
+_KINDS = _words("interface interfaces trait traits struct structs protocol protocols")
+
+
+def _kind_word(word: str, names: list[str]) -> bool:
+    """Whether a plain word names the kind of the answers or of the thing named, not a topic: a kind
+    (``interface``, ``trait``) or the plural of another name ("which formatters implement the Formatter
+    interface", "which handlers extend Handler"): scaffolding of a relation question."""
+    lowered = word.lower()
+    return lowered in _KINDS or any(lowered in (n.lower() + "s", n.lower() + "es") for n in names if n != word)
 
 
 def _named(word: str, at: int) -> bool:
