@@ -11,12 +11,15 @@ golang-github-sirupsen-logrus-dev; python-dateutil 2.9.0.post0 from PyPI).
   (``interface``) are the question's scaffolding, so it asks a relation (the implementations).
 - "what is the default log level": ``Level: InfoLevel`` in ``New()``: a default given as an enum
   constant named as Go (and C#) name them, and a setting named by the words before "of" ("log level").
+- "what does cache=True do on an rrule": a parameter written with its value is written as code, and its
+  entry in a doc comment (``:param cache:``) says what it does; the entry of the code named first.
 
 Excerpts, verbatim line runs: logrus 1.9.0's ``entry.go`` (imports, ``WithField``/``WithFields``),
 ``logger.go`` (the ``Logger`` struct, ``New``, ``WithField``/``WithFields``/``WithError``), ``logrus.go``
 (``Level``, ``ParseLevel``, the level constants), ``hooks.go``, ``formatter.go``, ``json_formatter.go`` (its
 first fields and the start of ``Format``), ``hooks/writer/writer.go``; python-dateutil 2.9.0.post0's
-``parser.parse`` body and ``ParserError`` (``parser/_parser.py``), ``tzstr.__init__`` (``tz/tz.py``)."""
+``parser.parse`` body and ``ParserError`` (``parser/_parser.py``), ``tzstr.__init__`` (``tz/tz.py``), and
+``rrule.py``'s ``rrulebase`` head, ``rrule``'s docstring (its first and last lines) and ``rruleset``'s."""
 
 from __future__ import annotations
 
@@ -505,6 +508,69 @@ func (hook *Hook) Levels() []log.Level {
 }
 """
 
+DATEUTIL_RRULE_PY = r'''class rrulebase(object):
+    def __init__(self, cache=False):
+        if cache:
+            self._cache = []
+            self._cache_lock = _thread.allocate_lock()
+            self._invalidate_cache()
+        else:
+            self._cache = None
+            self._cache_complete = False
+            self._len = None
+
+    def __iter__(self):
+        if self._cache_complete:
+            return iter(self._cache)
+        elif self._cache is None:
+            return self._iter()
+        else:
+            return self._iter_cached()
+
+    def _invalidate_cache(self):
+        if self._cache is not None:
+            self._cache = []
+            self._cache_complete = False
+            self._cache_gen = self._iter()
+
+            if self._cache_lock.locked():
+                self._cache_lock.release()
+
+        self._len = None
+
+
+class rrule(rrulebase):
+    """
+    That's the base of the rrule operation. It accepts all the keywords
+    defined in the RFC as its constructor parameters (except byday,
+    which was renamed to byweekday) and more. The constructor prototype is::
+
+            rrule(freq)
+    :param byhour:
+        If given, it must be either an integer, or a sequence of integers,
+        meaning the hours to apply the recurrence to.
+    :param byminute:
+        If given, it must be either an integer, or a sequence of integers,
+        meaning the minutes to apply the recurrence to.
+    :param bysecond:
+        If given, it must be either an integer, or a sequence of integers,
+        meaning the seconds to apply the recurrence to.
+    :param cache:
+        If given, it must be a boolean value specifying to enable or disable
+        caching of results. If you will use the same rrule instance multiple
+        times, enabling caching will improve the performance considerably.
+     """
+
+
+class rruleset(rrulebase):
+    """ The rruleset type allows more complex recurrence setups, mixing
+    multiple rules, dates, exclusion rules, and exclusion dates. The type
+    constructor takes the following keyword arguments:
+
+    :param cache: If True, caching of results will be enabled, improving
+                  performance of multiple queries considerably. """
+'''
+
 LOGRUS = {
     "entry.go": LOGRUS_ENTRY_GO,
     "logger.go": LOGRUS_LOGGER_GO,
@@ -553,3 +619,10 @@ def test_a_default_given_as_an_enum_constant_is_the_default(tmp_path):
     first = top10(brain, "what is the default log level")[0]
     assert (first.source, first.symbol_name) == ("logger.go", "New")
     assert "Level:        InfoLevel," in first.text
+
+
+def test_a_parameter_written_with_its_value_finds_its_doc_entry(tmp_path):
+    assert analyse("what does cache=True do on an rrule").code_names == ("cache",)
+    brain = indexed_files(tmp_path, {"dateutil/rrule.py": DATEUTIL_RRULE_PY})
+    first = top10(brain, "what does cache=True do on an rrule")[0]
+    assert first.symbol_name == "rrule" and ":param cache:" in first.text

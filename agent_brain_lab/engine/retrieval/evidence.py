@@ -74,7 +74,7 @@ from ..chunking.text import atx_heading, is_rst_title
 from ..tokenizer import WORD, query_tokens, tokenize
 from ..types import SOURCE_TYPES, Chunk
 from .context import Hit, QueryContext
-from .intent import DOTTED
+from .intent import DOTTED, GIVEN
 from .symbols import asked_kind, constructed_class
 
 TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + name cover 0.15): not won on its name
@@ -365,7 +365,18 @@ def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     declares = [_member_line(n) for n in undefined]
     keys = _candidates(ctx, ranked)
     rows = ctx.chunks_of_keys(keys)
-    found = [
+    # a parameter the question writes with its value ("what does cache=True do") is said by its entry in a
+    # doc comment (``:param cache:``), first; a value of its own ("key_derivation django-concat") by the code
+    entries = [_param_entry(n) for n in undefined if n in GIVEN.findall(query)]
+    documented = [
+        k
+        for k in keys
+        if (row := rows.get(k)) is not None and row.source_type == "code" and any(e.search(row.text) for e in entries)
+    ]
+    # the entry of the code the question names first ("... do on an rrule": rrule's, then rruleset's)
+    named = set(ctx.intent.names)
+    documented.sort(key=lambda k: not (_names_of(rows[k]) & named))
+    found = documented + [
         k for k in keys if (row := rows.get(k)) is not None and row.symbol_type in _TYPES and _declares(row, declares)
     ]
     # no type declares it: a setting the code reads by its name (ENV["THOR_DEBUG"]), unless its docs
@@ -381,6 +392,20 @@ def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
             if (row := rows.get(k)) is not None and row.source_type == "code" and any(r.search(row.text) for r in reads)
         ]
     return _promote(ranked, found)
+
+
+@lru_cache(maxsize=1024)
+def _param_entry(name: str) -> re.Pattern[str]:
+    """A doc comment's entry for the parameter ``name``: Sphinx's ``:param cache:`` (``:param bool
+    cache:``), JSDoc's, Javadoc's and PHPDoc's ``@param {boolean} [cache]`` / ``@param cache`` /
+    ``@param bool $cache``, Google's ``cache (bool):``, numpy's ``cache : bool``."""
+    n = re.escape(name)
+    return re.compile(
+        rf":param[ \t]+(?:[\w.\[\], |]+[ \t]+)?{n}:"
+        rf"|@param[ \t]+(?:\{{[^}}\n]*\}}[ \t]+)?(?:[\w.\[\]|<>]+[ \t]+)?\[?\$?{n}\b"
+        rf"|^[ \t]*\*?[ \t]*{n}[ \t]*(?:\([^)\n]*\):|[ \t]:[ \t]+\w)",
+        re.MULTILINE,
+    )
 
 
 def _declares(row: Chunk, members: list[re.Pattern[str]]) -> bool:

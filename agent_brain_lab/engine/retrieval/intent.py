@@ -74,6 +74,8 @@ _SCAFFOLD = _words(
 PHRASED = re.compile(r"\b(?:build|builds|built|building|based)\s+(?:up)?on(?:\s+top\s+of)?\b", re.IGNORECASE)
 PHRASED_RELATIONS = ("extends", "calls")
 MAX_PROSE = 1  # other words a relation question may hold ("what calls X directly", "callers of X in tests")
+# a name given a value as code writes it: ``cache=True``, ``retries=3``, ``mode="r"`` (not "a = b" in words)
+GIVEN = re.compile(r"(?<![\w.=])([A-Za-z_]\w*)=(?=[\w\"'\[{(-])")
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+")
 # written as code: snake_case, camelCase, PascalCase of two words, dotted, SCREAMING_CASE, or an acronym
 # opening a capitalised word (``TTLCache``, ``IOLoop``, ``HTTPServer``; not a plural, ``IDs``, ``URLs``)
@@ -163,7 +165,8 @@ def analyse(query: str) -> Intent:
         if w not in inside_dotted and w.lower() not in ALL_CUES and (w.lower() not in _SCAFFOLD or _named(w, i))
     ]
     names = list(dict.fromkeys(names))
-    code_names = tuple(n for n in names if CODE_LIKE.search(n))
+    given = set(GIVEN.findall(query))  # "what does cache=True do": a parameter written with its value
+    code_names = tuple(n for n in names if CODE_LIKE.search(n) or n in given)
     relation: str | None = None
     also: tuple[str, ...] = ()
     titled = _titled(read, lowered, names, code_names)
