@@ -13,13 +13,17 @@ golang-github-sirupsen-logrus-dev; python-dateutil 2.9.0.post0 from PyPI).
   constant named as Go (and C#) name them, and a setting named by the words before "of" ("log level").
 - "what does cache=True do on an rrule": a parameter written with its value is written as code, and its
   entry in a doc comment (``:param cache:``) says what it does; the entry of the code named first.
+- "the difference between months and month in relativedelta": the parts of the definition named saying
+  both words (its docstring), not the doc page's examples using one of them.
 
 Excerpts, verbatim line runs: logrus 1.9.0's ``entry.go`` (imports, ``WithField``/``WithFields``),
 ``logger.go`` (the ``Logger`` struct, ``New``, ``WithField``/``WithFields``/``WithError``), ``logrus.go``
 (``Level``, ``ParseLevel``, the level constants), ``hooks.go``, ``formatter.go``, ``json_formatter.go`` (its
 first fields and the start of ``Format``), ``hooks/writer/writer.go``; python-dateutil 2.9.0.post0's
 ``parser.parse`` body and ``ParserError`` (``parser/_parser.py``), ``tzstr.__init__`` (``tz/tz.py``), and
-``rrule.py``'s ``rrulebase`` head, ``rrule``'s docstring (its first and last lines) and ``rruleset``'s."""
+``rrule.py``'s ``rrulebase`` head, ``rrule``'s docstring (its first and last lines) and ``rruleset``'s,
+``relativedelta.py`` lines 18-186 (the class's docstring and the head of ``__init__``) and
+``docs/relativedelta.rst`` lines 62-108 (examples)."""
 
 from __future__ import annotations
 
@@ -571,6 +575,226 @@ class rruleset(rrulebase):
                   performance of multiple queries considerably. """
 '''
 
+DATEUTIL_RELATIVEDELTA_PY = r'''class relativedelta(object):
+    """
+    The relativedelta type is designed to be applied to an existing datetime and
+    can replace specific components of that datetime, or represents an interval
+    of time.
+
+    It is based on the specification of the excellent work done by M.-A. Lemburg
+    in his
+    `mx.DateTime <https://www.egenix.com/products/python/mxBase/mxDateTime/>`_ extension.
+    However, notice that this type does *NOT* implement the same algorithm as
+    his work. Do *NOT* expect it to behave like mx.DateTime's counterpart.
+
+    There are two different ways to build a relativedelta instance. The
+    first one is passing it two date/datetime classes::
+
+        relativedelta(datetime1, datetime2)
+
+    The second one is passing it any number of the following keyword arguments::
+
+        relativedelta(arg1=x,arg2=y,arg3=z...)
+
+        year, month, day, hour, minute, second, microsecond:
+            Absolute information (argument is singular); adding or subtracting a
+            relativedelta with absolute information does not perform an arithmetic
+            operation, but rather REPLACES the corresponding value in the
+            original datetime with the value(s) in relativedelta.
+
+        years, months, weeks, days, hours, minutes, seconds, microseconds:
+            Relative information, may be negative (argument is plural); adding
+            or subtracting a relativedelta with relative information performs
+            the corresponding arithmetic operation on the original datetime value
+            with the information in the relativedelta.
+
+        weekday:
+            One of the weekday instances (MO, TU, etc) available in the
+            relativedelta module. These instances may receive a parameter N,
+            specifying the Nth weekday, which could be positive or negative
+            (like MO(+1) or MO(-2)). Not specifying it is the same as specifying
+            +1. You can also use an integer, where 0=MO. This argument is always
+            relative e.g. if the calculated date is already Monday, using MO(1)
+            or MO(-1) won't change the day. To effectively make it absolute, use
+            it in combination with the day argument (e.g. day=1, MO(1) for first
+            Monday of the month).
+
+        leapdays:
+            Will add given days to the date found, if year is a leap
+            year, and the date found is post 28 of february.
+
+        yearday, nlyearday:
+            Set the yearday or the non-leap year day (jump leap days).
+            These are converted to day/month/leapdays information.
+
+    There are relative and absolute forms of the keyword
+    arguments. The plural is relative, and the singular is
+    absolute. For each argument in the order below, the absolute form
+    is applied first (by setting each attribute to that value) and
+    then the relative form (by adding the value to the attribute).
+
+    The order of attributes considered when this relativedelta is
+    added to a datetime is:
+
+    1. Year
+    2. Month
+    3. Day
+    4. Hours
+    5. Minutes
+    6. Seconds
+    7. Microseconds
+
+    Finally, weekday is applied, using the rule described above.
+
+    For example
+
+    >>> from datetime import datetime
+    >>> from dateutil.relativedelta import relativedelta, MO
+    >>> dt = datetime(2018, 4, 9, 13, 37, 0)
+    >>> delta = relativedelta(hours=25, day=1, weekday=MO(1))
+    >>> dt + delta
+    datetime.datetime(2018, 4, 2, 14, 37)
+
+    First, the day is set to 1 (the first of the month), then 25 hours
+    are added, to get to the 2nd day and 14th hour, finally the
+    weekday is applied, but since the 2nd is already a Monday there is
+    no effect.
+
+    """
+
+    def __init__(self, dt1=None, dt2=None,
+                 years=0, months=0, days=0, leapdays=0, weeks=0,
+                 hours=0, minutes=0, seconds=0, microseconds=0,
+                 year=None, month=None, day=None, weekday=None,
+                 yearday=None, nlyearday=None,
+                 hour=None, minute=None, second=None, microsecond=None):
+
+        if dt1 and dt2:
+            # datetime is a subclass of date. So both must be date
+            if not (isinstance(dt1, datetime.date) and
+                    isinstance(dt2, datetime.date)):
+                raise TypeError("relativedelta only diffs datetime/date")
+
+            # We allow two dates, or two datetimes, so we coerce them to be
+            # of the same type
+            if (isinstance(dt1, datetime.datetime) !=
+                    isinstance(dt2, datetime.datetime)):
+                if not isinstance(dt1, datetime.datetime):
+                    dt1 = datetime.datetime.fromordinal(dt1.toordinal())
+                elif not isinstance(dt2, datetime.datetime):
+                    dt2 = datetime.datetime.fromordinal(dt2.toordinal())
+
+            self.years = 0
+            self.months = 0
+            self.days = 0
+            self.leapdays = 0
+            self.hours = 0
+            self.minutes = 0
+            self.seconds = 0
+            self.microseconds = 0
+            self.year = None
+            self.month = None
+            self.day = None
+            self.weekday = None
+            self.hour = None
+            self.minute = None
+            self.second = None
+            self.microsecond = None
+            self._has_time = 0
+
+            # Get year / month delta between the two
+            months = (dt1.year - dt2.year) * 12 + (dt1.month - dt2.month)
+            self._set_months(months)
+
+            # Remove the year/month delta so the timedelta is just well-defined
+            # time units (seconds, days and microseconds)
+            dtm = self.__radd__(dt2)
+
+            # If we've overshot our target, make an adjustment
+            if dt1 < dt2:
+                compare = operator.gt
+                increment = 1
+            else:
+                compare = operator.lt
+                increment = -1
+
+            while compare(dt1, dtm):
+                months += increment
+                self._set_months(months)
+                dtm = self.__radd__(dt2)
+
+            # Get the timedelta between the "months-adjusted" date and dt1
+            delta = dt1 - dtm
+            self.seconds = delta.seconds + delta.days * 86400
+            self.microseconds = delta.microseconds
+        else:
+            # Check for non-integer values in integer-only quantities
+            if any(x is not None and x != int(x) for x in (years, months)):
+                raise ValueError("Non-integer years and months are "
+                                 "ambiguous and not currently supported.")
+
+            # Relative information
+            self.years = int(years)
+            self.months = int(months)
+            self.days = days + weeks * 7
+            self.leapdays = leapdays
+            self.hours = hours
+            self.minutes = minutes
+            self.seconds = seconds
+            self.microseconds = microseconds
+
+            # Absolute information
+'''
+
+DATEUTIL_RELATIVEDELTA_RST = r"""Let's try the other way around. Notice that the
+hour setting we get in the relativedelta is relative,
+since it's a difference, and the weeks parameter
+has gone.
+
+.. doctest:: relativedelta
+
+    >>> relativedelta(datetime(2003, 10, 24, 10, 0), TODAY)
+    relativedelta(months=+1, days=+7, hours=+10)
+
+One month before one year.
+
+.. doctest:: relativedelta
+
+    >>> NOW+relativedelta(years=+1, months=-1)
+    datetime.datetime(2004, 8, 17, 20, 54, 47, 282310)
+
+How does it handle months with different numbers of days?
+Notice that adding one month will never cross the month
+boundary.
+
+.. doctest:: relativedelta
+
+    >>> date(2003,1,27)+relativedelta(months=+1)
+    datetime.date(2003, 2, 27)
+    >>> date(2003,1,31)+relativedelta(months=+1)
+    datetime.date(2003, 2, 28)
+    >>> date(2003,1,31)+relativedelta(months=+2)
+    datetime.date(2003, 3, 31)
+
+The logic for years is the same, even on leap years.
+
+If the result falls on a day after the last one of the month, the last day of the month is used instead.
+
+.. doctest::
+
+    >>> date(2003,1,30)+relativedelta(months=+1)
+    datetime.date(2003, 2, 28)
+    >>> date(2003,5,31)+relativedelta(months=-1)
+    datetime.date(2003, 4, 30)
+
+.. doctest:: relativedelta
+
+    >>> date(2000,2,28)+relativedelta(years=+1)
+    datetime.date(2001, 2, 28)
+    >>> date(2000,2,29)+relativedelta(years=+1)
+    datetime.date(2001, 2, 28)
+"""
+
 LOGRUS = {
     "entry.go": LOGRUS_ENTRY_GO,
     "logger.go": LOGRUS_LOGGER_GO,
@@ -626,3 +850,14 @@ def test_a_parameter_written_with_its_value_finds_its_doc_entry(tmp_path):
     brain = indexed_files(tmp_path, {"dateutil/rrule.py": DATEUTIL_RRULE_PY})
     first = top10(brain, "what does cache=True do on an rrule")[0]
     assert first.symbol_name == "rrule" and ":param cache:" in first.text
+
+
+def test_two_words_compared_within_a_named_definition_find_its_docstring(tmp_path):
+    files = {
+        "dateutil/relativedelta.py": DATEUTIL_RELATIVEDELTA_PY,
+        "docs/relativedelta.rst": DATEUTIL_RELATIVEDELTA_RST,
+    }
+    brain = indexed_files(tmp_path, files)
+    first = top10(brain, "what is the difference between months and month in relativedelta")[0]
+    assert (first.source, first.symbol_name) == ("dateutil/relativedelta.py", "relativedelta")
+    assert "Relative information" in first.text or "Absolute information" in first.text

@@ -535,8 +535,10 @@ def compared_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     most ``COMPARED_DEFINITIONS`` times (case-exact)."""
     query = ctx.request.query
     names = ctx.intent.code_names
-    if len(names) < 2 or not _COMPARES.search(query) or about_changes(query):
+    if not _COMPARES.search(query) or about_changes(query):
         return ranked
+    if len(names) < 2:
+        return _compared_within(ctx, ranked)
     chunk_ids: list[str] = []
     for name in names:
         exact, _ = _definitions(ctx, [name])
@@ -547,6 +549,43 @@ def compared_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     keys = _allowed(ctx, chunk_ids)
     at = {h.key: i for i, h in enumerate(ranked)}
     return _promote(ranked, sorted(keys, key=lambda k: at.get(k, len(ranked))))
+
+
+# "the difference between months and month in relativedelta": two words of one named definition
+_COMPARED_WITHIN = re.compile(
+    r"\bbetween\s+[`'\"]?(\w+)[`'\"]?\s+and\s+[`'\"]?(\w+)[`'\"]?\s+(?:in|of|for|on)\s+(?:(?:an?|the)\s+)?"
+    r"[`'\"]?([A-Za-z_][\w.]*)",
+    re.IGNORECASE,
+)
+
+
+def _compared_within(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question comparing two words of one definition it names ("the difference between months and
+    month in relativedelta": two of its parameters, options or modes) puts first the parts of that
+    definition saying both words (its docstring's entries), ``COMPARED_DEFINITIONS`` at most, its own
+    parts before its members', each in ``ranked``'s order: the examples using one of them say the words
+    more often. Only for a name defined at most ``COMPARED_DEFINITIONS`` times (case-exact)."""
+    asked = _COMPARED_WITHIN.search(ctx.request.query)
+    if asked is None:
+        return ranked
+    first, second, owner = asked.groups()
+    owner = owner.rsplit(".", 1)[-1]
+    exact, _ = _definitions(ctx, [owner])
+    if not exact or len(set(exact)) > COMPARED_DEFINITIONS or first.lower() == second.lower():
+        return ranked
+    words = [re.compile(rf"(?<![\w$]){re.escape(w)}(?![\w$])", re.IGNORECASE) for w in (first, second)]
+    keys = _candidates(ctx, ranked)
+    rows = ctx.chunks_of_keys(keys)
+    found = [
+        k
+        for k in keys
+        if (row := rows.get(k)) is not None
+        and row.source_type == "code"
+        and owner in _names_of(row)
+        and all(w.search(row.text) for w in words)
+    ]
+    found.sort(key=lambda k: rows[k].symbol_name != owner)  # its own parts (a docstring) before its members'
+    return _promote(ranked, found[:COMPARED_DEFINITIONS])
 
 
 BRANCH_SITES = 2  # the code branching on an option a what-happens question names: the first two at most
