@@ -15,6 +15,8 @@ golang-github-sirupsen-logrus-dev; python-dateutil 2.9.0.post0 from PyPI).
   entry in a doc comment (``:param cache:``) says what it does; the entry of the code named first.
 - "the difference between months and month in relativedelta": the parts of the definition named saying
   both words (its docstring), not the doc page's examples using one of them.
+- A signature above a docstring too long for one chunk was a chunk of its own (``class relativedelta(object):``,
+  ``def parse(self, timestr, default=None,``): the docstring's first lines now share its chunk.
 
 Excerpts, verbatim line runs: logrus 1.9.0's ``entry.go`` (imports, ``WithField``/``WithFields``),
 ``logger.go`` (the ``Logger`` struct, ``New``, ``WithField``/``WithFields``/``WithError``), ``logrus.go``
@@ -29,6 +31,8 @@ from __future__ import annotations
 
 from workspace_fixture import indexed_files, top10
 
+from agent_brain_lab.engine.analysis import CHUNK_SIZE
+from agent_brain_lab.engine.chunking.code import analyze_code
 from agent_brain_lab.engine.retrieval.evidence import _names_value, messages_of, raised_class
 from agent_brain_lab.engine.retrieval.intent import analyse
 
@@ -861,3 +865,10 @@ def test_two_words_compared_within_a_named_definition_find_its_docstring(tmp_pat
     first = top10(brain, "what is the difference between months and month in relativedelta")[0]
     assert (first.source, first.symbol_name) == ("dateutil/relativedelta.py", "relativedelta")
     assert "Relative information" in first.text or "Absolute information" in first.text
+
+
+def test_a_signature_above_a_long_docstring_shares_a_chunk_with_its_first_lines():
+    chunks = analyze_code("relativedelta.py", DATEUTIL_RELATIVEDELTA_PY, "python", "code", CHUNK_SIZE).chunks
+    own = [c for c in chunks if c.symbol_name == "relativedelta"]
+    assert own[0].start_line == 1 and "The relativedelta type is designed" in own[0].text
+    assert all(c.end_line - c.start_line >= 2 for c in chunks)
