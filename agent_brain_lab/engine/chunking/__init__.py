@@ -21,4 +21,6 @@
 # 7: Rust items under `#[cfg(test)]`/`#[test]` (and what they hold) are chunks of source type `test`.
 # 8: Rust `#[derive(...)]` traits are `implements` relations of the type.
 # 9: Ruby `include`/`extend`/`prepend M` and PHP `use SomeTrait;` in a class are `extends` relations.
-CHUNKER_VERSION = 9
+# 10: a unit too long for one chunk, cut by lines, fills a small part before it first (a signature
+#     above a long docstring is no chunk of its own).
+CHUNKER_VERSION = 10

@@ -366,10 +366,14 @@ def _unique_ids(chunks: list[Chunk]) -> list[Chunk]:
     return chunks
 
 
+SMALL_PART = 4  # a part under a quarter of a chunk before a unit cut by lines takes that unit's first lines
+
+
 def _pack(rows: list[int], starts: set[int], lines: list[str], limit: int, contiguous: bool) -> list[list[int]]:
     """Group rows into parts of at most ``limit`` characters, breaking only at statement starts.
 
-    Units run from one statement start to the next; a unit longer than ``limit`` is cut by lines.
+    Units run from one statement start to the next; a unit longer than ``limit`` is cut by lines, its
+    first lines filling the part before it when that part holds under ``1/SMALL_PART`` of ``limit``.
     With ``contiguous`` a part never spans a gap in ``rows`` (module code around a symbol).
     """
     units: list[list[int]] = []
@@ -390,8 +394,11 @@ def _pack(rows: list[int], starts: set[int], lines: list[str], limit: int, conti
             parts.append(list(unit))
             size = unit_size
         else:
-            parts.append([])
-            size = 0
+            # a unit too long for one part is cut by lines, its first lines filling a small part before it
+            # (a signature above a long docstring is no chunk of its own: ``def parse(self, timestr,``)
+            if not parts or gap or size > limit // SMALL_PART:
+                parts.append([])
+                size = 0
             for r in unit:
                 if parts[-1] and size + len(lines[r]) + 1 > limit:
                     parts.append([])

@@ -74,7 +74,7 @@ from ..chunking.text import atx_heading, is_rst_title
 from ..tokenizer import WORD, query_tokens, tokenize
 from ..types import SOURCE_TYPES, Chunk
 from .context import Hit, QueryContext
-from .intent import DOTTED
+from .intent import DOTTED, GIVEN
 from .symbols import asked_kind, constructed_class
 
 TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + name cover 0.15): not won on its name
@@ -365,7 +365,18 @@ def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     declares = [_member_line(n) for n in undefined]
     keys = _candidates(ctx, ranked)
     rows = ctx.chunks_of_keys(keys)
-    found = [
+    # a parameter the question writes with its value ("what does cache=True do") is said by its entry in a
+    # doc comment (``:param cache:``), first; a value of its own ("key_derivation django-concat") by the code
+    entries = [_param_entry(n) for n in undefined if n in GIVEN.findall(query)]
+    documented = [
+        k
+        for k in keys
+        if (row := rows.get(k)) is not None and row.source_type == "code" and any(e.search(row.text) for e in entries)
+    ]
+    # the entry of the code the question names first ("... do on an rrule": rrule's, then rruleset's)
+    named = set(ctx.intent.names)
+    documented.sort(key=lambda k: not (_names_of(rows[k]) & named))
+    found = documented + [
         k for k in keys if (row := rows.get(k)) is not None and row.symbol_type in _TYPES and _declares(row, declares)
     ]
     # no type declares it: a setting the code reads by its name (ENV["THOR_DEBUG"]), unless its docs
@@ -381,6 +392,20 @@ def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
             if (row := rows.get(k)) is not None and row.source_type == "code" and any(r.search(row.text) for r in reads)
         ]
     return _promote(ranked, found)
+
+
+@lru_cache(maxsize=1024)
+def _param_entry(name: str) -> re.Pattern[str]:
+    """A doc comment's entry for the parameter ``name``: Sphinx's ``:param cache:`` (``:param bool
+    cache:``), JSDoc's, Javadoc's and PHPDoc's ``@param {boolean} [cache]`` / ``@param cache`` /
+    ``@param bool $cache``, Google's ``cache (bool):``, numpy's ``cache : bool``."""
+    n = re.escape(name)
+    return re.compile(
+        rf":param[ \t]+(?:[\w.\[\], |]+[ \t]+)?{n}:"
+        rf"|@param[ \t]+(?:\{{[^}}\n]*\}}[ \t]+)?(?:[\w.\[\]|<>]+[ \t]+)?\[?\$?{n}\b"
+        rf"|^[ \t]*\*?[ \t]*{n}[ \t]*(?:\([^)\n]*\):|[ \t]:[ \t]+\w)",
+        re.MULTILINE,
+    )
 
 
 def _declares(row: Chunk, members: list[re.Pattern[str]]) -> bool:
@@ -426,12 +451,18 @@ def defaults_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     asks = _ASKS_DEFAULT.match(query)
     after = tokenize(query[asks.end() :]) if asks and not about_changes(query) else []
     subject = next((t for t in after if t not in _DEFAULT_TOKENS), None)
-    if subject is None:  # "... by default": the question does not name the setting
+    if subject is None or asks is None:  # "... by default": the question does not name the setting
         return ranked
+    # the setting's words: those before "of", "for", ... ("the default log level": log, level; "the
+    # default timeout of a request": timeout), the first word when no other
+    named = _SETTING_PHRASE.match(query, asks.end())
+    subjects = (set(tokenize(named.group())) if named else set()) - _DEFAULT_TOKENS or {subject}
     asked = set(ctx.query_tokens) - _DEFAULT_TOKENS
 
     def said(site: re.Match[str]) -> int:
-        parts = _said_parts(site.group(1), asked, subject)
+        if site.re is _DEFAULT_VALUE and not _names_value(site.group(2), site.group(1)):
+            return 0
+        parts = max(_said_parts(site.group(1), asked, s) for s in subjects)
         return 2 * parts - _stands_for_none(site.group(2)) if parts else 0
 
     return _best_sites_first(ctx, ranked, (_DEFAULT_VALUE, _DEFAULT_READ, _DEFAULT_OR), said)
@@ -504,8 +535,10 @@ def compared_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     most ``COMPARED_DEFINITIONS`` times (case-exact)."""
     query = ctx.request.query
     names = ctx.intent.code_names
-    if len(names) < 2 or not _COMPARES.search(query) or about_changes(query):
+    if not _COMPARES.search(query) or about_changes(query):
         return ranked
+    if len(names) < 2:
+        return _compared_within(ctx, ranked)
     chunk_ids: list[str] = []
     for name in names:
         exact, _ = _definitions(ctx, [name])
@@ -516,6 +549,43 @@ def compared_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     keys = _allowed(ctx, chunk_ids)
     at = {h.key: i for i, h in enumerate(ranked)}
     return _promote(ranked, sorted(keys, key=lambda k: at.get(k, len(ranked))))
+
+
+# "the difference between months and month in relativedelta": two words of one named definition
+_COMPARED_WITHIN = re.compile(
+    r"\bbetween\s+[`'\"]?(\w+)[`'\"]?\s+and\s+[`'\"]?(\w+)[`'\"]?\s+(?:in|of|for|on)\s+(?:(?:an?|the)\s+)?"
+    r"[`'\"]?([A-Za-z_][\w.]*)",
+    re.IGNORECASE,
+)
+
+
+def _compared_within(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
+    """A question comparing two words of one definition it names ("the difference between months and
+    month in relativedelta": two of its parameters, options or modes) puts first the parts of that
+    definition saying both words (its docstring's entries), ``COMPARED_DEFINITIONS`` at most, its own
+    parts before its members', each in ``ranked``'s order: the examples using one of them say the words
+    more often. Only for a name defined at most ``COMPARED_DEFINITIONS`` times (case-exact)."""
+    asked = _COMPARED_WITHIN.search(ctx.request.query)
+    if asked is None:
+        return ranked
+    first, second, owner = asked.groups()
+    owner = owner.rsplit(".", 1)[-1]
+    exact, _ = _definitions(ctx, [owner])
+    if not exact or len(set(exact)) > COMPARED_DEFINITIONS or first.lower() == second.lower():
+        return ranked
+    words = [re.compile(rf"(?<![\w$]){re.escape(w)}(?![\w$])", re.IGNORECASE) for w in (first, second)]
+    keys = _candidates(ctx, ranked)
+    rows = ctx.chunks_of_keys(keys)
+    found = [
+        k
+        for k in keys
+        if (row := rows.get(k)) is not None
+        and row.source_type == "code"
+        and owner in _names_of(row)
+        and all(w.search(row.text) for w in words)
+    ]
+    found.sort(key=lambda k: rows[k].symbol_name != owner)  # its own parts (a docstring) before its members'
+    return _promote(ranked, found[:COMPARED_DEFINITIONS])
 
 
 BRANCH_SITES = 2  # the code branching on an option a what-happens question names: the first two at most
@@ -780,17 +850,41 @@ def _said_parts(name: str, asked: set[str], subject: str) -> int:
 DEFAULT_SITES = 2  # the code giving a setting its default: a defaults table and a signature at most
 _ASKS_DEFAULT = re.compile(r"\s*(?:what|which|where|how)\b[^.!?\n]*?\bdefault(?:s|ed)?\b", re.IGNORECASE)
 _DEFAULT_TOKENS = frozenset(tokenize("default defaults value values"))
-# a name given a literal: ``name: 0``, ``name = "x"``, ``name: float | None = 5.0``, ``name=True`` (a
-# keyword), ``name => 3``; a number may carry a unit (Kotlin's ``100.milliseconds``); or a named constant,
-# bare or a member (``concurrency: Number.POSITIVE_INFINITY``, ``retries=DEFAULT_RETRIES``), or infinity
-# (``Infinity``, ``math.inf``, ``float("inf")``)
+# the words after "default" naming the setting, up to a word saying what it belongs to or does
+_SETTING_PHRASE = re.compile(
+    r"[^.!?\n]*?(?=\s+(?:of|for|in|on|when|if|that|which|used|is|are|does|do|with|to|from)\b|\s*[.!?\n]|\s*$)",
+    re.IGNORECASE,
+)
+# a value written as such: a number (Kotlin's may carry a unit, ``100.milliseconds``), a string, a boolean or
+# none, a constant in capitals, bare or a member (``Number.POSITIVE_INFINITY``, ``DEFAULT_RETRIES``,
+# ``logging.INFO``), infinity (``Infinity``, ``math.inf``, ``float("inf")``)
+_LITERAL_VALUE = (
+    r"-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*'|`[^`\n$]*`|True|False|None|true|false|null|undefined|nil"
+    r"|(?:[A-Za-z_$][\w$]*\.)*[A-Z][A-Z0-9_]+|Infinity|math\.inf|float\([\"']inf[\"']\)"
+)
+# a name given a value: ``name: 0``, ``name = "x"``, ``name: float | None = 5.0``, ``name=True`` (a
+# keyword), ``name => 3``; the value written as such (``_LITERAL_VALUE``) or another named constant, a
+# value only as :func:`_names_value` says
 _DEFAULT_VALUE = re.compile(
     r"(?<![\w$.-])([A-Za-z_$][\w$]*)[\"']?[ \t]*(?::[^=\n;{}()]{1,60}?)?(?:[:=](?![=:])|=>)[ \t]*"
-    r"(-?\d[\w.]*|\"[^\"\n]*\"|'[^'\n]*'|`[^`\n$]*`|True|False|None|true|false|null|undefined|nil"
-    r"|(?:[A-Za-z_$][\w$]*\.)*[A-Z][A-Z0-9]*_[A-Z0-9_]+|Infinity|math\.inf|float\([\"']inf[\"']\))"
+    rf"({_LITERAL_VALUE}|(?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*)"
     r"[ \t]*(?=[,;)}\]\n]|//|#|$)",
     re.MULTILINE,
 )
+_WRITTEN_VALUE = re.compile(_LITERAL_VALUE)
+
+
+def _names_value(value: str, name: str) -> bool:
+    """Whether the value given to ``name`` is a value, not a type (``level: Level``, ``children:
+    React.ReactNode``): one written as such (a literal, a constant in capitals), or a constant whose
+    name says the setting's (Go's and C#'s enum constants: ``Level: InfoLevel``, ``Level =
+    LogLevel.Info``), the setting's name alone being its type."""
+    if _WRITTEN_VALUE.fullmatch(value):
+        return True
+    parts = set(tokenize(name))
+    return bool(parts) and parts <= set(tokenize(value)) and value.rsplit(".", 1)[-1].lower() != name.lower()
+
+
 # a setting read with a fallback, the fallback its default: ``getattr(meta, "unknown", RAISE)``,
 # ``kwargs.get("retries", 3)``, ``opts.pop('limit', None)``, ``options.limit ?? 10``, ``opts.name || "x"``
 _DEFAULT_READ = re.compile(
@@ -932,10 +1026,14 @@ def text_evidence_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     holes = [(tier, hole) for tier, m, _, _ in made for hole in m.holes]
     taken = [_taken(query, tier, m, holes) for tier, m, _, _ in made]
     wrapped = [(tier, m.start) for (tier, m, _, _), how in zip(made, taken) if how == "wrapped"]
+    # a line naming its exception class (``ParserError: Unknown string format: ...``): of the sites making
+    # the message, one raising that class is first (not ``raise ValueError("unknown string format")``)
+    raised_as = raised_class(query)
     messages = []
     for (tier, m, n, key), how in zip(made, taken):
         causes = [t for t, start in wrapped if any(a <= start < b for a, b in m.holes)] if tier < 2 else []
-        messages.append((min([tier, *causes]), how != "whole" and not causes, -m.cover, m.held, n, key))
+        other_class = raised_as is not None and not raised_as.search(m.statement)
+        messages.append((min([tier, *causes]), other_class, how != "whole" and not causes, -m.cover, m.held, n, key))
     said, headed = [m[-1] for m in sorted(messages)], [t[-1] for t in sorted(titled)]
     made_here = {key for _, m, _, key in made if m.holes and not m.raises}
     said = _throw_sites_first(ctx, said, rows, made_here, said_as[0] if words >= 2 else "")
@@ -1194,6 +1292,7 @@ class Said(NamedTuple):
     raises: bool = False  # raised, thrown or logged
     start: int = 0  # where its text starts in the message
     holes: tuple[tuple[int, int], ...] = ()  # the spans of the message its holes took
+    statement: str = ""  # the statement holding the literal (what it is raised as)
 
     @property
     def held(self) -> int:
@@ -1228,7 +1327,7 @@ def message_evidence(
     of ``own_names``, the names of the code holding it: ``"%s is empty" % type(self).__name__`` in
     ``LRUCache.popitem`` makes "LRUCache is empty", the same literal in ``FIFOCache`` does not."""
     best, raises = 0.0, False
-    start, holes = 0, Said().holes
+    start, holes, statement = 0, Said().holes, ""
 
     lowered = message.lower()
     for match, body in _literals(text):
@@ -1256,12 +1355,13 @@ def message_evidence(
         else:
             continue
         if cover >= MIN_COVER and cover >= best:
-            raises = raises or _raises(_statement_of(text, match.start(), match.end()))
+            site = _statement_of(text, match.start(), match.end())
+            raises = raises or _raises(site)
             spans = tuple(made.regs[1:]) if made else ()
             # of literals alike in cover, the one whose holes take the fewest characters made the message
             if cover > best or _held(spans) <= _held(holes):
-                best, start, holes = cover, made.start() if made else 0, spans
-    return Said(best, raises, start, holes)
+                best, start, holes, statement = cover, made.start() if made else 0, spans, site
+    return Said(best, raises, start, holes, statement)
 
 
 def _lead_made(body: str, message: str, lowered: str) -> tuple[str, re.Match[str]] | None:
@@ -1376,6 +1476,17 @@ def _close(out: list[tuple[re.Match[str], str]], text: str, end: int) -> None:
         out[-1] = (out[-1][0], out[-1][1] + "{}")
 
 
+def raised_class(query: str) -> re.Pattern[str] | None:
+    """The exception class a pasted line opens with (``dateutil.parser._parser.ParserError: ...``,
+    ``java.lang.IllegalStateException: ...``), as a pattern for the code naming it; None when the line
+    names none (``Error: ``, ``panic: ``: a word, not a class)."""
+    prefix = _EXCEPTION_PREFIX.match(query)
+    name = prefix.group().strip().rstrip(":").rsplit(".", 1)[-1] if prefix else ""
+    if not _EXCEPTION_NAME.fullmatch(name) or name in ("Error", "Exception", "Warning"):
+        return None
+    return re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+
+
 def message_of(query: str) -> str:
     """The message of a pasted error line: without a leading exception name ("requests.exceptions.
     TooManyRedirects: ", "Error: "), which the code raising it does not write in its text."""
@@ -1389,7 +1500,24 @@ def messages_of(query: str) -> tuple[str, ...]:
     (``error: unknown option '${flag}'``)."""
     message = message_of(query)
     said = (message,) if message == query else (message, query)
-    return tuple(dict.fromkeys(quoted_messages(query) + said))
+    return tuple(dict.fromkeys(quoted_messages(query) + logged_messages(query) + said))
+
+
+# a field of a structured log line: logfmt's ``key="quoted value"`` or JSON's ``"key": "value"``
+_LOG_FIELD = re.compile(r"""(?<![\w"])"?[A-Za-z_][\w.-]*"?[ \t]*[=:][ \t]*("(?:[^"\\\n]|\\.)*"|[^\s"=,{}]+)""")
+
+
+def logged_messages(query: str) -> tuple[str, ...]:
+    """The quoted field values of a pasted structured log line (``level=info msg=started
+    logrus_error="can not add field \\"handler\\""``, a JSON log line), wordiest first: each may be a
+    message the code made; the other fields (a level, a time, the application's own message) are the
+    logger's. Only a line of three fields or more (a line of two is a sentence with a colon), and only
+    values of two words or more, their escaped quotes unescaped."""
+    fields = [m.group(1) for m in _LOG_FIELD.finditer(query)]
+    if len(fields) < 3 or "\n" in query.strip():
+        return ()
+    values = [_unescaped(v[1:-1]) for v in fields if v.startswith('"') and len(WORD.findall(v)) >= 2]
+    return tuple(sorted(values, key=lambda v: -len(WORD.findall(v))))
 
 
 def quoted_messages(query: str) -> tuple[str, ...]:

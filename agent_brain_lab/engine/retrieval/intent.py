@@ -74,6 +74,8 @@ _SCAFFOLD = _words(
 PHRASED = re.compile(r"\b(?:build|builds|built|building|based)\s+(?:up)?on(?:\s+top\s+of)?\b", re.IGNORECASE)
 PHRASED_RELATIONS = ("extends", "calls")
 MAX_PROSE = 1  # other words a relation question may hold ("what calls X directly", "callers of X in tests")
+# a name given a value as code writes it: ``cache=True``, ``retries=3``, ``mode="r"`` (not "a = b" in words)
+GIVEN = re.compile(r"(?<![\w.=])([A-Za-z_]\w*)=(?=[\w\"'\[{(-])")
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+")
 # written as code: snake_case, camelCase, PascalCase of two words, dotted, SCREAMING_CASE, or an acronym
 # opening a capitalised word (``TTLCache``, ``IOLoop``, ``HTTPServer``; not a plural, ``IDs``, ``URLs``)
@@ -120,7 +122,9 @@ class Intent:
         if not self.relation:
             return None
         lowered = self.query.lower()
-        at = lowered.find(entity.lower())
+        # the name as a whole word, as written first: "Formatter", not the "formatters" before it
+        whole = re.search(rf"(?<![\w.]){re.escape(entity)}(?![\w])", self.query)
+        at = whole.start() if whole else lowered.find(entity.lower())
         if at < 0:
             return None
         for match in WORD.finditer(lowered):
@@ -161,7 +165,8 @@ def analyse(query: str) -> Intent:
         if w not in inside_dotted and w.lower() not in ALL_CUES and (w.lower() not in _SCAFFOLD or _named(w, i))
     ]
     names = list(dict.fromkeys(names))
-    code_names = tuple(n for n in names if CODE_LIKE.search(n))
+    given = set(GIVEN.findall(query))  # "what does cache=True do": a parameter written with its value
+    code_names = tuple(n for n in names if CODE_LIKE.search(n) or n in given)
     relation: str | None = None
     also: tuple[str, ...] = ()
     titled = _titled(read, lowered, names, code_names)
@@ -174,18 +179,32 @@ def analyse(query: str) -> Intent:
         else:
             relation, *more = PHRASED_RELATIONS
             also = tuple(more)
-        plain = [n for n in names if n not in code_names]
+        plain = [n for n in names if n not in code_names and not _kind_word(n, names)]
         # a relation question names one thing (or two: "Class method"), the rest is scaffolding; said in
         # a phrase, one plain name alone ("which classes build on Scaffold"), not a topic ("... the grammar")
         if len(plain) - (0 if code_names else 1) > (MAX_PROSE if code_names or not also else 0):
             relation, also = None, ()
         elif cues and cues[0] in _WEAK_CUES and len([n for n in names if n.lower() not in _HAVE]) != 1:
             relation = None  # "which HTTP methods get retried": methods of something, not of one name
+        if relation:  # the kind words name no entity: "Formatter" is what the question is about
+            names = [n for n in names if n in code_names or not _kind_word(n, names)] or names
     terse = len(words) <= 3
     # a look-up: one word, or a few with one written as code ("parse_header docs"); a short phrase of
     # plain words ("Our Pledge", "Basic usage") or a title is a heading or a topic
     lookup = terse and not titled and (len(words) == 1 or bool(code_names))
     return Intent(query, relation, tuple(names), code_names, terse=terse, lookup=lookup, also=also)
+
+
+# a word saying what kind of thing a name is: "the Formatter interface", "the Comparable trait"
+_KINDS = _words("interface interfaces trait traits struct structs protocol protocols")
+
+
+def _kind_word(word: str, names: list[str]) -> bool:
+    """Whether a plain word names the kind of the answers or of the thing named, not a topic: a kind
+    (``interface``, ``trait``) or the plural of another name ("which formatters implement the Formatter
+    interface", "which handlers extend Handler"): scaffolding of a relation question."""
+    lowered = word.lower()
+    return lowered in _KINDS or any(lowered in (n.lower() + "s", n.lower() + "es") for n in names if n != word)
 
 
 def _named(word: str, at: int) -> bool:
