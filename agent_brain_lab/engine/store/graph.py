@@ -270,9 +270,23 @@ def _names_of(graph: nx.MultiDiGraph | ArrayGraph) -> dict[str, list[str]]:
     if "names" not in graph.graph:
         names: dict[str, list[str]] = defaultdict(list)
         for node, data in graph.nodes(data=True):
-            for key in _lookup_keys(node, data) if data else ():
+            if not data:
+                continue
+            kind = data.get("kind")
+            if kind == "external" or kind == "file":
+                for key in _lookup_keys(node, data):
+                    names[key].append(node)
+                continue
+            # a symbol's keys (what _lookup_keys gives it) without a set per node: most nodes are symbols
+            key = str(data.get("name", "")).lower()
+            if key:
                 names[key].append(node)
-        graph.graph["names"] = {k: sorted(v) for k, v in names.items()}
+            qualname = data.get("qualname")
+            if qualname:
+                other = qualname.lower()
+                if other != key:
+                    names[other].append(node)
+        graph.graph["names"] = {k: sorted(v) if len(v) > 1 else v for k, v in names.items()}
     return graph.graph["names"]
 
 

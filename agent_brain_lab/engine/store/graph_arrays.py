@@ -39,20 +39,21 @@ class ArrayGraph:
         an edge seen again keeps its place and takes the later chunk ids. Raises what malformed parts
         raise (KeyError, TypeError, ValueError, AttributeError)."""
         g = cls()
-        strings: dict[str, str] = {}
-
-        def shared(s: Any) -> Any:
-            return strings.setdefault(s, s) if isinstance(s, str) else s
+        index, ids, attrs_of = g._index, g._ids, g._attrs
+        strings: dict[str, str] = {}  # one object per distinct string (node attributes, chunk ids)
+        share = strings.setdefault
 
         def node(n: str, attrs: Mapping) -> int:
-            i = g._index.get(n)
-            values = {shared(k): shared(v) for k, v in attrs.items()}
+            # inlined sharing: this runs once per node of the base (a call per string cost ~40% of a load)
+            values = {share(k, k): share(v, v) if type(v) is str else v for k, v in attrs.items()}
+            i = index.get(n)
             if i is None:
-                i = g._index[shared(n)] = len(g._ids)
-                g._ids.append(shared(n))
-                g._attrs.append(values)
+                n = share(n, n) if type(n) is str else n
+                i = index[n] = len(ids)
+                ids.append(n)
+                attrs_of.append(values)
             else:
-                g._attrs[i].update(values)
+                attrs_of[i].update(values)
             return i
 
         for part in node_parts:
@@ -61,19 +62,28 @@ class ArrayGraph:
         src, dst, rel, chunk = array("q"), array("q"), array("q"), array("q")
         rel_code: dict[str, int] = {}
         chunk_code: dict[tuple[str, ...], int] = {}
+        get = index.get
         for edges, external in edge_parts:
             for name in external:
                 node(f"ext:{name}", {"kind": "external", "name": name, "source": None})
-            for u, v, r, ids in edges:
-                ui = g._index.get(u)
-                ui = node(u, {}) if ui is None else ui
-                vi = g._index.get(v)
-                vi = node(v, {}) if vi is None else vi
+            for u, v, r, chunk_ids in edges:
+                ui = get(u)
+                if ui is None:
+                    ui = node(u, {})
+                vi = get(v)
+                if vi is None:
+                    vi = node(v, {})
                 src.append(ui)
                 dst.append(vi)
-                rel.append(rel_code.setdefault(r, len(rel_code)))
-                ids = tuple(shared(c) for c in ids)
-                chunk.append(chunk_code.setdefault(ids, len(chunk_code)))
+                code = rel_code.get(r)
+                if code is None:
+                    code = rel_code[r] = len(rel_code)
+                rel.append(code)
+                key = tuple(chunk_ids)  # an edge's chunk ids are mostly those of an edge before it
+                code = chunk_code.get(key)
+                if code is None:
+                    code = chunk_code[tuple([share(c, c) if type(c) is str else c for c in key])] = len(chunk_code)
+                chunk.append(code)
         g._rels = list(rel_code)
         g._chunks = list(chunk_code)
         g._arrange(*(np.frombuffer(a, dtype=np.int64) for a in (src, dst, rel, chunk)))
