@@ -238,6 +238,9 @@ class ArrayGraph:
     def __len__(self) -> int:
         return len(self._ids)
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
     def position(self, node: str) -> int:
         """The node's place in insertion order (``edges()`` goes by it)."""
         return self._index[node]
