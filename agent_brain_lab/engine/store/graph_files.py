@@ -1,11 +1,12 @@
 """The code graph on disk: every file's fragment (its facts, resolved edges and external names).
 
-A generation's ``graph/`` folder holds a base (an immutable SQLite file of fragments and their name
-tables, shared between generations by hard links), ``delta.json`` (the fragments of the files changed
-or re-resolved since the base was written) and ``graph.json`` (the format, the base's name, the base
-files that are gone). A new generation recomputes the fragments of the changed files and of the files
-whose resolution may change: those that name a symbol whose definitions changed, and those whose
-imports may point at an added or deleted file. Name resolution itself is :mod:`..graph_names`.
+A generation's ``graph/`` folder holds a base (an immutable SQLite file of fragments, their name
+tables and the graph they make, shared between generations by hard links), ``delta.json`` (the
+fragments of the files changed or re-resolved since the base was written) and ``graph.json`` (the
+format, the base's name, the base files that are gone). A new generation recomputes the fragments
+of the changed files and of the files whose resolution may change: those that name a symbol whose
+definitions changed, and those whose imports may point at an added or deleted file. Name resolution
+itself is :mod:`..graph_names`.
 """
 
 from __future__ import annotations
