@@ -93,6 +93,16 @@ def test_a_bm25_query_loads_neither_the_model_nor_the_vectors_nor_the_chunkers(w
     assert loaded_heavy(code, cwd=workspace) == ["numpy"]
 
 
+def test_the_graph_explorer_on_a_generation_with_no_delta_loads_no_networkx(workspace):
+    """Right after a base is written (every first index, every merge) a generation's graph is the base's
+    arrays alone: networkx (~0.3 s to import) builds delta graphs only."""
+    code = """
+        import agent_brain_lab.cli as cli
+        assert cli.main(["graph", "apply_discount"]) == 0
+    """
+    assert "networkx" not in loaded_heavy(code, cwd=workspace)
+
+
 def test_the_copied_stop_words_are_bm25s_own():
     from bm25s.stopwords import STOPWORDS_EN
 

@@ -118,16 +118,17 @@ class _Table:
         self.same: Counter[frozenset[str]] = Counter()  # parts -> how many nodes have exactly them
         self.by_source: dict[str, list[str]] = defaultdict(list)  # file -> its node ids
         self.by_chunk: dict[str, list[str]] = defaultdict(list)  # chunk id -> the node ids it defines
+        postings, by_source, by_chunk = self.postings, self.by_source, self.by_chunk
         for node, data in nodes:
             parts = _name_parts(data)
             if parts is None:
                 continue
             self.parts[node] = parts
-            self.same[parts] += 1
-            self.by_source[data.get("source") or ""].append(node)
-            self.by_chunk[str(data["chunk_id"])].append(node)
+            by_source[data.get("source") or ""].append(node)
+            by_chunk[str(data["chunk_id"])].append(node)
             for part in parts:
-                self.postings[part].append(node)
+                postings[part].append(node)
+        self.same.update(self.parts.values())  # counted in C, in the order the nodes came
 
 
 class NameIndex:

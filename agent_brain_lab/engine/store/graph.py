@@ -19,14 +19,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from ..graph_names import FileFacts, file_nodes
 from .datafiles import CorruptIndexFile
+from .graph_arrays import ArrayGraph
 from .graph_cache import base_graph
 from .graph_files import FOLDER, GraphFiles
 from .graph_view import OverlayGraph
 
 if TYPE_CHECKING:
     import networkx as nx
-
-    from .graph_arrays import ArrayGraph
 
 HUB_DEGREE = 60
 MAX_PATHS = 4  # paths kept per node reached at the same hop
@@ -270,9 +269,23 @@ def _names_of(graph: nx.MultiDiGraph | ArrayGraph) -> dict[str, list[str]]:
     if "names" not in graph.graph:
         names: dict[str, list[str]] = defaultdict(list)
         for node, data in graph.nodes(data=True):
-            for key in _lookup_keys(node, data) if data else ():
+            if not data:
+                continue
+            kind = data.get("kind")
+            if kind == "external" or kind == "file":
+                for key in _lookup_keys(node, data):
+                    names[key].append(node)
+                continue
+            # a symbol's keys (what _lookup_keys gives it) without a set per node: most nodes are symbols
+            key = str(data.get("name", "")).lower()
+            if key:
                 names[key].append(node)
-        graph.graph["names"] = {k: sorted(v) for k, v in names.items()}
+            qualname = data.get("qualname")
+            if qualname:
+                other = qualname.lower()
+                if other != key:
+                    names[other].append(node)
+        graph.graph["names"] = {k: sorted(v) if len(v) > 1 else v for k, v in names.items()}
     return graph.graph["names"]
 
 
@@ -299,6 +312,8 @@ def _lookup_keys(node: str, data: Mapping[str, Any]) -> set[str]:
 def _assemble(files: GraphFiles) -> nx.MultiDiGraph | OverlayGraph:
     """The query graph: the delta alone, or the base's (loaded once per process, see
     :func:`.graph_cache.base_graph`) overlaid by the delta's, hiding the base files that left."""
+    if files.base is not None and not files.delta:  # a generation right after its base was written
+        return OverlayGraph(base_graph(files.base), ArrayGraph.build([], []), files.dead)  # no networkx import
     delta = graph_of({p: (file_nodes(p, f.facts).items(), f.edges, f.external) for p, f in files.delta.items()})
     if files.base is None:
         return delta

@@ -10,9 +10,8 @@ from __future__ import annotations
 import ctypes
 import sys
 
-from .datafiles import CorruptIndexFile
 from .graph_arrays import ArrayGraph
-from .graph_files import BaseFile, loads
+from .graph_files import BaseFile
 
 _BASE_GRAPHS: dict[str, ArrayGraph] = {}  # id of a base file (random, written with it) -> its graph
 KEEP_BASE_GRAPHS = 2
@@ -20,17 +19,10 @@ KEEP_BASE_GRAPHS = 2
 
 def base_graph(base: BaseFile) -> ArrayGraph:
     """The graph of every fragment in a base file, in arrays (see :mod:`.graph_arrays`), loaded once
-    per process. Fragments are decoded one at a time, in path order like the delta's graph."""
+    per process (:meth:`.graph_files.BaseFile.graph`)."""
     key = base.id
     if key not in _BASE_GRAPHS:
-        nodes = (loads(n) for (n,) in base.each("SELECT nodes FROM fragments ORDER BY path"))
-        edges = ((loads(e), loads(x)) for e, x in base.each("SELECT edges, ext FROM fragments ORDER BY path"))
-        try:
-            graph = ArrayGraph.build(nodes, edges)
-        except CorruptIndexFile:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise CorruptIndexFile(f"graph: a fragment is malformed ({err!r})") from None
+        graph = base.graph()
         while len(_BASE_GRAPHS) >= KEEP_BASE_GRAPHS:
             _BASE_GRAPHS.pop(next(iter(_BASE_GRAPHS)))
         _BASE_GRAPHS[key] = graph

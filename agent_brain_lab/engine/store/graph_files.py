@@ -1,11 +1,12 @@
 """The code graph on disk: every file's fragment (its facts, resolved edges and external names).
 
-A generation's ``graph/`` folder holds a base (an immutable SQLite file of fragments and their name
-tables, shared between generations by hard links), ``delta.json`` (the fragments of the files changed
-or re-resolved since the base was written) and ``graph.json`` (the format, the base's name, the base
-files that are gone). A new generation recomputes the fragments of the changed files and of the files
-whose resolution may change: those that name a symbol whose definitions changed, and those whose
-imports may point at an added or deleted file. Name resolution itself is :mod:`..graph_names`.
+A generation's ``graph/`` folder holds a base (an immutable SQLite file of fragments, their name
+tables and the graph they make, shared between generations by hard links), ``delta.json`` (the
+fragments of the files changed or re-resolved since the base was written) and ``graph.json`` (the
+format, the base's name, the base files that are gone). A new generation recomputes the fragments
+of the changed files and of the files whose resolution may change: those that name a symbol whose
+definitions changed, and those whose imports may point at an added or deleted file. Name resolution
+itself is :mod:`..graph_names`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 import sqlite3
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
@@ -31,6 +32,7 @@ from ..graph_names import (
     resolve_fragment,
 )
 from .datafiles import CorruptIndexFile, link_or_copy, load_json, require
+from .graph_arrays import STORED_VERSION, ArrayGraph
 
 FOLDER = "graph"
 META = "graph.json"
@@ -47,6 +49,7 @@ CREATE TABLE uses (name TEXT, path TEXT);
 CREATE TABLE imports (module TEXT, path TEXT);
 CREATE TABLE external (name TEXT, path TEXT);
 CREATE TABLE totals (nodes INTEGER, relations TEXT, external INTEGER, id TEXT);
+CREATE TABLE arrays (name TEXT PRIMARY KEY, data BLOB);
 """
 _BASE_INDEXES = """
 CREATE INDEX defines_name ON defines (name);
@@ -84,6 +87,16 @@ class BaseFile:
             yield from self.db.execute(sql)
         except sqlite3.Error as err:
             raise CorruptIndexFile(f"graph: {self.path.name} unreadable ({err})") from None
+
+    def graph(self) -> ArrayGraph:
+        """Every fragment's graph in arrays: as the writer stored it, or (a base written before bases
+        held it, by a version that made it otherwise, or whose writer could not store it) built from the
+        fragments."""
+        if self.rows("SELECT 1 FROM sqlite_master WHERE type='table' AND name='arrays'"):
+            stored = dict(self.rows("SELECT name, data FROM arrays"))
+            if ArrayGraph.stored_version(stored) == STORED_VERSION:  # else another version's: built again
+                return ArrayGraph.from_tables(stored)
+        return _fragments_graph(self.each)
 
     def fragment(self, path: str) -> Fragment | None:
         rows = self.rows("SELECT facts, edges, ext FROM fragments WHERE path=?", path)
@@ -126,6 +139,7 @@ class BaseFile:
             db.execute(
                 "INSERT INTO totals VALUES (?, ?, ?, ?)", (nodes, _dumps(relations), len(external), uuid.uuid4().hex)
             )
+            db.executemany("INSERT INTO arrays VALUES (?, ?)", _stored_graph(lambda sql: iter(db.execute(sql))))
             db.executescript(_BASE_INDEXES)
             db.commit()
         finally:
@@ -307,6 +321,31 @@ class GraphFiles:
         delta = load_json(folder / DELTA)
         fragments = {p: _decoded(p, *f) if isinstance(f, list) and len(f) == 3 else _bad(p) for p, f in delta.items()}
         return cls(BaseFile(folder / base), fragments, set(dead), next_id)
+
+
+def _fragments_graph(each: Callable[[str], Iterator[tuple[Any, ...]]]) -> ArrayGraph:
+    """The graph of every fragment of a base (rows read by ``each(sql)``), decoded one at a time in path
+    order like the delta's graph; :class:`CorruptIndexFile` if one is malformed."""
+    nodes = (loads(n) for (n,) in each("SELECT nodes FROM fragments ORDER BY path"))
+    edges = ((loads(e), loads(x)) for e, x in each("SELECT edges, ext FROM fragments ORDER BY path"))
+    try:
+        return ArrayGraph.build(nodes, edges)
+    except CorruptIndexFile:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise CorruptIndexFile(f"graph: a fragment is malformed ({err!r})") from None
+
+
+def _stored_graph(each: Callable[[str], Iterator[tuple[Any, ...]]]) -> list[tuple[str, bytes]]:
+    """What a new base stores of its graph: the graph a reader would build from the fragments just
+    written (so both ways give the same graph), read back as a reader will read it; nothing when it
+    cannot be stored (then readers build it from the fragments)."""
+    tables = _fragments_graph(each).tables()
+    try:
+        ArrayGraph.from_tables(dict(tables))
+    except CorruptIndexFile:
+        return []
+    return tables
 
 
 def _unresolved(facts: FileFacts) -> Fragment:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 class OverlayGraph:
-    def __init__(self, base: ArrayGraph, delta: nx.MultiDiGraph, hidden: set[str]):
+    def __init__(self, base: ArrayGraph, delta: nx.MultiDiGraph | ArrayGraph, hidden: set[str]):
         self.base, self.delta, self.hidden = base, delta, hidden  # hidden: base files dead or in the delta
         self.nodes = _Nodes(self)
         self.edges = _Edges(self)
