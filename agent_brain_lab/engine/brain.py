@@ -387,7 +387,7 @@ class Brain:
             writable=read_only_problem(folder) is None,
         )
         try:
-            view = self._reader.view()
+            view = self._reader.read(_every_file_checked)
         except NotIndexed:
             pass
         except IndexProblem as err:
@@ -422,6 +422,12 @@ class Brain:
             _prepare_queries(self._reader.view(written=(gen, graph)).snapshot)
         except (IndexProblem, NotIndexed, WorkspaceBusy):
             pass  # replaced or broken since: the next read reports it
+
+
+def _every_file_checked(view: View) -> View:
+    """The view, once the files of its parts no query has loaded yet match the manifest too."""
+    view.snapshot.check_all()
+    return view
 
 
 def _prepare_queries(snapshot: Snapshot) -> None:

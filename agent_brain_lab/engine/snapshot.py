@@ -2,7 +2,10 @@
 
 The writer records every file of a generation in its manifest (size and digest); a snapshot checks
 them before trusting the folder, so a missing, truncated or overwritten file is reported as
-:class:`IndexCorrupt` (with the command that rebuilds it) instead of failing inside a loader.
+:class:`IndexCorrupt` (with the command that rebuilds it) instead of failing inside a loader. The
+files of a part loaded on first use (the vectors, the graph) have their sizes checked at open and
+their digests when the part loads (or when status asks): a bm25 query in a new process does not hash
+the hundreds of MB of vectors and graph it never reads.
 
 Generations share most of their files through hard links. A process remembers the digest of every
 file it has hashed under the file's identity (device, inode, size, modification time): a file a
@@ -55,8 +58,9 @@ class Snapshot:
         self.dir = gen_dir
         self.manifest = _manifest_of(gen, gen_dir)
         shared = self._shared_with(previous)
+        self._unhashed: set[str] = set()  # files of late parts whose digests are checked when they load
         if verify:
-            _verify(gen_dir, self.manifest, shared)
+            self._unhashed = _verify(gen_dir, self.manifest, shared, hashed_later=_in_late_part)
         if graph is None and previous is not None and previous._graph is not None:
             graph_files = [n for n in self.manifest["contents"] or () if str(n).startswith(f"{GRAPH_FOLDER}/")]
             graph = previous._graph if graph_files and shared.issuperset(graph_files) else None
@@ -115,12 +119,27 @@ class Snapshot:
             if before.get(name) == entry
             and self.inodes[name] is not None
             and previous.inodes.get(name) == self.inodes[name]
+            and name not in previous._unhashed
         }
+
+    def check_all(self) -> None:
+        """Check the digests of the parts not loaded yet (status reports on every file)."""
+        with self._graph_lock:
+            self._check_unhashed(lambda name: True)
+
+    def _check_unhashed(self, belongs: Callable[[str], bool]) -> None:
+        names = sorted(n for n in self._unhashed if belongs(n))
+        for name in names:
+            problem = _check_file(self.dir / name, self.manifest["contents"][name])
+            if problem:
+                raise _damaged(self.dir, name, problem)
+        self._unhashed.difference_update(names)
 
     def _load_late(self, what: str, load: Any, belongs: Callable[[str], bool]) -> Any:
         """A part loaded on first use, after the generation was opened: its files must still be the
         ones this snapshot saw then. A reset and re-index by another process may have put another
         index's generation of the same number in their place; the reader then looks again."""
+        self._check_unhashed(belongs)
         part = self._load(what, load)
         if any(inode_of(self.dir / name) != inode for name, inode in self.inodes.items() if belongs(name)):
             raise _damaged(self.dir, what, "was replaced while it was being loaded")
@@ -158,17 +177,30 @@ def _manifest_of(gen: int, gen_dir: Path) -> dict:
     return manifest
 
 
-def _verify(gen_dir: Path, manifest: dict, shared: set[str]) -> None:
-    """IndexCorrupt unless every file the manifest lists (but ``shared`` ones) matches its entry."""
+def _in_late_part(name: str) -> bool:
+    """A file of a part a snapshot loads on first use: the vectors or the graph."""
+    return is_vector_file(name) or name.startswith(f"{GRAPH_FOLDER}/")
+
+
+def _verify(
+    gen_dir: Path, manifest: dict, shared: set[str], *, hashed_later: Callable[[str], bool] = lambda name: False
+) -> set[str]:
+    """IndexCorrupt unless every file the manifest lists (but ``shared`` ones) matches its entry;
+    of the files ``hashed_later`` names only the size is checked: returns their names."""
     recorded = manifest.get("contents")
     if not isinstance(recorded, dict):
         raise _damaged(gen_dir, MANIFEST, "does not list the generation's files")
+    later = set()
     for name, expected in sorted(recorded.items()):
         if name in shared:
             continue
-        problem = _check_file(gen_dir / name, expected)
+        deferred = hashed_later(name)
+        problem = _check_file(gen_dir / name, expected, hashed=not deferred)
         if problem:
             raise _damaged(gen_dir, name, problem)
+        if deferred:
+            later.add(name)
+    return later
 
 
 def _damaged(gen_dir: Path, name: str, problem: str) -> IndexCorrupt:
@@ -215,7 +247,7 @@ def _raise_storage_problem(err: BaseException, gen_dir: Path) -> None:
         raise problem from None
 
 
-def _check_file(path: Path, expected: Any) -> str | None:
+def _check_file(path: Path, expected: Any, *, hashed: bool = True) -> str | None:
     try:
         size = path.stat().st_size
     except FileNotFoundError:
@@ -225,6 +257,8 @@ def _check_file(path: Path, expected: Any) -> str | None:
         return "is missing"
     if not isinstance(expected, dict) or size != expected.get("bytes"):
         return "is truncated or damaged (its size differs from the manifest)"
+    if not hashed:
+        return None
     try:
         size, digest = file_digest(path)
     except FileNotFoundError:
