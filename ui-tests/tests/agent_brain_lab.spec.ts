@@ -676,12 +676,24 @@ test('a file saved in the editor while the run embeds is found by bm25 before th
     status: 'running',
     phase: 'embedding'
   });
-  // The save's own job was handed to the running one (not queued behind it) and is done.
-  const saves = (await jobsOf()).filter((job: any) => !before.has(job.id));
-  expect(saves.length).toBeGreaterThan(0);
-  for (const job of saves) {
-    expect(job).toMatchObject({ merged_into: run.id, status: 'done' });
+  // The save's jobs (the editor's and the disk watcher's, which can come a moment later) were
+  // handed to the running one (not queued behind it) and are done while it still embeds.
+  const saves = async () =>
+    (await jobsOf()).filter((job: any) => !before.has(job.id));
+  expect((await saves()).length).toBeGreaterThan(0);
+  for (const job of await saves()) {
+    expect(job.merged_into).toBe(run.id);
   }
+  await expect
+    .poll(
+      async () =>
+        (await saves()).every(
+          (job: any) => job.merged_into === run.id && job.status === 'done'
+        ),
+      { timeout: 60 * 1000 }
+    )
+    .toBe(true);
+  expect(await job()).toMatchObject({ id: run.id, status: 'running' });
 
   await page.sidebar.setWidth(420, 'left');
   await page.screenshot({
