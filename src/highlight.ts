@@ -12,13 +12,28 @@ export interface ISegment {
   match: boolean;
 }
 
+// Bidi controls and line separators reorder or break the lines drawn around
+// them (Trojan Source): drawn as escapes, as the engine's `printable` does.
+const INVISIBLE = /[\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
+/** `text` with its bidi controls and line separators as `\u202e` escapes. */
+export function visible(text: string): string {
+  return text.replace(
+    INVISIBLE,
+    c => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')
+  );
+}
+
 /**
  * `text` split into plain and marked segments by the engine's ranges. Ranges
- * index code points (as Python does), not UTF-16 units, hence `Array.from`.
+ * index code points (as Python does), not UTF-16 units, hence `Array.from`;
+ * each segment is then made `visible`.
  */
 export function segments(text: string, ranges: number[][]): ISegment[] {
   const chars = Array.from(text);
   const out: ISegment[] = [];
+  const push = (from: number, to: number, match: boolean) =>
+    out.push({ text: visible(chars.slice(from, to).join('')), match });
   let at = 0;
   for (const [start, end] of ranges) {
     const a = Math.max(start, at);
@@ -27,13 +42,13 @@ export function segments(text: string, ranges: number[][]): ISegment[] {
       continue;
     }
     if (a > at) {
-      out.push({ text: chars.slice(at, a).join(''), match: false });
+      push(at, a, false);
     }
-    out.push({ text: chars.slice(a, b).join(''), match: true });
+    push(a, b, true);
     at = b;
   }
   if (at < chars.length) {
-    out.push({ text: chars.slice(at).join(''), match: false });
+    push(at, chars.length, false);
   }
   return out;
 }

@@ -17,7 +17,7 @@ from workspace_fixture import FIXTURES
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.highlight import highlight_ranges, query_terms
-from agent_brain_lab.engine.labels import MODE_LEGS
+from agent_brain_lab.engine.labels import MODE_LEGS, printable
 from agent_brain_lab.engine.retrieval import Hit
 from agent_brain_lab.engine.types import Chunk, QueryResponse, QueryResult
 from agent_brain_lab.kernel.widgets import STATIC, GraphWidget, ResultsWidget, _module, snippet_window
@@ -232,6 +232,17 @@ def test_modules_parse_as_es_modules(main):
         timeout=30,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_snippets_draw_bidi_controls_as_escapes():
+    """A snippet's text goes in as text nodes, but a U+202E still reverses what follows it on screen
+    (Trojan Source): the widget draws the escapes the engine's ``printable`` writes."""
+    text = 'if (level != "user\u202e \u2066// admin\u2069") ok\u2028end'
+    script = _module("shared.js", "results.js") + f"\nconsole.log(JSON.stringify(highlighted({json.dumps(text)}, [])));"
+    proc = subprocess.run(["node", "--input-type=module"], input=script, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [printable(text)]  # the same escapes as the Python doors
 
 
 # --------------------------------------------------------------------------- real engine

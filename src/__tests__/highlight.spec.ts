@@ -39,6 +39,17 @@ describe('segments', () => {
     expect(segments('abc', [])).toEqual([{ text: 'abc', match: false }]);
     expect(segments('', [[0, 1]])).toEqual([]);
   });
+
+  it('draws bidi controls and line separators as escapes, marks unmoved', () => {
+    // "access level" reads reversed after U+202E in a browser (Trojan Source)
+    const text = 'if (level != "user\u202e \u2066// admin\u2069") ok\u2028end';
+    const all = segments(text, [[4, 9]]);
+    expect(all.map(s => s.text).join('')).toBe(
+      'if (level != "user\\u202e \\u2066// admin\\u2069") ok\\u2028end'
+    );
+    expect(all.filter(s => s.match).map(s => s.text)).toEqual(['level']);
+    expect(marked('a\u202eb level', [[4, 9]])).toEqual(['level']);
+  });
 });
 
 describe('snippet', () => {

@@ -2,17 +2,17 @@
 // anchors, leg labels, fusion and coverage notes, highlight ranges: engine/labels.py) and
 // widgets.py (bar fractions, snippet windows); this file only draws it.
 
-/** Text with the given [start, end) code-point ranges wrapped in <mark>. */
+/** Text with the given [start, end) code-point ranges wrapped in <mark>, made `visible`. */
 function highlighted(text, ranges) {
   const chars = Array.from(text); // Python indexes code points, JS strings index UTF-16 units
   const parts = [];
   let at = 0;
   for (const [start, end] of ranges) {
-    if (start > at) parts.push(chars.slice(at, start).join(''));
-    parts.push(h('mark', {}, chars.slice(start, end).join('')));
+    if (start > at) parts.push(visible(chars.slice(at, start).join('')));
+    parts.push(h('mark', {}, visible(chars.slice(start, end).join(''))));
     at = end;
   }
-  parts.push(chars.slice(at).join(''));
+  parts.push(visible(chars.slice(at).join('')));
   return parts;
 }
 

@@ -17,6 +17,15 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** Text with its bidi controls and line separators as `\u202e` escapes: they reorder or break
+ * the lines drawn around them (Trojan Source). The engine's `printable` escapes the same set. */
+function visible(text) {
+  return text.replace(
+    /[\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
+    c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+  );
+}
+
 /** The Jupyter server's base URL from the page config, "/" outside JupyterLab. */
 function baseUrl() {
   const config = document.getElementById('jupyter-config-data');
