@@ -574,16 +574,9 @@ def _compared_within(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     if not exact or len(set(exact)) > COMPARED_DEFINITIONS or first.lower() == second.lower():
         return ranked
     words = [re.compile(rf"(?<![\w$]){re.escape(w)}(?![\w$])", re.IGNORECASE) for w in (first, second)]
-    keys = _candidates(ctx, ranked)
-    rows = ctx.chunks_of_keys(keys)
-    found = [
-        k
-        for k in keys
-        if (row := rows.get(k)) is not None
-        and row.source_type == "code"
-        and owner in _names_of(row)
-        and all(w.search(row.text) for w in words)
-    ]
+    found, rows = _code_candidates(
+        ctx, ranked, lambda row: owner in _names_of(row) and all(w.search(row.text) for w in words)
+    )
     found.sort(key=lambda k: rows[k].symbol_name != owner)  # its own parts (a docstring) before its members'
     return _promote(ranked, found[:COMPARED_DEFINITIONS])
 
@@ -621,16 +614,13 @@ def branches_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     if exact or other_case or not names:
         return ranked
     tests = [_branch_on(n) for n in dict.fromkeys(names)]
-    keys = _candidates(ctx, ranked)
-    rows = ctx.chunks_of_keys(keys)
-    sites = [
-        k
-        for k in keys
-        if (row := rows.get(k)) is not None
-        and row.source_type == "code"
-        and not row.source.endswith(_DECLARATION_FILES)
-        and any(t.search(_prose_blanked(row.text)) for t in tests)
-    ]
+    sites, _ = _code_candidates(
+        ctx,
+        ranked,
+        lambda row: (
+            not row.source.endswith(_DECLARATION_FILES) and any(t.search(_prose_blanked(row.text)) for t in tests)
+        ),
+    )
     return _promote(ranked, sites[:BRANCH_SITES])
 
 
@@ -1191,6 +1181,15 @@ def _candidates(ctx: QueryContext, ranked: list[Hit], message: str = "") -> list
             rows.append(ctx.keyword_top_of(tokenize(clause), MESSAGE_DEPTH))
     extra = [int(k) for r in rows for k in ctx.snapshot.columns.keys[r].tolist()]
     return list(dict.fromkeys(pool + extra))
+
+
+def _code_candidates(
+    ctx: QueryContext, ranked: list[Hit], keep: Callable[[Chunk], bool]
+) -> tuple[list[int], dict[int, Chunk]]:
+    """The candidates whose chunks are code and pass ``keep``, in ``_candidates``' order, and their rows."""
+    keys = _candidates(ctx, ranked)
+    rows = ctx.chunks_of_keys(keys)
+    return [k for k in keys if (row := rows.get(k)) is not None and row.source_type == "code" and keep(row)], rows
 
 
 def wordiest_line(message: str) -> str:
