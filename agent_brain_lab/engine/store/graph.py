@@ -12,7 +12,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
@@ -269,22 +269,8 @@ def _names_of(graph: nx.MultiDiGraph | ArrayGraph) -> dict[str, list[str]]:
     if "names" not in graph.graph:
         names: dict[str, list[str]] = defaultdict(list)
         for node, data in graph.nodes(data=True):
-            if not data:
-                continue
-            kind = data.get("kind")
-            if kind == "external" or kind == "file":
-                for key in _lookup_keys(node, data):
-                    names[key].append(node)
-                continue
-            # a symbol's keys (what _lookup_keys gives it) without a set per node: most nodes are symbols
-            key = str(data.get("name", "")).lower()
-            if key:
+            for key in _lookup_keys(node, data) if data else ():
                 names[key].append(node)
-            qualname = data.get("qualname")
-            if qualname:
-                other = qualname.lower()
-                if other != key:
-                    names[other].append(node)
         graph.graph["names"] = {k: sorted(v) if len(v) > 1 else v for k, v in names.items()}
     return graph.graph["names"]
 
@@ -292,21 +278,24 @@ def _names_of(graph: nx.MultiDiGraph | ArrayGraph) -> dict[str, list[str]]:
 _QUALIFIER = re.compile(r"::|\.")
 
 
-def _lookup_keys(node: str, data: Mapping[str, Any]) -> set[str]:
-    """The names a node is looked up by; an external type (a trait, base class or interface from
-    elsewhere: ``fmt::Display``, ``models.Model``) also by its own name, as questions write it."""
-    keys = {str(data.get("name", "")).lower()}
-    if data.get("qualname"):
-        keys.add(data["qualname"].lower())
-    if data.get("kind") == "external":
+def _lookup_keys(node: str, data: Mapping[str, Any]) -> Collection[str]:
+    """The distinct names a node is looked up by; an external type (a trait, base class or interface
+    from elsewhere: ``fmt::Display``, ``models.Model``) also by its own name, as questions write it.
+    A symbol (most nodes) gets a list, not a set: this runs for every node of a loaded graph."""
+    name = str(data.get("name", "")).lower()
+    qualname = str(data.get("qualname") or "").lower()
+    keys = [k for k in (name, qualname) if k] if qualname != name else [name] if name else []
+    kind = data.get("kind")
+    if kind == "external":
         own = _QUALIFIER.split(str(data.get("name", "")))[-1]
         if own[:1].isupper():
-            keys.add(own.lower())
-    if data.get("kind") == "file":
+            keys.append(own.lower())
+    elif kind == "file":
         stem = posixpath.splitext(posixpath.basename(node))[0]
-        keys |= {node.lower(), stem.lower(), posixpath.splitext(node)[0].replace("/", ".").lower()}
-    keys.discard("")
-    return keys
+        keys += [node.lower(), stem.lower(), posixpath.splitext(node)[0].replace("/", ".").lower()]
+    else:
+        return keys
+    return {k for k in keys if k}
 
 
 def _assemble(files: GraphFiles) -> nx.MultiDiGraph | OverlayGraph:
