@@ -17,6 +17,7 @@ from test_watch_server import eventually, sources, watch_state
 
 from agent_brain_lab.engine import indexer
 from agent_brain_lab.engine.embedding import Embedder
+from agent_brain_lab.engine.types import MAX_REQUEST_PATHS
 from agent_brain_lab.server.handlers import SETTINGS_KEY
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
@@ -241,6 +242,60 @@ async def test_a_save_handed_to_a_run_cancelled_before_serving_it_is_indexed_as_
     )
     assert code == 200 and vector["results"][0]["source"] == "books/saved.py"
     assert status["state"] == "ready" and 0 < status["coverage"] < 1  # the cancel holds: no backlog resumed
+
+
+@on_server_loop
+async def test_more_changed_files_than_a_request_may_name_are_handed_to_the_run_too(
+    api, jp_fetch, jp_root_dir, jp_serverapp, monkeypatch, tmp_path
+):
+    """A pull or a generator writes hundreds of files while the first index embeds: the watcher's batch
+    names more paths than one request may, and is served by the run as the folders holding them. (It
+    was a run of the whole workspace, which no run can take: it waited for the run's writer lock and
+    failed busy, and its retries too, for as long as the run embedded.)"""
+    monkeypatch.setattr(indexer, "EARLY_PUBLISH_MIN", 5)
+    ledgers(jp_root_dir)
+    service = jp_serverapp.web_app.settings[SETTINGS_KEY]
+    hold = Hold(monkeypatch, service)
+    hold.analysis.set()
+    looked = threading.Event()
+    hold.when = lambda texts: hold.handed_over or looked.is_set()  # embedding while a request waits
+    await watch_state(api)
+    code, first = await api("POST", "index")
+    assert code == 202, first
+    await eventually(lambda: _true(service.brain.merging), "the first index embedding")
+    pulled, staging = MAX_REQUEST_PATHS + 44, tmp_path / "staging"
+    staging.mkdir()
+    for i in range(pulled):
+        (staging / f"entry{i:03d}.md").write_text(f"# Entry {i}\n\nThe saffronowl record {i}.\n")
+    for entry in staging.iterdir():  # moved in within milliseconds, as a checkout does: one burst
+        entry.replace(jp_root_dir / "books" / entry.name)
+    await save(jp_fetch, SAVED)
+
+    async def all_searchable():
+        status = (await api("GET", "status"))[1]
+        return status["files"]["total"] == FILES + pulled + 1 and status
+
+    try:
+        status = await eventually(all_searchable, "the pulled files and the save published", timeout=Hold.LIMIT_S)
+        assert status["state"] == "indexing" and status["job"]["id"] == first["job_id"]
+        assert await sources(api, "zebraquartz_total") == {"books/saved.py"}
+        assert await sources(api, "saffronowl")
+        jobs = [j for j in (await api("GET", "jobs"))[1]["jobs"] if j["id"] != first["job_id"]]
+        batches = [j for j in jobs if any(p.startswith("books/entry") for p in j["paths"])]
+        assert max(len(j["paths"]) for j in batches) > MAX_REQUEST_PATHS  # one batch named them all
+        for job in batches:
+            assert job["merged_into"] == first["job_id"] and job["status"] in ("running", "done"), job["error"]
+        run = (await api("GET", "jobs", first["job_id"]))[1]
+        assert run["status"] == "running" and run["phase"] == "embedding"
+    finally:
+        looked.set()
+
+    async def first_done():
+        job = (await api("GET", "jobs", first["job_id"]))[1]
+        return job["status"] != "running" and job
+
+    assert (await eventually(first_done, "the first index done", timeout=600))["status"] == "done"
+    assert not [j for j in (await api("GET", "jobs"))[1]["jobs"] if j["status"] == "failed"]
 
 
 async def _true(value: bool) -> bool:

@@ -453,6 +453,17 @@ def test_a_branch_switch_is_one_batched_run(tmp_path):
         following.close()
 
 
+def test_an_index_scope_of_too_many_paths_is_the_folders_holding_them():
+    """Cut back one level at a time, to the deepest folders that fit; the root only when nothing does."""
+    few = ["b.md", "docs/a.md"]
+    assert index_scope(few) == few
+    many = [f"src/pkg/mod{i}.py" for i in range(MAX_REQUEST_PATHS)] + ["src/pkg/sub/x.py", "README.md"]
+    assert index_scope(many) == ["README.md", "src/pkg"]
+    spread = [f"src/m{i}/f.py" for i in range(MAX_REQUEST_PATHS + 1)] + ["src/m0"]  # a folder named too
+    assert index_scope(spread) == ["src"]
+    assert index_scope([f"f{i}.py" for i in range(MAX_REQUEST_PATHS + 1)]) == ""  # top-level entries only
+
+
 def test_a_deleted_path_in_an_index_scope_removes_what_was_indexed(workspace):
     brain = Brain(workspace)
     (workspace / "docs" / "sub").mkdir()

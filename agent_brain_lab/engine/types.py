@@ -203,10 +203,26 @@ MAX_PER_RELATION = 1000
 
 
 def index_scope(paths: Sequence[str]) -> list[str] | str:
-    """What one run over ``paths`` (changed files the watcher or saves collected) indexes: more than a
-    request may name — a branch switch, a pull — is one incremental run of the whole workspace (``""``),
-    which costs what changed plus a walk of the tree."""
-    return list(paths) if len(paths) <= MAX_REQUEST_PATHS else ""
+    """What one run over ``paths`` (changed files the watcher or saves collected) indexes. More than a
+    request may name (a branch switch, a pull, a folder of generated files) become the folders holding
+    them, cut back one level at a time until they fit: a run over them costs what changed plus a walk
+    of those folders, and a run that is embedding can take it as a request (engine/merges.py). Only
+    when even the top-level entries do not fit is it the whole workspace (``""``)."""
+    if len(paths) <= MAX_REQUEST_PATHS:
+        return list(paths)
+    scope, depth = set(paths), max(p.count("/") for p in paths)
+    while len(scope) > MAX_REQUEST_PATHS:
+        if depth == 0:
+            return ""
+        scope = _folders_of(scope, depth)
+        depth -= 1
+    return sorted(scope)
+
+
+def _folders_of(paths: set[str], depth: int) -> set[str]:
+    """``paths`` cut to their first ``depth`` parts, without those inside another one."""
+    cut = {"/".join(p.split("/")[:depth]) for p in paths}
+    return {p for p in cut if not any(p[:i] in cut for i, c in enumerate(p) if c == "/")}
 
 
 # Only ASCII digits are numbers: str.isdigit() and int() also take "²", "٣" and "1_0".

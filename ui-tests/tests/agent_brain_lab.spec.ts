@@ -684,15 +684,19 @@ test('a file saved in the editor while the run embeds is found by bm25 before th
   for (const job of await saves()) {
     expect(job.merged_into).toBe(run.id);
   }
-  await expect
-    .poll(
-      async () =>
-        (await saves()).every(
-          (job: any) => job.merged_into === run.id && job.status === 'done'
-        ),
-      { timeout: 60 * 1000 }
-    )
-    .toBe(true);
+  // The jobs not (yet) served, as the server lists them: a failure shows what it saw.
+  const unserved = async () =>
+    (await saves())
+      .filter((job: any) => job.merged_into !== run.id || job.status !== 'done')
+      .map(({ id, status, merged_into, error, paths, phase }: any) => ({
+        id,
+        status,
+        merged_into,
+        error,
+        paths,
+        phase
+      }));
+  await expect.poll(unserved, { timeout: 60 * 1000 }).toEqual([]);
   expect(await job()).toMatchObject({ id: run.id, status: 'running' });
 
   await page.sidebar.setWidth(420, 'left');
