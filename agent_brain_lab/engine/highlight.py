@@ -6,7 +6,7 @@ result has the same words marked everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Sequence, Set
 from functools import lru_cache
 
 from .tokenizer import PARTS, WORD, _word_tokens, tokenize
@@ -108,20 +108,32 @@ def highlight_texts(texts: Sequence[str], terms: Set[str]) -> list[list[list[int
 
 def _run_spans(run: str, terms: frozenset[str]) -> tuple[tuple[int, int], ...]:
     """The ``[start, end)`` spans of one run of word characters that match ``terms`` (adjacent ones
-    merged): each word WORD reads in it marked whole when its whole form is a term, else the parts
-    whose tokens hold one."""
+    merged): each word WORD reads in it (:func:`_word_spans`)."""
+    if run[0] > "9":  # most runs: a letter or "_" first, one word (see _run_words)
+        return _word_spans(run, terms)
     out: list[tuple[int, int]] = []
     for at, word in _run_words(run, 0, len(run)):
-        whole, parts = _word_parts(word)
-        if whole in terms:
-            spans: Iterable[tuple[int, int]] = ((0, len(word)),)
-        else:
-            spans = [(a, b) for a, b, tokens in parts if not tokens.isdisjoint(terms)]
-        for a, b in spans:
+        for a, b in _word_spans(word, terms):
             if out and out[-1][1] == at + a:
                 out[-1] = (out[-1][0], at + b)
             else:
                 out.append((at + a, at + b))
+    return tuple(out)
+
+
+def _word_spans(word: str, terms: frozenset[str]) -> tuple[tuple[int, int], ...]:
+    """The spans of one word WORD reads that match ``terms`` (adjacent ones merged): the word whole
+    when its whole form is a term, else the parts whose tokens hold one."""
+    whole, parts = _word_parts(word)
+    if whole in terms:
+        return ((0, len(word)),)
+    out: list[tuple[int, int]] = []
+    for a, b, tokens in parts:
+        if not tokens.isdisjoint(terms):
+            if out and out[-1][1] == a:
+                out[-1] = (out[-1][0], b)
+            else:
+                out.append((a, b))
     return tuple(out)
 
 
@@ -163,18 +175,29 @@ def _anchor(term: str) -> str:
     return term
 
 
-@lru_cache(maxsize=1024)
 def _anchors(terms: frozenset[str]) -> tuple[bytes, ...] | None:
     """The anchors to find for ``terms``, as ASCII bytes (one held in another is dropped: its places
     are among the other's; one outside ASCII is dropped: the runs WORD reads are ASCII, so no run
     can yield its term), or None when words must be read one by one: a dotted number ("1.2.3") is
     asked for (WORD reads it whole), or a term's anchor is shorter than two letters (found nearly
-    everywhere)."""
-    anchors = {_anchor(t) for t in terms}
-    if any("." in t for t in terms) or any(len(a) < 2 for a in anchors):
-        return None
-    kept = sorted(a for a in anchors if not any(b != a and b in a for b in anchors))
+    everywhere). Worked out per query from each term's own (:func:`_term_anchor`, kept per term)."""
+    anchors = set()
+    for term in terms:
+        anchor = _term_anchor(term)
+        if anchor is None:
+            return None
+        anchors.add(anchor)
+    kept = [a for a in anchors if not any(b in a for b in anchors if b != a)]
+    kept.sort()
     return tuple(a.encode("ascii") for a in kept if a.isascii())
+
+
+@lru_cache(maxsize=100_000)
+def _term_anchor(term: str) -> str | None:
+    """:func:`_anchor` of one term, or None when its words must be read one by one (a dotted
+    number, an anchor shorter than two letters): worked out once per term, not once per query."""
+    anchor = _anchor(term)
+    return None if "." in term or len(anchor) < 2 else anchor
 
 
 @lru_cache(maxsize=100_000)
@@ -184,8 +207,13 @@ def _word_parts(word: str) -> tuple[str, tuple[tuple[int, int, frozenset[str]], 
     yields, marked when they hold a term. (A word's tokens are its whole form and its parts' tokens:
     with the whole form no term, a part's tokens decide.) A part is one word of its own to WORD: its
     tokens are ``_word_tokens``'s (what ``tokenize`` gives it), looked up without reading it again."""
-    parts = tuple((p.start(), p.end(), _part_tokens(p.group())) for p in PARTS.finditer(word))
-    return word.lower().strip("_"), parts
+    parts = []
+    end = 0
+    for part in PARTS.findall(word):  # strings, not match objects: a new word costs its split
+        start = word.find(part, end)  # the parts come in order, with only "_" or "." between them
+        end = start + len(part)
+        parts.append((start, end, _part_tokens(part)))
+    return word.lower().strip("_"), tuple(parts)
 
 
 @lru_cache(maxsize=100_000)

@@ -112,7 +112,7 @@ def focus_line(text: str, start_line: int, end_line: int, highlights: Sequence[S
     graph hit the line its relation is written on — else the chunk's first line."""
     if not highlights:
         return start_line
-    line = start_line + text[: highlights[0][0]].count("\n")
+    line = start_line + text.count("\n", 0, highlights[0][0])  # no copy of the text before it
     return min(line, max(end_line, start_line))
 
 
@@ -129,10 +129,19 @@ def legs(
     ranks: Mapping[str, int],
 ) -> list[Leg]:
     """Every leg that scored or ranked a result of ``mode`` (None: any leg), each with its label."""
-    scores = {"vector": vector_score, "bm25": bm25_score, "graph": graph_score}
     out = []
     for leg in MODE_LEGS.get(mode or "", MODE_LEGS["multi"]):
-        score, rank = scores.get(leg), ranks.get(leg) if ranks else None
+        # the leg's own score: no dict of the three built per result (a page builds ten)
+        score = (
+            bm25_score
+            if leg == "bm25"
+            else vector_score
+            if leg == "vector"
+            else graph_score
+            if leg == "graph"
+            else None
+        )
+        rank = ranks.get(leg) if ranks else None
         if leg == "vector" and mode in BLENDED and score is None and bm25_score is not None:
             out.append(Leg(leg, None, None, f"{leg} {NOT_EMBEDDED}", missing=True))
             continue

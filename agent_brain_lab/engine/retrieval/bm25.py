@@ -6,12 +6,7 @@ import numpy as np
 
 from .context import Hit, QueryContext
 
-__all__ = ["bm25_leg", "bm25_rows", "run"]
-
-
-def bm25_leg(ctx: QueryContext, count: int) -> list[Hit]:
-    keys, scores = bm25_rows(ctx, count)
-    return [Hit(k, v, bm25_score=v) for k, v in zip(keys.tolist(), scores.tolist())]  # Python ints, floats
+__all__ = ["bm25_rows", "run"]
 
 
 def bm25_rows(ctx: QueryContext, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -21,7 +16,6 @@ def bm25_rows(ctx: QueryContext, count: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def run(ctx: QueryContext) -> list[Hit]:
-    hits = bm25_leg(ctx, ctx.request.top_k)
-    for rank, hit in enumerate(hits, 1):
-        hit.ranks["bm25"] = rank
-    return hits
+    keys, scores = bm25_rows(ctx, ctx.request.top_k)
+    ranked = enumerate(zip(keys.tolist(), scores.tolist()), 1)  # Python ints and floats
+    return [Hit(k, v, bm25_score=v, ranks={"bm25": rank}) for rank, (k, v) in ranked]

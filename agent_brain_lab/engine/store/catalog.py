@@ -15,6 +15,7 @@ connection never reads a catalog that replaced the one it was opened for.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import threading
@@ -74,6 +75,12 @@ CHUNK_FIELDS = (
 _CHUNK_ORDER = tuple(f.name for f in fields(Chunk))
 if set(_CHUNK_ORDER) != set(CHUNK_FIELDS):
     raise RuntimeError("CHUNK_FIELDS must name every field of Chunk")
+
+
+@functools.lru_cache(maxsize=64)
+def _chunks_by_key_sql(count: int) -> str:
+    """The statement reading ``count`` chunks' fields by key (sqlite3 caches its compiled form by text)."""
+    return f"SELECT key, {', '.join(_CHUNK_ORDER)} FROM chunks WHERE key IN ({','.join('?' * count)})"
 
 
 @dataclass(frozen=True)
@@ -276,13 +283,11 @@ class Catalog:
     def chunk_values_by_key(self, keys: Sequence[int]) -> dict[int, tuple]:
         """The fields of each chunk, in the order of Chunk's own (``Chunk(*values)``): what a page of
         results is built from without a Chunk in between."""
-        out: dict[int, tuple] = {}
         keys = [int(k) for k in keys]
+        out: dict[int, tuple] = {}
         for start in range(0, len(keys), 900):
-            part = keys[start : start + 900]
-            marks = ",".join("?" * len(part))
-            rows = self.db.execute(f"SELECT key, {', '.join(_CHUNK_ORDER)} FROM chunks WHERE key IN ({marks})", part)
-            out.update((row[0], row[1:]) for row in rows)
+            part = keys[start : start + 900]  # a page of results: one statement, its text built once per length
+            out.update({row[0]: row[1:] for row in self.db.execute(_chunks_by_key_sql(len(part)), part)})
         return out
 
     def keys_of_chunk_ids(self, gen: int, chunk_ids: Iterable[str]) -> dict[str, int]:
