@@ -75,6 +75,7 @@ from ..tokenizer import WORD, query_tokens, tokenize
 from ..types import SOURCE_TYPES, Chunk
 from .context import Hit, QueryContext
 from .intent import DOTTED, GIVEN
+from .names import spelled_parts
 from .symbols import asked_kind, constructed_class
 
 TEST_PENALTY = 0.3  # above the name evidence a test can gain (names leg 0.1 + name cover 0.15): not won on its name
@@ -649,12 +650,13 @@ def reference_key(row: Chunk) -> str | None:
 def keyed_code_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     """A how-do-I question answered first by the docs gets the code the doc section keys on beside it.
 
-    - A reference entry titled with a code name the question says a word of, the first doc hit in the
-      first ``KEYED_DOCS`` ("how do I send JSON in a POST body": the README's ``##### json``): the code
-      taking that name goes just above the entry (the definitions named so and the code reading it as a
-      member, ``this._options.json``, those saying the most of the question first, ``KEYED_SITES`` at
-      most). The entry says what to write in the question's words; the code that does it says them
-      once, so the blend ranks the entry first and the code far below.
+    - A reference entry titled with a code name the question says a word of (as the name spells it:
+      "query string parameters" says ``searchParams``), the first doc hit in the first ``KEYED_DOCS``
+      ("how do I send JSON in a POST body": the README's ``##### json``): the code taking that name
+      goes just above the entry (the definitions named so and the code reading it as a member,
+      ``this._options.json``, those saying the most of the question first, ``KEYED_SITES`` at most).
+      The entry says what to write in the question's words; the code that does it says them once, so
+      the blend ranks the entry first and the code far below.
     - A how-to section, first of all ("Changing Arguments at Run Time" for "how do I change the stop
       and wait arguments of a decorated function when I call it"): the code of the name the section
       writes as code that no other doc section writes (``retry_with``; not ``stop_after_attempt``,
@@ -670,7 +672,8 @@ def keyed_code_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     doc = rows[head[at].key]
     key = reference_key(doc)
     if key is not None:
-        if not set(tokenize(key)) & set(ctx.query_tokens):
+        # a word of the name as the question spells it: "query string parameters" says ``searchParams``'s params
+        if not set(tokenize(key)) & spelled_parts(ctx.request.query, ctx.query_tokens):
             return ranked
         return _put_at(ranked, at, [k for k in _keyed_sites(ctx, key) if k not in {h.key for h in ranked[:at]}])
     if at != 0:
