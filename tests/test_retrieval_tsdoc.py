@@ -16,6 +16,7 @@ import pytest
 from workspace_fixture import indexed_files, top10
 
 from agent_brain_lab import Brain
+from agent_brain_lab.engine.retrieval.evidence import opening_subject
 from agent_brain_lab.engine.retrieval.names import spelled_parts
 from agent_brain_lab.engine.retrieval.symbols import (
     NAME_COVER_BOOST,
@@ -277,3 +278,20 @@ def test_a_question_naming_its_subject_before_likening_it_lifts_no_variant(tmp_p
     assert likened_names("An Object-specific version of [`map`](#map).", defined) == {"map"}
     assert likened_names("The opposite of [`filter`]:Collections.filter.", defined) == frozenset()
     assert likened_names("Values like strings and numbers.", defined) == frozenset()  # not a name
+
+
+def test_a_question_opening_with_its_subject_puts_that_definition_first(tmp_path_factory):
+    # ramda 0.30.1: the doc comment names its declaration before saying what it does; the functions it is
+    # likened to (reduce's family, compose's) share more of its words
+    ramda = _indexed(tmp_path_factory, "ramda")
+    scan = "Scan is similar to [`reduce`](#reduce), but returns a list of successively reduced values from the left."
+    assert top10(ramda, scan)[0].symbol_name == "scan"
+    o = (
+        "`o` is a curried composition function that returns a unary function. Like [`compose`](#compose), `o` "
+        "performs right-to-left function composition."
+    )
+    assert top10(ramda, o)[0].symbol_name == "o"
+    assert opening_subject("The `mapAccum` function behaves like a combination of map and reduce") == "mapAccum"
+    assert opening_subject("A Subject is a special type of Observable") == "Subject"
+    assert opening_subject("This function is actually a no-op") is None
+    assert opening_subject("Returns a new list") is None

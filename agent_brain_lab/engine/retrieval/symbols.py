@@ -25,7 +25,9 @@ alias or interface (:func:`is_shape`). A question asking what a predicate answer
 (``isDraft``, ``has_key``, :func:`is_predicate_name`): ``is`` is a stop word, so the cover alone cannot tell
 ``isDraft`` from ``castDraft``; a question saying its subject *is* what the predicate's name says ("check
 whether an action ... is pending": ``isPending``, :func:`says_predicate`) adds ``PREDICATE_SAID_BOOST`` more,
-where the cover alone ties it with ``isAsyncThunkAction``. A constructor is named by its class for a question
+where the cover alone ties it with ``isAsyncThunkAction``. A question opening by likening its answer to a name
+("The same as `map` but runs a maximum of `limit` ...") adds ``VARIANT_BOOST`` for the public variants that name
+makes (``mapLimit``, :func:`is_variant`). A constructor is named by its class for a question
 saying it makes a new one ("Create a new computed value ...": ``ComputedValue.constructor``,
 :func:`constructed_class`). Last, a short alias the file makes from one of the best candidates (``export const
 createSlice = buildCreateSlice()``) goes just above it, brought in from outside the pool if need be, as does
