@@ -295,3 +295,11 @@ def test_a_question_opening_with_its_subject_puts_that_definition_first(tmp_path
     assert opening_subject("A Subject is a special type of Observable") == "Subject"
     assert opening_subject("This function is actually a no-op") is None
     assert opening_subject("Returns a new list") is None
+
+
+def test_a_question_word_or_a_statement_about_a_name_is_no_opening_subject():
+    # natural questions: "where is ..." is no question about ramda's ``where``; a pasted message saying
+    # something of a name is the message's
+    assert opening_subject("where is the timeout applied to the connection") is None
+    assert opening_subject("how is req.ip computed when trust proxy is set") is None
+    assert opening_subject("baseUrl is likely a misspelling of baseURL") is None

@@ -360,13 +360,16 @@ def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
 SUBJECT_DEFINITIONS = 2  # a subject defined more often than this ("The `default` ...") names no one definition
 # a question that opens by naming what it is about and saying what it is or does, as a doc comment introduces
 # its declaration: "`o` is a curried composition function ...", "Scan is similar to `reduce` ...", "The
-# `mapAccum` function behaves like ...", "A Subject is a special type of Observable ..."; not a pronoun
+# `mapAccum` function behaves like ...", "A Subject is a special type of Observable ..."; not a pronoun, nor
+# a statement about a name ("baseUrl is likely a misspelling of baseURL": a pasted message)
 _SUBJECT = re.compile(
     r"\s*(?:(?:an?|the)\s+)?(`?)([A-Za-z_$][\w$]*)\1(?:\s+(?:function|method|class|operator|helper))?"
-    r"\s+(?:is|behaves|works|acts)\b",
+    r"\s+(?:is\s+(?:an?|the|similar|like|just|much)|(?:behaves|works|acts)\s+(?:like|as|much|just))\b",
     re.IGNORECASE,
 )
-_PRONOUNS = frozenset(["this", "that", "it", "there", "here", "which", "what", "who", "each", "all", "one"])
+_PRONOUNS = frozenset(  # and question words: "where is the timeout applied" is no question about ``where``
+    ["this", "that", "it", "there", "here", "which", "what", "who", "each", "all", "one", "how", "where", "when", "why"]
+)
 
 
 def opening_subject(query: str) -> str | None:
