@@ -16,14 +16,18 @@ import pytest
 from workspace_fixture import indexed_files, top10
 
 from agent_brain_lab import Brain
+from agent_brain_lab.engine.retrieval.evidence import opening_subject
 from agent_brain_lab.engine.retrieval.names import spelled_parts
 from agent_brain_lab.engine.retrieval.symbols import (
     NAME_COVER_BOOST,
     PREDICATE_BOOST,
     PREDICATE_SAID_BOOST,
     SHAPE_PENALTY,
+    VARIANT_BOOST,
     describes_action,
     is_front_for,
+    is_variant,
+    likened_names,
     says_predicate,
 )
 
@@ -246,3 +250,56 @@ def test_the_name_a_file_makes_by_passing_a_best_candidate_goes_just_above_it(to
     assert results[0].symbol_name is None and "export const retry = " in results[0].text
     assert (results[1].source, results[1].symbol_name) == ("src/query/retry.ts", "retryWithBackoff")
     assert 0 < results[0].score - results[1].score < 0.01
+
+
+def test_a_variant_of_the_name_a_question_likens_its_answer_to_comes_first(tmp_path_factory):
+    # async 3.2.6: mapLimit, timesLimit, mapSeries ... each hand their work to a helper; "the same as map but
+    # ... `limit`" covers timesLimit as fully as mapLimit ("at a time": times), and the variant of map is meant
+    brain = _indexed(tmp_path_factory, "async")
+    query = "The same as [`map`]:Collections.map but runs a maximum of `limit` async operations at a time."
+    gains = _gains(brain, query)
+    assert gains[".mapLimit"] - gains[".timesLimit"] == pytest.approx(VARIANT_BOOST, abs=1e-6)
+    # (over the whole package the blend's lead of timesLimit is smaller: mapLimit 2 -> 1, mapSeries 3 -> 2)
+    # a private helper is no documented variant (internal/map.js's `_asyncMap`), nor the name itself
+    assert is_variant("mapLimit", "map") and is_variant("mapValuesSeries", "mapValues")
+    assert is_variant("sortedUniq", "uniq") and is_variant("find_last", "find")
+    assert not is_variant("_asyncMap", "map") and not is_variant("map", "map") and not is_variant("timesLimit", "map")
+
+
+def test_a_question_naming_its_subject_before_likening_it_lifts_no_variant(tmp_path_factory):
+    # ramda 0.30.1: "Scan is similar to reduce" is about scan, not about reduceBy, reduceRight, reduceWhile
+    ramda = _indexed(tmp_path_factory, "ramda")
+    query = "Scan is similar to [`reduce`](#reduce), but returns a list of successively reduced values from the left."
+    gains = _gains(ramda, query)
+    assert all(gains.get(f".{name}", 0.0) < VARIANT_BOOST for name in ("reduceBy", "reduceRight", "reduceWhile"))
+    defined = {"scan", "reduce", "map", "uniq", "filter"}.__contains__
+    assert likened_names(query, defined) == frozenset()
+    assert likened_names("This method is like `_.uniq` except that it accepts `iteratee`.", defined) == {"uniq"}
+    assert likened_names("An Object-specific version of [`map`](#map).", defined) == {"map"}
+    assert likened_names("The opposite of [`filter`]:Collections.filter.", defined) == frozenset()
+    assert likened_names("Values like strings and numbers.", defined) == frozenset()  # not a name
+
+
+def test_a_question_opening_with_its_subject_puts_that_definition_first(tmp_path_factory):
+    # ramda 0.30.1: the doc comment names its declaration before saying what it does; the functions it is
+    # likened to (reduce's family, compose's) share more of its words
+    ramda = _indexed(tmp_path_factory, "ramda")
+    scan = "Scan is similar to [`reduce`](#reduce), but returns a list of successively reduced values from the left."
+    assert top10(ramda, scan)[0].symbol_name == "scan"
+    o = (
+        "`o` is a curried composition function that returns a unary function. Like [`compose`](#compose), `o` "
+        "performs right-to-left function composition."
+    )
+    assert top10(ramda, o)[0].symbol_name == "o"
+    assert opening_subject("The `mapAccum` function behaves like a combination of map and reduce") == "mapAccum"
+    assert opening_subject("A Subject is a special type of Observable") == "Subject"
+    assert opening_subject("This function is actually a no-op") is None
+    assert opening_subject("Returns a new list") is None
+
+
+def test_a_question_word_or_a_statement_about_a_name_is_no_opening_subject():
+    # natural questions: "where is ..." is no question about ramda's ``where``; a pasted message saying
+    # something of a name is the message's
+    assert opening_subject("where is the timeout applied to the connection") is None
+    assert opening_subject("how is req.ip computed when trust proxy is set") is None
+    assert opening_subject("baseUrl is likely a misspelling of baseURL") is None

@@ -334,10 +334,20 @@ def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
     res.redirect"), nor for a name written alone ("how does MethodView pick the method": the class is
     the topic, its method the answer). A question asking only what a name written as code is ("what
     is a PoolManager") puts its definitions first too: the class's docstring says what it is, its
-    subclasses and methods say its name more often."""
+    subclasses and methods say its name more often. So does a question opening with its subject's name,
+    as a doc comment introduces its declaration ("`o` is a curried composition function ...",
+    :func:`opening_subject`): the functions it is likened to share more of its words. A name in another
+    case counts only in sentence case ("Scan is ...": ``scan``)."""
     query = ctx.request.query
     if about_changes(query):
         return ranked
+    subject = opening_subject(query)
+    if subject is not None:  # "`o` is a curried composition function ...", "Scan is similar to `reduce` ..."
+        exact, other_case = _definitions(ctx, [subject])
+        sentence_case = not exact and subject[:1].isupper() and subject[1:].islower()
+        found = exact or (other_case if sentence_case else [])
+        if 0 < len(set(found)) <= SUBJECT_DEFINITIONS:
+            return _promote(ranked, _allowed(ctx, found))
     asked = _MEANING.match(query)
     if asked and len(ctx.intent.code_names) == 1 and _ONLY_NAME.fullmatch(query, asked.end()):
         exact, _ = _definitions(ctx, ctx.intent.code_names)
@@ -346,6 +356,30 @@ def named_subject_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:
         return ranked
     exact, _ = _definitions(ctx, [n for n in ctx.intent.code_names if DOTTED.fullmatch(n)], qualified=True)
     return _promote(ranked, _allowed(ctx, exact))
+
+
+SUBJECT_DEFINITIONS = 2  # a subject defined more often than this ("The `default` ...") names no one definition
+# a question that opens by naming what it is about and saying what it is or does, as a doc comment introduces
+# its declaration: "`o` is a curried composition function ...", "Scan is similar to `reduce` ...", "The
+# `mapAccum` function behaves like ...", "A Subject is a special type of Observable ..."; not a pronoun, nor
+# a statement about a name ("baseUrl is likely a misspelling of baseURL": a pasted message)
+_SUBJECT = re.compile(
+    r"\s*(?:(?:an?|the)\s+)?(`?)([A-Za-z_$][\w$]*)\1(?:\s+(?:function|method|class|operator|helper))?"
+    r"\s+(?:is\s+(?:an?|the|similar|like|just|much)|(?:behaves|works|acts)\s+(?:like|as|much|just))\b",
+    re.IGNORECASE,
+)
+_PRONOUNS = frozenset(  # and question words: "where is the timeout applied" is no question about ``where``
+    ["this", "that", "it", "there", "here", "which", "what", "who", "each", "all", "one", "how", "where", "when", "why"]
+)
+
+
+def opening_subject(query: str) -> str | None:
+    """The name a question opens with as its subject ("`o` is a curried ...": ``o``; "Scan is similar to":
+    ``Scan``), else None: the doc comment of that declaration, whatever words the others share with it."""
+    match = _SUBJECT.match(query)
+    if match is None or match.group(2).lower() in _PRONOUNS:
+        return None
+    return match.group(2)
 
 
 def declared_members_first(ctx: QueryContext, ranked: list[Hit]) -> list[Hit]:

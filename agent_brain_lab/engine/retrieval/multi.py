@@ -20,7 +20,8 @@ graph leg and the names leg (symbols whose name the query spells out, :mod:`.nam
   what changed, and docs a little when it asks how the code does something ("how does ...", "where
   is ...", "does ky respect ...") rather than how to use it (:func:`.evidence.asides_below`).
 - A pasted message puts the code that raises or logs it first (its string literal, template holes
-  standing for any text); a query of names only puts the definitions named exactly so first, then the
+  standing for any text); a question in prose opening with its subject's name ("`o` is a curried
+  ...") puts that definition first; a query of names only puts the definitions named exactly so first, then the
   doc entries defining them; a question about what the code does that names a function by its owner
   ("how does res.send ...") puts that function first; a question asking a setting's default ("what is
   the default timeout") puts the code giving that setting its value first (``timeout: 0``); a question

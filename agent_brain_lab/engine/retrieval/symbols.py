@@ -25,7 +25,9 @@ alias or interface (:func:`is_shape`). A question asking what a predicate answer
 (``isDraft``, ``has_key``, :func:`is_predicate_name`): ``is`` is a stop word, so the cover alone cannot tell
 ``isDraft`` from ``castDraft``; a question saying its subject *is* what the predicate's name says ("check
 whether an action ... is pending": ``isPending``, :func:`says_predicate`) adds ``PREDICATE_SAID_BOOST`` more,
-where the cover alone ties it with ``isAsyncThunkAction``. A constructor is named by its class for a question
+where the cover alone ties it with ``isAsyncThunkAction``. A question opening by likening its answer to a name
+("The same as `map` but runs a maximum of `limit` ...") adds ``VARIANT_BOOST`` for the public variants that name
+makes (``mapLimit``, :func:`is_variant`). A constructor is named by its class for a question
 saying it makes a new one ("Create a new computed value ...": ``ComputedValue.constructor``,
 :func:`constructed_class`). Last, a short alias the file makes from one of the best candidates (``export const
 createSlice = buildCreateSlice()``) goes just above it, brought in from outside the pool if need be, as does
@@ -42,7 +44,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -126,6 +128,16 @@ _COMPARED = re.compile(
     r"\[?[`'\"]?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)(?:\(\))?",
     re.IGNORECASE,
 )
+VARIANT_BOOST = NAME_COVER_BOOST  # a variant of the name a question likens its answer to: as much as a full cover
+# "The same as `map` but runs a maximum of `limit` ...", "Similar to `pick` except ...", "This method is like
+# `_.uniq` except ...", "An Object-specific version of `map`": the answer is a variant of the name, often named
+# by it and one more word (``mapLimit``, ``pickAll``, ``uniqBy``, ``mapObjIndexed``, ``sortedUniq``); not the
+# opposite, complement or inverse of it (``reject`` is no ``filterLimit``), nor an alias or relative
+_LIKENED = re.compile(
+    r"\b(?:(?:the\s+)?same\s+as|(?:much\s+|just\s+)?like|similar\s+to|analogous\s+to|(?:version|variant)\s+of)"
+    r"\s+(?:the\s+(?=\S+\s+(?:function|method)\b))?\[?[`'\"]?(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)(?:\(\))?",
+    re.IGNORECASE,
+)
 # a name a doc comment links to is another entry of the docs, not the one it documents: a Markdown link
 # ("[`R.equals`](#equals)", "[text][ref]"), a reference-style link as async's docs write them
 # ("[map]:Collections.map"), JSDoc's "{@link Observable}", Rust's "[`Vec::push`]"
@@ -167,6 +179,7 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
     names = name_index(graph)
     query = spelled_parts(ctx.request.query, ctx.query_tokens) - asked_kind(ctx.request.query)
     compared = {n for n in compared_names(ctx.request.query) if _definitions(graph, n) == 1}
+    likened = likened_names(ctx.request.query, lambda word: _definitions(graph, word) > 0)
     action = describes_action(ctx.request.query)
     makes = _MAKES.match(ctx.request.query) is not None
     predicate = asks_predicate(ctx.request.query)
@@ -202,6 +215,8 @@ def name_covered(ctx: QueryContext, ranked: list[Hit], boost: float = NAME_COVER
                 hit.score += PREDICATE_BOOST * covered
             if whether and says_predicate(ctx.request.query, defined):  # "... whether an action is pending": isPending
                 hit.score += PREDICATE_SAID_BOOST
+            if any(is_variant(defined, name) for name in likened):  # "The same as `map` but ... `limit`": mapLimit
+                hit.score += VARIANT_BOOST
         elif action and row is not None and is_shape(row):
             hit.score -= SHAPE_PENALTY
     top = members_before_containers(graph, query, sorted(top, key=lambda h: -h.score), rows, nodes)
@@ -386,6 +401,39 @@ def compared_names(query: str) -> frozenset[str]:
     ``asdict``, and which of two functions so named the comparison means, the name alone does not say."""
     compared = {m.group(1) for m in _COMPARED.finditer(query)}
     return frozenset(compared | {m.group(1) or m.group(2) or m.group(3) for m in _LINKED.finditer(query)})
+
+
+LIKENED_WORDS = 4  # words before "like X" at most: "This method is like `_.uniq` ...", "An Object-specific version of"
+
+
+def likened_names(query: str, defined: Callable[[str], bool]) -> frozenset[str]:
+    """The names a question opens by likening its answer to ("The same as `map` but ...", "This method is
+    like `_.uniq` except ...", "An Object-specific version of `map`"), those ``defined`` says are names: the
+    answer may be a variant named by them (:func:`is_variant`). Not when the question names its subject
+    first ("Scan is similar to `reduce`", "`mathMod` behaves like ..."): that is the answer, whatever it is
+    called."""
+    found = set()
+    for match in _LIKENED.finditer(query):
+        before = query[: match.start()].split()
+        if len(before) > LIKENED_WORDS:
+            break
+        if any("`" in w or defined(w.strip("'\",.:;")) or defined(w.strip("'\",.:;").lower()) for w in before):
+            break
+        if defined(match.group(1)):
+            found.add(match.group(1))
+    return frozenset(found)
+
+
+def is_variant(name: str, base: str) -> bool:
+    """Whether ``name`` is a variant named by ``base``: ``base``'s words and at least one more, ``base``'s
+    first or last (``mapLimit``, ``mapValuesSeries``, ``sortedUniq``, ``find_last`` of ``find``), public (not
+    ``_asyncMap``: a private helper is no documented variant)."""
+    if name.startswith("_") or name.startswith("$"):
+        return False
+    words, own = [p.lower() for p in PARTS.findall(name)], [p.lower() for p in PARTS.findall(base)]
+    if not own or len(words) <= len(own):
+        return False
+    return words[: len(own)] == own or words[-len(own) :] == own
 
 
 def _definitions(graph: CodeGraph, name: str) -> int:
