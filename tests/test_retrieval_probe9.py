@@ -1281,3 +1281,12 @@ def test_a_how_to_section_gets_the_code_of_the_one_name_it_shows(tmp_path):
     query = "how do I return a default value instead of raising once all retries failed"
     names = [(r.source, r.symbol_name) for r in top10(brain, query)[:3]]
     assert ("tenacity/__init__.py", "_post_stop_check_actions") in names, names  # reads retry_error_callback
+
+
+def test_a_reference_entry_named_by_an_abbreviation_the_question_spells_out_gets_its_code_first(tmp_path):
+    """ "query string parameters" says the ``params`` of ``searchParams`` (names.spelled_parts): the code
+    reading ``this._options.searchParams`` goes above the README's entry, as for "how do I send JSON"."""
+    brain = indexed_files(tmp_path, {"distribution/core/Ky.js": KY_JS, "readme.md": KY_README})
+    results = top10(brain, "how do I add query string parameters to the url")
+    assert results[0].source == "distribution/core/Ky.js" and "this._options.searchParams" in results[0].text
+    assert any(r.source == "readme.md" and r.section_path.endswith("searchParams") for r in results[:3]), results[:3]
