@@ -211,6 +211,12 @@ def test_workspace_discovered_from_subfolder(indexed):
         (("query", "x", "--alpha", "9" * 40 + ".5"), "--alpha: must be between 0 and 1"),
         (("query", "x", "--source-types", "video"), "--source-types: unknown value 'video'"),
         (("query", "x", "--paths", "../etc/*"), "--paths: '../etc/*' must be relative"),
+        (("query", "x", "--languages", "cobol"), "--languages: unknown language 'cobol'; known languages: bash, c,"),
+        (("query", "x", "--language", "pyhton"), "--languages: unknown language 'pyhton' (did you mean 'python'?)"),
+        (("query", "x", "--languages", ""), "--languages: a blank value names nothing: leave it out"),
+        (("query", "x", "--languages", "python", " "), "--languages: a blank value names nothing"),
+        (("query", "x", "--source-types", ""), "--source-types: a blank value names nothing"),
+        (("query", "x", "--paths", ""), "--paths: a blank value names nothing"),
         (("query", "caf\udce9"), "query: must be valid UTF-8 text without NUL characters"),  # the byte 0xE9
         (("graph", "Cart\udcff"), "ENTITY: must be valid UTF-8 text without NUL characters"),
         (("graph", "Cart", "--depth", "99"), "--depth: must be between"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from agent_brain_lab.engine.retrieval.multi import PROSE_WEIGHTS, RELATION_WEIGH
 from agent_brain_lab.engine.retrieval.symbols import NAME_COVER_BOOST
 from agent_brain_lab.engine.tokenizer import tokenize
 from agent_brain_lab.engine.types import (
+    BLANK_FILTER,
     MODES,
     InvalidRequest,
     ModelMismatch,
@@ -242,6 +244,74 @@ def test_invalid_requests_name_the_field(brain, fields, field):
     with pytest.raises(InvalidRequest) as err:
         brain.query(fields)
     assert err.value.field == field
+
+
+def test_a_language_no_file_is_indexed_as_is_refused_naming_the_known_ones(brain):
+    """A filter on a language the engine never indexes (cobol) or a typo (pyhton) used to match nothing
+    and answer "no results"; it is refused, naming the nearest language, every known one and the
+    index's own. A file suffix or a kernel's name for a language is that language (py, C++)."""
+    for name, hint in (("cobol", ""), ("Pyhton", " (did you mean 'python'?)")):
+        with pytest.raises(InvalidRequest) as err:
+            brain.query("cart total", mode="bm25", languages=["markdown", name])
+        message = str(err.value)
+        assert err.value.field == "languages"
+        assert message.startswith(f"languages: unknown language {name.lower()!r}{hint}; known languages: bash, c, ")
+        held = sorted(brain.status().chunks["by_language"])
+        assert "python" in held and message.endswith(f"(this index holds: {', '.join(held)})")
+    python = sources(brain.query("cart total", mode="bm25", top_k=10, languages=["python"]))
+    assert python and sources(brain.query("cart total", mode="bm25", top_k=10, languages="PY")) == python
+    assert QueryRequest.build({"query": "x", "languages": "py, md, c++, sh"}).languages == (
+        "python",
+        "markdown",
+        "cpp",
+        "bash",
+    )
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"languages": ""},
+        {"languages": " "},
+        {"languages": ["python", ""]},
+        {"languages": "python,"},
+        {"source_types": ""},
+        {"source_types": [" "]},
+        {"file_paths": [""]},
+        {"file_paths": "  "},
+    ],
+)
+def test_a_blank_filter_value_is_refused_not_read_as_no_filter(brain, fields):
+    """``languages=""`` (an unset shell variable, an agent filling every argument) searched every
+    language without a word; an empty list is still no filter."""
+    with pytest.raises(InvalidRequest) as err:
+        brain.query({"query": "cart total", **fields})
+    assert (err.value.field, str(err.value)) == (next(iter(fields)), f"{next(iter(fields))}: {BLANK_FILTER}")
+    unfiltered = sources(brain.query("cart total", mode="bm25"))
+    assert sources(brain.query({"query": "cart total", "mode": "bm25", next(iter(fields)): []})) == unfiltered
+
+
+def test_a_language_only_the_index_holds_is_a_known_one(tmp_path):
+    """A notebook's kernel may name a language no file suffix gives (haskell): its cells are indexed
+    under that name, so a filter naming it finds them."""
+    cell = {
+        "cell_type": "code",
+        "metadata": {},
+        "source": ["fibonacci = 0 : 1 : zipWith (+) fibonacci (tail fibonacci)"],
+    }
+    notebook = {
+        "cells": [cell],
+        "metadata": {"kernelspec": {"language": "haskell", "name": "ihaskell", "display_name": "Haskell"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (tmp_path / "lazy.ipynb").write_text(json.dumps(notebook))
+    (tmp_path / "notes.md").write_text("# Notes\n\nThe fibonacci numbers, lazily.\n")
+    brain = Brain(tmp_path)
+    brain.index()
+    assert sources(brain.query("fibonacci", mode="bm25", languages="haskell")) == ["lazy.ipynb"]
+    with pytest.raises(InvalidRequest, match=r"\(this index holds: haskell, markdown\)$"):
+        brain.query("fibonacci", languages="fortran")
 
 
 def test_request_build_is_the_only_validator():

@@ -136,6 +136,10 @@ def test_brain_objects_are_cached_per_root(ip, indexed, workspace):
     [
         ('%brain query "" --workspace {ws}', "query: must be a non-blank string"),
         ("%brain query cart --mode fuzzy --workspace {ws}", "--mode: must be one of"),
+        ("%brain query cart --languages cobol --workspace {ws}", "--languages: unknown language 'cobol'; known"),
+        ("%brain query cart --language Pyhton --workspace {ws}", "(did you mean 'python'?)"),
+        ('%brain query cart --languages "" --workspace {ws}', "--languages: a blank value names nothing"),
+        ('%brain query cart --paths "" --workspace {ws}', "--paths: a blank value names nothing"),
         ("%brain query cart --bogus --workspace {ws}", "unrecognized arguments: --bogus"),
         ("%brain graph Cart --depth x --workspace {ws}", "--depth: must be an integer (ASCII digits)"),
         ("%brain graph Cart --depth 99 --workspace {ws}", "--depth: must be between"),

@@ -22,7 +22,7 @@ from agent_brain_lab import Brain
 from agent_brain_lab.cli import main
 from agent_brain_lab.commands import COMMANDS, UsageError, parse
 from agent_brain_lab.engine.store.generations import IndexDir
-from agent_brain_lab.engine.types import MODES
+from agent_brain_lab.engine.types import BLANK_FILTER, MODES
 from agent_brain_lab.mcp.tools import SPECS, to_json
 
 REPO = Path(__file__).resolve().parents[1]
@@ -157,6 +157,13 @@ def test_errors_are_tool_errors_with_the_rest_messages(workspace):
         assert "top_k: must be between 1 and 100" in await tool_error(session, "search_workspace", query="x", top_k=0)
         kinds = await tool_error(session, "search_workspace", query="x", source_types=["video"])
         assert "source_types: unknown value 'video'" in kinds
+        cobol = await tool_error(session, "search_workspace", query="x", languages=["python", "cobol"])
+        assert cobol.startswith("languages: unknown language 'cobol'; known languages: bash, c, ")
+        held = ", ".join(sorted(Brain(workspace).status().chunks["by_language"]))
+        assert cobol.endswith(f"(this index holds: {held})")
+        blank = await tool_error(session, "search_workspace", query="x", languages=[""])
+        assert blank == f"languages: {BLANK_FILTER}"
+        assert (await call(session, "search_workspace", query="Cart", mode="bm25", languages=[]))["results"]
         assert "must be relative to the workspace root" in await tool_error(
             session, "search_workspace", query="x", file_paths=["/etc/*"]
         )

@@ -16,6 +16,7 @@ from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.store.generations import IndexDir
+from agent_brain_lab.engine.types import InvalidRequest
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
 
@@ -282,6 +283,23 @@ async def test_index_then_query_every_mode(api, jp_root_dir):
     )
     assert code == 200 and response["results"]
     assert {r["source_type"] for r in response["results"]} == {"doc"}
+
+
+@on_server_loop
+async def test_a_language_filter_that_can_match_nothing_is_400_with_the_engine_message(api, jp_root_dir):
+    """A language nothing is indexed as (or a typo) is refused, as a blank filter value is: the message
+    is the engine's own, word for word; an empty list is no filter."""
+    await index_all(api)
+    for languages in (["cobol"], "pyhton", ""):
+        code, err = await api("POST", "query", body={"query": "keeper", "languages": languages})
+        assert (code, err["error"], err["field"]) == (400, "invalid_request", "languages"), err
+        with pytest.raises(InvalidRequest) as raised:
+            Brain(jp_root_dir).query("keeper", languages=languages)
+        assert err["message"] == str(raised.value)
+    code, response = await api("POST", "query", body={"query": "keeper", "mode": "bm25", "languages": []})
+    assert code == 200 and response["results"]
+    code, response = await api("POST", "query", body={"query": "keeper", "mode": "bm25", "languages": "py"})
+    assert code == 200 and {r["language"] for r in response["results"]} == {"python"}
 
 
 @on_server_loop

@@ -312,6 +312,8 @@ class Brain:
 
     def _query(self, view: View, request: QueryRequest, started: float) -> QueryResponse:
         snapshot, catalog = view.snapshot, view.catalog
+        if request.languages:
+            request.check_languages(snapshot.manifest["chunks"]["by_language"])
         # The query's embedding runs beside a mode's other work (onnxruntime releases the GIL). vector, multi,
         # and graph (which orders its neighbourhood by meaning or falls back to vector) whenever the index
         # has vectors, start it now on the query pool (graph and multi walk the graph here meanwhile);

@@ -7,15 +7,16 @@ Every front door (Python, CLI, REST, magics) builds a :class:`QueryRequest` thro
 
 from __future__ import annotations
 
+import difflib
 import functools
 import hashlib
 import operator
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import InitVar, asdict, dataclass, field, fields
 from typing import Annotated, Any, ClassVar, Literal, TypedDict, get_type_hints
 
-from . import labels
+from . import labels, languages
 from .described import OMITTED_WHEN_NONE, Doc, OneOf, Shape
 from .globs import GlobError, compile_glob, regex_stars
 from .labels import Leg
@@ -219,6 +220,8 @@ _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
 # The one text for NUL, a lone surrogate (a JSON "\\ud800"), bytes that are not UTF-8 (a query string's %E9,
 # a command-line argument Python decoded with surrogateescape): the same error at every door.
 NOT_TEXT = "must be valid UTF-8 text without NUL characters"
+# The one text for a blank value of a list filter ("", " ", "python,"): every door says the same.
+BLANK_FILTER = "a blank value names nothing: leave it out to apply no filter (an empty list is no filter too)"
 
 
 _GLOB = {"type": "string", "maxLength": MAX_GLOB_CHARS}
@@ -284,9 +287,19 @@ class QueryRequest:
             rrf_k=number("rrf_k", _int_in),
             traversal_depth=number("traversal_depth", _int_in),
             source_types=_choices(given, "source_types", SOURCE_TYPES),
-            languages=_strings(given, "languages"),
+            languages=tuple(dict.fromkeys(map(languages.canonical, _strings(given, "languages")))),
             file_paths=_globs(given, "file_paths"),
         )
+
+    def check_languages(self, indexed: Iterable[str]) -> None:
+        """InvalidRequest("languages") for a language no file is ever indexed as and no chunk of this
+        index (``indexed``: its languages) carries: such a filter can only match nothing. Called by the
+        engine where it knows the index; :meth:`build` already mapped aliases (``py``) to their names."""
+        held = set(indexed)
+        known = set(languages.KNOWN_LANGUAGES) | held
+        for name in self.languages:
+            if name not in known:
+                raise InvalidRequest("languages", unknown_language(name, sorted(known), sorted(held)))
 
     def to_dict(self) -> dict[str, Any]:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
@@ -530,16 +543,35 @@ def _string_list(data: dict, name: str, split: str | None, count: int, limit: in
 
 
 def _strings(data: dict, name: str) -> tuple[str, ...]:
+    """Names, trimmed and lowercased. An empty list (or none) is no filter; a blank name is refused: a
+    filter given as "" (an unset shell variable, a form field left empty) would otherwise widen the
+    search to everything without a word."""
     values = _string_list(data, name, ",", MAX_LIST_ITEMS, MAX_NAME_CHARS)
-    return tuple(dict.fromkeys(v.strip().lower() for v in values if v.strip()))
+    if any(not v.strip() for v in values):
+        raise InvalidRequest(name, BLANK_FILTER)
+    return tuple(dict.fromkeys(v.strip().lower() for v in values))
 
 
 def _choices(data: dict, name: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
     values = _strings(data, name)
     for v in values:
         if v not in allowed:
-            raise InvalidRequest(name, f"unknown value {v!r}; expected any of {', '.join(allowed)}")
+            raise InvalidRequest(
+                name, f"unknown value {_safe(v)!r}{_did_you_mean(v, allowed)}; expected any of {', '.join(allowed)}"
+            )
     return values
+
+
+def unknown_language(name: str, known: Sequence[str], held: Sequence[str]) -> str:
+    """What a filter naming a language nothing is indexed as reads: the name, the nearest known one,
+    every known one, and those this index holds."""
+    there = f" (this index holds: {', '.join(held)})" if held else ""
+    return f"unknown language {_safe(name)!r}{_did_you_mean(name, known)}; known languages: {', '.join(known)}{there}"
+
+
+def _did_you_mean(value: str, allowed: Sequence[str]) -> str:
+    close = difflib.get_close_matches(value, allowed, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _paths(data: dict, name: str) -> list[str]:
@@ -555,7 +587,7 @@ def _globs(data: dict, name: str, stars: int | None = None) -> tuple[str, ...]:
     globs = []
     for glob in (v.strip() for v in _string_list(data, name, None, MAX_GLOBS, MAX_GLOB_CHARS)):
         if not glob:
-            continue
+            raise InvalidRequest(name, BLANK_FILTER)
         posix = glob.replace("\\", "/")  # a Windows separator: checked as the glob that is matched
         if posix.startswith("/") or ".." in posix.split("/"):
             raise InvalidRequest(name, f"{glob!r} must be relative to the workspace root")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .. import render
+from ..engine.languages import KNOWN_LANGUAGES
 from ..engine.types import (
     INDEX_STATES,
     MAX_GLOB_CHARS,
@@ -150,7 +151,10 @@ SEARCH = ToolSpec(
         },
         "source_types": _strings("Keep only these kinds of file.", MAX_LIST_ITEMS, MAX_NAME_CHARS, enum=SOURCE_TYPES),
         "languages": _strings(
-            'Keep only these languages, e.g. ["python", "markdown"].', MAX_LIST_ITEMS, MAX_NAME_CHARS
+            'Keep only these languages, e.g. ["python", "markdown"] (workspace_status lists those indexed, '
+            f"under by_language; known: {', '.join(KNOWN_LANGUAGES)}).",
+            MAX_LIST_ITEMS,
+            MAX_NAME_CHARS,
         ),
         "file_paths": _strings(
             "Keep only files matching these globs relative to the workspace root (`**` spans folders), "
