@@ -82,7 +82,7 @@ def _summary(resp: QueryResponse) -> str:
 
 def _notes(resp: QueryResponse) -> list[str]:
     """Why results rank where they do (multi's reading of the query) and how much vector search saw."""
-    notes = [note for note in (resp.fusion_note, resp.coverage_note) if note]
+    notes = [note for note in (resp.fusion_note, resp.coverage_note, resp.filter_note) if note]
     if resp.query_entities:
         notes.append("entities: " + ", ".join(resp.query_entities))
     if resp.fallback:

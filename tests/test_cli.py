@@ -221,6 +221,9 @@ def test_workspace_discovered_from_subfolder(indexed):
         (("graph", "Cart\udcff"), "ENTITY: must be valid UTF-8 text without NUL characters"),
         (("graph", "Cart", "--depth", "99"), "--depth: must be between"),
         (("index", "/"), "PATH: / is outside the workspace"),
+        (("index", "--exclude", "**"), "--exclude: '**' leaves no file to index in the workspace, where"),
+        (("index", "shop", "--exclude", "shop/**"), "--exclude: 'shop/**' leaves no file to index in 'shop', where"),
+        (("index", "--exclude", ""), "--exclude: a blank value names nothing"),
         (("frobnicate",), "invalid choice: 'frobnicate'"),
         (("status", "--workspace", "/no/such/dir"), "--workspace: /no/such/dir is not a folder"),
     ],
@@ -230,6 +233,25 @@ def test_invalid_input_exits_2_with_one_line(indexed, args, needle):
     line = failure(*args, cwd=root, status=2)
     assert line.startswith("agent-brain-lab")
     assert needle in line
+
+
+def test_an_exclude_of_every_file_keeps_the_index_serving(indexed):
+    """`index --exclude '**'` published an empty index and exited 0; it is refused and nothing changes."""
+    root, _ = indexed
+    before = ok_json("status", cwd=root)
+    line = failure("index", "--exclude", "*", "--exclude", "**/*.md", cwd=root, status=2)
+    assert "the last index keeps serving as it was" in line
+    after = ok_json("status", cwd=root)
+    assert (after["generation"], after["files"]) == (before["generation"], before["files"])
+    assert ok_json("query", "cart total", "--mode", "bm25", cwd=root)["results"]
+
+
+def test_a_filter_that_leaves_no_chunk_says_why_in_text_and_json(indexed):
+    root, _ = indexed
+    note = ok_json("query", "cart total", "--languages", "toml", cwd=root)["filter_note"]
+    assert note.startswith("no chunk of this index passes the filters: languages toml (this index holds: ")
+    proc = cli("query", "cart total", "--languages", "toml", cwd=root)
+    assert proc.returncode == 0 and note in proc.stdout.splitlines() and "no results" in proc.stdout
 
 
 def test_a_decimal_longer_than_a_double_is_a_number(indexed):

@@ -314,6 +314,24 @@ def test_a_language_only_the_index_holds_is_a_known_one(tmp_path):
         brain.query("fibonacci", languages="fortran")
 
 
+def test_filters_that_leave_no_chunk_say_which_and_what_the_index_holds(brain):
+    """A known language the workspace has none of (toml), a kind it has none of, a glob no indexed file
+    matches: the answer was a bare "no results"; it now says which filter value matched nothing."""
+    held = ", ".join(sorted(brain.status().chunks["by_language"]))
+    for fields, note in (
+        ({"languages": "toml"}, f"languages toml (this index holds: {held})"),
+        ({"file_paths": ["shop/**", "shopp/**"], "languages": "ini"}, "languages ini (this index holds: "),
+        ({"file_paths": ["shopp/**"]}, "file_paths 'shopp/**' (no indexed file matches)"),
+    ):
+        response = brain.query({"query": "cart total", **fields})
+        assert response.results == [] and note in (response.filter_note or ""), response.filter_note
+        assert response.filter_note.startswith("no chunk of this index passes the filters: ")
+    together = brain.query("cart total", source_types="notebook", file_paths=["shop/**"])
+    assert together.filter_note == "no chunk of this index passes the filters together (each matches some chunks alone)"
+    assert brain.query("cart total", languages="python").filter_note is None
+    assert brain.query("zzzqqq nothing like it", mode="bm25").filter_note is None  # no filter: nothing to say
+
+
 def test_request_build_is_the_only_validator():
     request = QueryRequest.build({"query": " hi ", "top_k": "7", "languages": "Go, rust"})
     assert request.query == "hi" and request.top_k == 7 and request.languages == ("go", "rust")

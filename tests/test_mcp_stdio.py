@@ -164,6 +164,10 @@ def test_errors_are_tool_errors_with_the_rest_messages(workspace):
         blank = await tool_error(session, "search_workspace", query="x", languages=[""])
         assert blank == f"languages: {BLANK_FILTER}"
         assert (await call(session, "search_workspace", query="Cart", mode="bm25", languages=[]))["results"]
+        toml = await call(session, "search_workspace", query="Cart", languages=["toml"])
+        assert toml["results"] == [] and toml["filter_note"] == (
+            f"no chunk of this index passes the filters: languages toml (this index holds: {held})"
+        )
         assert "must be relative to the workspace root" in await tool_error(
             session, "search_workspace", query="x", file_paths=["/etc/*"]
         )
@@ -187,6 +191,22 @@ def test_errors_are_tool_errors_with_the_rest_messages(workspace):
         assert status["job"]["error"].startswith("workspace_busy:")
 
     run_session(workspace, scenario)
+
+
+def test_a_file_where_the_index_folder_belongs_is_a_state_not_corruption(workspace):
+    """`.agent-brain` a file: the status tool said "corrupt" with the fix `reset` (which deleted it)."""
+    (workspace / ".agent-brain").write_text("my notes")
+    status = Brain(workspace).status()
+
+    async def scenario(session: ClientSession) -> None:
+        answer = await call(session, "workspace_status")
+        assert (answer["state"], answer["problem"], answer["fix"]) == ("not_a_folder", status.problem, status.fix)
+        for tool, arguments in (("search_workspace", {"query": "Cart"}), ("index_workspace", {})):
+            error = await tool_error(session, tool, **arguments)
+            assert error == f"{status.problem} — fix: {status.fix}"
+
+    run_session(workspace, scenario)
+    assert (workspace / ".agent-brain").read_text() == "my notes"
 
 
 def test_serves_the_generation_another_process_publishes(workspace):

@@ -129,7 +129,7 @@ class Brain:
         config = self.config.updated(**overrides, dask_scheduler=dask_scheduler)
         force, paths = request.force, list(request.paths)
         subpaths = self._scope(paths, missing_ok) if paths and all(paths) else [""]
-        scope = Scope(("",) if "" in subpaths else tuple(subpaths), tuple(include))
+        scope = Scope(("",) if "" in subpaths else tuple(subpaths), tuple(include), request.exclude or ())
         if not (force or scope.everything or include or overrides or dask_scheduler):
             ticket = self._merges.offer(scope.paths)  # None: no run of this Brain is embedding
             merged = ticket.wait(cancel) if ticket is not None else None
@@ -242,7 +242,7 @@ class Brain:
         drop_cache = ResetRequest.build({"drop_cache": drop_cache}).drop_cache
         self._reader.forget()
         if not self._index_dir.exists():
-            self._index_dir.remove()  # nothing, or garbage where the folder belongs
+            self._index_dir.remove()  # nothing, or a link (removed alone); a file there is refused, kept
             return {"status": "reset", "cache": "none", "note": None}
         with self._index_dir.writer_lock():
             self._reader.forget()
@@ -345,6 +345,7 @@ class Brain:
             intent=outcome.intent,
             weights=outcome.weights,
             coverage=snapshot.coverage if outcome.vectors else None,
+            filter_note=None if results else snapshot.columns.empty_note(request, ctx.mask),
         )
 
     def graph_entity(
@@ -365,11 +366,11 @@ class Brain:
         """The index's state and what it holds. Reads only the current generation's manifest once it
         has been opened: polling status costs no index work.
 
-        ``state``: ``ready``, ``indexing``, ``empty``; ``corrupt`` (damage), ``io_error`` and
-        ``no_access`` when the index cannot be read; ``read_only`` and ``disk_full`` when it answers
-        queries but cannot be written (each of these with ``problem`` and ``fix``). Skipped files are
-        counted by reason and the first ``MAX_SKIPPED_LISTED`` listed; all of them with
-        ``all_skipped=True`` (or a ``StatusRequest`` a front door built)."""
+        ``state``: ``ready``, ``indexing``, ``empty``; ``corrupt`` (damage), ``io_error``, ``no_access``
+        and ``not_a_folder`` (a file or a link where its folder belongs) when the index cannot be read;
+        ``read_only`` and ``disk_full`` when it answers queries but cannot be written (each of these with
+        ``problem`` and ``fix``). Skipped files are counted by reason and the first ``MAX_SKIPPED_LISTED``
+        listed; all of them with ``all_skipped=True`` (or a ``StatusRequest`` a front door built)."""
         request = (
             all_skipped if isinstance(all_skipped, StatusRequest) else StatusRequest.build({"all_skipped": all_skipped})
         )

@@ -709,6 +709,14 @@ class QueryResponse:
         OMITTED_WHEN_NONE,
     ] = 1.0
 
+    filter_note: Annotated[
+        str | None,
+        Doc(
+            "when the filters leave no chunk of the index: which filter value matches nothing and what the index"
+            " holds ('no chunk of this index passes the filters: languages rust (this index holds: python)')"
+        ),
+    ] = None
+
     fusion_note: Annotated[
         str | None, Doc("multi: its reading of the query and the legs' weights in words ('Read as: ...')")
     ] = field(init=False, default=None)
@@ -917,6 +925,15 @@ class IndexNoAccess(IndexProblem):
     state = "no_access"
 
 
+class NotTheIndexFolder(IndexProblem):
+    """Something other than a folder sits where the index folder belongs (a file, a symlink, a pipe):
+    no index is damaged, and nothing there is the engine's to delete (a file may be the user's own);
+    moving it aside repairs it. Every door says what it is, never ``corrupt``."""
+
+    code = "not_a_folder"
+    state = "not_a_folder"
+
+
 class StorageIOError(IndexProblem):
     """The disk returned I/O errors (SQLITE_IOERR, EIO): not a problem of the index's contents."""
 
@@ -937,6 +954,8 @@ INDEX_STATES = {
     "read_only": "the index cannot be written here (read-only medium or no write permission): searches answer",
     "no_access": "this user may not read the index (it is private to the user who wrote it)",
     "io_error": "the disk returned I/O errors reading the index: `problem` and `fix` say more",
+    "not_a_folder": "something that is not the index folder (a file, a symlink) sits at .agent-brain: nothing is"
+    " damaged or deleted; `problem` says what it is, `fix` how to move it aside",
 }
 
 
@@ -979,8 +998,8 @@ class IndexStatus:
         str,
         Doc(
             "ready, indexing or empty; read_only and disk_full still answer queries; corrupt, newer_format,"
-            " no_access and io_error cannot be read. Every state but ready, indexing and empty carries problem"
-            " and fix"
+            " no_access, io_error and not_a_folder cannot be read. Every state but ready, indexing and empty"
+            " carries problem and fix"
         ),
         OneOf(tuple(INDEX_STATES)),
     ]

@@ -302,6 +302,7 @@ def compact_response(resp: QueryResponse) -> dict[str, Any]:
         "read_as": resp.fusion_note,
         "fallback": resp.fallback,
         "query_entities": resp.query_entities,
+        "filter_note": resp.filter_note,
     }
     out.update({key: value for key, value in optional.items() if value})
     if resp.coverage is not None:  # None: no vector leg answered (bm25, graph that found its entities)
