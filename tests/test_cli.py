@@ -206,6 +206,7 @@ def test_workspace_discovered_from_subfolder(indexed):
         (("query", "   "), "query: must be a non-blank string"),
         (("query",), "required: TEXT"),
         (("query", "x", "--mode", "fuzzy"), "--mode: must be one of"),
+        (("query", "x", "--mode", "hybird"), "--mode: must be one of vector, bm25, hybrid, graph, multi (did you mean"),
         (("query", "x", "--top-k", "0"), "--top-k: must be between"),
         (("query", "x", "--alpha", "abc"), "--alpha: must be a number"),
         (("query", "x", "--alpha", "9" * 40 + ".5"), "--alpha: must be between 0 and 1"),

@@ -332,6 +332,15 @@ def test_filters_that_leave_no_chunk_say_which_and_what_the_index_holds(brain):
     assert brain.query("zzzqqq nothing like it", mode="bm25").filter_note is None  # no filter: nothing to say
 
 
+def test_a_mode_is_read_as_languages_are_and_a_typo_names_the_nearest(brain):
+    """`--mode BM25` (as the README writes it) was refused while `--languages Python` was taken."""
+    assert QueryRequest.build({"query": "x", "mode": " BM25 "}).mode == "bm25"
+    with pytest.raises(
+        InvalidRequest, match=r"^mode: must be one of vector, bm25, hybrid, graph, multi \(did you mean 'hybrid'\?\)$"
+    ):
+        brain.query("cart", mode="hybird")
+
+
 def test_request_build_is_the_only_validator():
     request = QueryRequest.build({"query": " hi ", "top_k": "7", "languages": "Go, rust"})
     assert request.query == "hi" and request.top_k == 7 and request.languages == ("go", "rust")

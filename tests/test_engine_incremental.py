@@ -172,6 +172,17 @@ def test_globs_over_files_gone_from_disk_remove_them(small):
     assert report.files_deleted == 2 and not small.query("perimeter_of_square", mode="bm25").results
 
 
+def test_a_runs_exclude_adds_to_the_configured_ones(small):
+    """Brain(root, exclude=["README.md"]).index(exclude=["*.log"]) indexed README.md: the run's globs
+    replaced the configured ones instead of adding to them (a REST job with an exclude undid the
+    server's c.AgentBrain.exclude for that run)."""
+    configured = Brain(small.root, exclude=["README.md"])
+    assert configured.index().files_deleted == 1
+    report = configured.index(exclude=["*.log"])
+    assert report.files_indexed == 0 and report.files_total == 2
+    assert configured.status().files["by_language"] == {"python": 2}
+
+
 def test_cancel_keeps_the_last_generation(small):
     for i in range(30):
         write_module(small.root, f"bulk/mod{i}.py", f"def handler_{i}(event):\n    return event + {i}\n")

@@ -126,6 +126,8 @@ class Brain:
         )
         overrides = request.settings()
         include = overrides.pop("include", ())  # narrows this run's scope, not the workspace rules
+        if "exclude" in overrides:  # on top of the configured excludes: a run's own never lets those files in
+            overrides["exclude"] = tuple(dict.fromkeys((*self.config.exclude, *overrides["exclude"])))
         config = self.config.updated(**overrides, dask_scheduler=dask_scheduler)
         force, paths = request.force, list(request.paths)
         subpaths = self._scope(paths, missing_ok) if paths and all(paths) else [""]

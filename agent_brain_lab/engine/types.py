@@ -275,8 +275,10 @@ class QueryRequest:
         if not query:
             raise InvalidRequest("query", "must be a non-blank string")
         mode = given.get("mode", cls.mode)
+        mode = mode.strip().lower() if isinstance(mode, str) else mode  # as languages and source types: BM25 is bm25
         if not isinstance(mode, str) or mode not in MODES:
-            raise InvalidRequest("mode", f"must be one of {', '.join(MODES)}")
+            hint = _did_you_mean(mode, MODES) if isinstance(mode, str) else ""
+            raise InvalidRequest("mode", f"must be one of {', '.join(MODES)}{hint}")
         number = functools.partial(_param_in, given, cls)
         return cls(
             query=query,
