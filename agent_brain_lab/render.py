@@ -378,7 +378,7 @@ def _more_line(names: list[str], limit: int | None) -> str:
 
 def graph_text(graph: dict) -> str:
     if not graph.get("matches"):
-        return f"no entity named {graph.get('query')!r} in the graph"
+        return str(graph.get("note"))
     out = _graph_outline(graph)
     lines = [out["head"], *out["notes"]]
     lines += ["  " + line for line in out["matches"]]
@@ -398,7 +398,7 @@ def graph_text(graph: dict) -> str:
 
 def graph_html(graph: dict) -> str:
     if not graph.get("matches"):
-        return f"<p>no entity named <code>{escape(str(graph.get('query')))}</code> in the graph</p>"
+        return f"<p>{escape(str(graph.get('note')))}</p>"
     out = _graph_outline(graph)
 
     def items(lines: list[str], code: bool = False) -> str:

@@ -60,6 +60,8 @@ export interface IGraphEntity {
   per_relation: number;
   /** whether contains/defined_in were followed */
   all_relations: boolean;
+  /** when nothing matched: that, the nearest names the graph holds, and what else to try */
+  note: string | null;
 }
 
 export interface IGraphGroup {

@@ -186,6 +186,9 @@ def test_graph(indexed):
     unknown = ok_json("graph", "NoSuchThingAnywhere", cwd=root)
     assert unknown["matches"] == []
     assert "no entity named" in cli("graph", "NoSuchThingAnywhere", cwd=root).stdout
+    typo = ok_json("graph", "Cartt", cwd=root)["note"]
+    assert typo.startswith("no entity named 'Cartt' in the graph (did you mean 'cart'")
+    assert cli("graph", "Cartt", cwd=root).stdout.strip() == typo
 
 
 def test_workspace_discovered_from_subfolder(indexed):

@@ -165,6 +165,18 @@ def test_graph_follows_the_direction_the_question_asks(brain):
     assert first_caller > 3, paths
 
 
+def test_a_graph_look_up_that_matches_nothing_names_the_nearest_names(brain):
+    """`graph Cartt` said only "no entity named 'Cartt'" (three doors, three texts of their own); the
+    engine's note now names the nearest names the graph holds, and every door shows that note."""
+    typo = brain.graph_entity("compute_totl")
+    assert typo.matches == [] and typo.note == (
+        "no entity named 'compute_totl' in the graph (did you mean 'compute_total'?): try a qualified name"
+        " (Class.method), or a search to find it"
+    )
+    assert brain.graph_entity("compute_total").note is None
+    assert "did you mean" not in brain.graph_entity("zqxjkwv").note
+
+
 def test_graph_without_entity_falls_back_to_vector_and_says_so(brain):
     response = brain.query("zebra migration patterns", mode="graph", top_k=3)
     assert response.fallback and response.fallback.startswith("vector")

@@ -157,6 +157,17 @@ def test_graph_returns_a_dict_view(ip, indexed):
     assert captured.outputs[0].data["text/plain"].startswith("Cart: ")
 
 
+def test_a_graph_typo_shows_the_engines_note(ip, indexed, workspace):
+    run(ip, "g = %brain graph Cartt --workspace {ws}")
+    g = ip.user_ns["g"]
+    note = Brain(workspace).graph_entity("Cartt").note
+    assert g["matches"] == [] and note.startswith("no entity named 'Cartt' in the graph (did you mean 'cart'")
+    with capture_output() as captured:
+        ip.display_formatter.format(g)
+    shown = captured.outputs[0].data if captured.outputs else {}
+    assert note in "".join(str(v) for v in shown.values()) or note in captured.stdout
+
+
 def test_brain_objects_are_cached_per_root(ip, indexed, workspace):
     magics = ip.magics_manager.registry["BrainMagics"]
     run(ip, "%brain status --workspace {ws}")

@@ -142,7 +142,9 @@ def test_tools_answer_every_mode_from_the_workspace(workspace):
             n for n in entity["nodes"] if n["name"] == "apply_tax"
         ).items()
         unknown = await call(session, "explore_entity", name="NoSuchThing")
-        assert unknown["matches"] == [] and "no entity by that name" in unknown["note"]
+        assert unknown["matches"] == [] and unknown["note"] == Brain(workspace).graph_entity("NoSuchThing").note
+        typo = await call(session, "explore_entity", name="compute_totl")
+        assert typo["note"].startswith("no entity named 'compute_totl' in the graph (did you mean 'compute_total'?)")
 
     run_session(workspace, scenario)
 

@@ -54,6 +54,7 @@ from .types import (
     ResetRequest,
     StatusRequest,
     WorkspaceBusy,
+    no_entity_note,
 )
 from .workspace import ScanOptions, resolve_inside, scan
 
@@ -477,6 +478,7 @@ def _neighbourhood(view: View, request: GraphRequest) -> GraphNeighbourhood:
         ],
         per_relation=request.per_relation,
         all_relations=request.all_relations,
+        note=None if matches else no_entity_note(name, graph.near_names(name) if graph else []),
         **found,
     )
 

@@ -1067,6 +1067,15 @@ class GraphGroup(TypedDict):
     more_edges: Annotated[list[GraphEdge], Doc("their edges to parent")]
 
 
+def no_entity_note(name: str, near: Sequence[str]) -> str:
+    """What every door shows for a graph look-up that matched nothing (GraphNeighbourhood.note)."""
+    hint = f" (did you mean {' or '.join(repr(n) for n in near)}?)" if near else ""
+    return (
+        f"no entity named {_safe(name)!r} in the graph{hint}: try a qualified name (Class.method),"
+        " or a search to find it"
+    )
+
+
 @dataclass
 class GraphNeighbourhood:
     """What ``Brain.graph_entity()`` returns: the entities matching ``query`` and their neighbourhood
@@ -1089,6 +1098,10 @@ class GraphNeighbourhood:
     )
     per_relation: Annotated[int, Doc("neighbours shown per relation of a node (0: all)")] = 8
     all_relations: Annotated[bool, Doc("whether contains/defined_in were followed")] = False
+    note: Annotated[
+        str | None,
+        Doc("when nothing matched: that, the nearest names the graph holds, and what else to try"),
+    ] = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

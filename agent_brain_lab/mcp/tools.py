@@ -390,7 +390,7 @@ def compact_graph(graph: dict[str, Any]) -> dict[str, Any]:
     if graph.get("hidden_relations"):
         out["structure_hidden"] = graph["hidden_relations"]  # contains/defined_in edges, counted not listed
     if not graph["matches"]:
-        out["note"] = "no entity by that name: try a qualified name (Class.method), or search_workspace to find it"
+        out["note"] = graph["note"]  # the engine's words, the nearest names included
     return out
 
 
