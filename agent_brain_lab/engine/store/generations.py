@@ -153,7 +153,8 @@ class IndexDir:
         _write_atomic(self.path / "FORMAT", str(FORMAT_VERSION), self.file_mode)
 
     def format_version(self) -> int | None:
-        """The FORMAT the folder was written in; None when the file is missing or unreadable."""
+        """The FORMAT the folder was written in; None when the file is missing or does not hold a number
+        (a storage problem reading it, no permission or an I/O error, is raised as that problem)."""
         try:
             return int((self.path / "FORMAT").read_text(errors="replace").strip())
         except OSError as err:  # no permission, an I/O error: said as what it is, never as a format
@@ -280,7 +281,8 @@ class IndexDir:
         the user may want, is :class:`NotTheIndexFolder` and stays."""
         if not self.exists():
             if os.path.islink(self._folder):
-                os.unlink(self._folder)
+                with storage_errors(self.path):
+                    os.unlink(self._folder)
                 return
             problem = self.not_a_folder()
             if problem is not None:
