@@ -575,7 +575,8 @@ def test_a_watcher_run_that_meets_a_full_disk_keeps_its_paths_and_retries_them_o
 def test_an_index_file_its_user_may_not_read_is_no_access_not_an_old_format(public_tmp, other_user):
     """`.agent-brain/FORMAT` made unreadable (chmod 000): status said `corrupt`, "written in an
     unreadable FORMAT file", and advised `index --force` (a rebuild). It is a permission, said so at
-    status, query and index; nothing is rewritten, and once readable again everything answers."""
+    status, query and index, with the fix for an owner (not "run as the user who wrote it": that is
+    this user); nothing is rewritten, and once readable again everything answers."""
     root = public_tmp / "ws"
     write(root, "docs/guide.md", "# Guide\n\nThe zebra stripes section explains reports.\n")
     shutil.chown(public_tmp, user=other_user)
@@ -586,10 +587,18 @@ def test_an_index_file_its_user_may_not_read_is_no_access_not_an_old_format(publ
     fmt.chmod(0o000)
     seen = status(root, user=other_user)
     assert seen["state"] == "no_access" and "FORMAT" not in seen["problem"], seen
+    assert seen["problem"] == "this user may not read .agent-brain/ though it is this user's own (Permission denied)"
+    assert seen["fix"].startswith("the index is yours but its permissions deny you (a chmod): give them back")
     for args in (("query", "zebra", "--mode", "bm25"), ("index",)):
         refused = cli(root, *args, user=other_user)
         assert refused.returncode == 1 and seen["problem"] in refused.stderr, (args, refused.stderr)
         assert "corrupt" not in refused.stderr and "--force" not in refused.stderr
     assert fmt.stat().st_mode & 0o777 == 0
     fmt.chmod(0o600)
+    folder = root / ".agent-brain"
+    folder.chmod(0o000)  # the whole folder: the same problem, the same owner's fix
+    try:
+        assert {k: status(root, user=other_user)[k] for k in ("state", "fix")} == {k: seen[k] for k in ("state", "fix")}
+    finally:
+        folder.chmod(0o700)
     assert answers(root, "zebra stripes", user=other_user) == ["docs/guide.md"]

@@ -35,6 +35,10 @@ FIX_ACCESS = (
     "the index is private to the user who wrote it: run as that user, or have them share it with "
     "your group (AGENT_BRAIN_SHARE_INDEX_WITH_GROUP=1, then `agent-brain-lab index`)"
 )
+FIX_OWN = (
+    "the index is yours but its permissions deny you (a chmod): give them back, `chmod -R u+rwX .agent-brain`;"
+    " nothing was lost"
+)
 FIX_IO = "check the disk (dmesg, fsck); once it reads again, run `agent-brain-lab index`"
 
 _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
@@ -92,7 +96,7 @@ def storage_problem(err: BaseException, folder: Path, *, reading: bool = False) 
         if err.errno == errno.EROFS:
             return _read_only(what, folder)
         if err.errno in _DENIED:
-            return _no_access(what) if reading or _unreadable(folder) else _read_only(what, folder)
+            return _no_access(what, folder) if reading or _unreadable(folder) else _read_only(what, folder)
         if err.errno == errno.EIO:
             return StorageIOError(f"the disk holding .agent-brain/ returned an I/O error ({what})", FIX_IO)
     return None
@@ -102,7 +106,7 @@ def _guess(folder: Path, what: str, reading: bool) -> IndexProblem | None:
     """An error SQLite does not name precisely (cannot open, I/O error on the shared-memory file):
     what the folder shows — unreadable, read-only, or a full file system."""
     if (reading and not _readable(folder)) or _unreadable(folder):
-        return _no_access(what)
+        return _no_access(what, folder)
     if not writable(folder):
         return _read_only(what, folder)
     if disk_full(folder):
@@ -131,8 +135,19 @@ def _read_only(what: str, folder: Path) -> IndexReadOnly:
     return IndexReadOnly(f".agent-brain/ cannot be written ({what})", FIX_WRITE)
 
 
-def _no_access(what: str) -> IndexNoAccess:
+def _no_access(what: str, folder: Path) -> IndexNoAccess:
+    """Another user's private index, or (the folder this user's own) permissions its owner took away:
+    each said as what it is, with the fix that fits (neither deletes anything)."""
+    if _owned(folder):
+        return IndexNoAccess(f"this user may not read .agent-brain/ though it is this user's own ({what})", FIX_OWN)
     return IndexNoAccess(f"this user may not read .agent-brain/ ({what})", FIX_ACCESS)
+
+
+def _owned(folder: Path) -> bool:
+    try:
+        return os.lstat(folder).st_uid == os.geteuid()
+    except (OSError, AttributeError):  # gone, or no uids (Windows)
+        return False
 
 
 def read_only_problem(folder: Path) -> IndexReadOnly | IndexNoAccess | None:
@@ -141,7 +156,7 @@ def read_only_problem(folder: Path) -> IndexReadOnly | IndexNoAccess | None:
     if writable(folder):
         return None
     if _unreadable(folder):
-        return _no_access("no read permission")
+        return _no_access("no read permission", folder)
     target = folder if folder.exists() else folder.parent
     try:
         read_only_fs = bool(os.statvfs(target).f_flag & os.ST_RDONLY)
