@@ -193,6 +193,26 @@ def test_a_full_disk_is_disk_full_the_last_generation_answers_and_nothing_is_los
         assert report.chunks_embedded <= 60
 
 
+@pytest.mark.parametrize("leave", [0, 100_000])
+def test_a_first_index_on_a_full_disk_promises_no_generation(leave):
+    """A first run on a full disk said "nothing was lost: queries answer from the last generation", and
+    status said `empty`: there is no generation. The fix says none was published, status says the disk
+    is full, and once there is room the run publishes."""
+    with tmpfs() as disk:
+        root = disk / "ws"
+        write(root, "docs/guide.md", "# Guide\n\nThe zebra stripes section explains reports.\n")
+        filler = fill(disk, leave)
+        proc = cli(root, "index")
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert "the disk holding .agent-brain/ is full" in proc.stderr
+        assert "no index was published yet" in proc.stderr and "queries answer from the last" not in proc.stderr
+        state = status(root)
+        assert state["state"] == "disk_full" and "no index was published yet" in state["fix"], state
+        filler.unlink()
+        assert cli(root, "index").returncode == 0
+        assert status(root)["state"] == "ready" and answers(root, "zebra stripes") == ["docs/guide.md"]
+
+
 def test_a_write_a_library_cuts_short_on_a_full_disk_is_disk_full_never_a_short_file():
     """numpy's ``save`` and usearch's ``save`` report a full disk without an errno ("N requested and M
     written", "Failed to serialize into stream"), and usearch's can leave a file cut short with no

@@ -395,7 +395,9 @@ class Brain:
         try:
             view = self._reader.read(_every_file_checked)
         except NotIndexed:
-            pass
+            full = disk_full_problem(folder)  # no index yet, and no room to write the first one: say so
+            if full is not None:
+                status.state, status.problem, status.fix = full.state, full.problem, full.fix
         except IndexProblem as err:
             status.state, status.problem, status.fix = err.state, err.problem, err.fix
             status.index_id = self._index_dir.index_id() if self._index_dir.exists() else None

@@ -952,7 +952,8 @@ INDEX_STATES = {
     "corrupt": "the index is damaged: `problem` says what is wrong, `fix` is the command that repairs it",
     "newer_format": "a newer version of Agent Brain Lab wrote the index: nothing is damaged; upgrade to use it"
     " as it is, or `fix` (the command) rebuilds it in this version's format, the embedding cache kept",
-    "disk_full": "the disk holding the index is full: searches answer from the last generation; free space, then index",
+    "disk_full": "the disk holding the index is full: searches answer from the last generation (if one was"
+    " published: `fix` says); free space, then index",
     "read_only": "the index cannot be written here (read-only medium or no write permission): searches answer",
     "no_access": "this user may not read the index (it is private to the user who wrote it)",
     "io_error": "the disk returned I/O errors reading the index: `problem` and `fix` say more",

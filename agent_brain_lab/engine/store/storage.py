@@ -23,6 +23,10 @@ FIX_SPACE = (
     "free space on the disk that holds .agent-brain/, then run `agent-brain-lab index` "
     "(nothing was lost: queries answer from the last generation)"
 )
+FIX_SPACE_FIRST = (
+    "free space on the disk that holds .agent-brain/, then run `agent-brain-lab index` "
+    "(no index was published yet: searches answer once a run publishes one)"
+)
 FIX_WRITE = (
     "the index is read-only: queries work, indexing needs write access to .agent-brain/ "
     "(a read-write mount, or the user who owns it)"
@@ -79,7 +83,7 @@ def storage_problem(err: BaseException, folder: Path, *, reading: bool = False) 
         primary = code & 0xFF if isinstance(code, int) else None
         what = str(err)
         if primary == _SQLITE_FULL:
-            return _full(what)
+            return _full(what, folder)
         if primary == _SQLITE_READONLY:
             return _guess(folder, what, reading) or _read_only(what, folder)
         if primary == _SQLITE_IOERR:
@@ -92,7 +96,7 @@ def storage_problem(err: BaseException, folder: Path, *, reading: bool = False) 
     if isinstance(err, OSError) and err.errno is not None:
         what = err.strerror or errno.errorcode.get(err.errno, str(err.errno))
         if err.errno in _FULL:
-            return _full(what)
+            return _full(what, folder)
         if err.errno == errno.EROFS:
             return _read_only(what, folder)
         if err.errno in _DENIED:
@@ -110,7 +114,7 @@ def _guess(folder: Path, what: str, reading: bool) -> IndexProblem | None:
     if not writable(folder):
         return _read_only(what, folder)
     if disk_full(folder):
-        return _full(what)
+        return _full(what, folder)
     return None
 
 
@@ -125,8 +129,12 @@ def _readable(folder: Path) -> bool:
     return os.access(folder, os.R_OK | os.X_OK) and (not catalog.exists() or os.access(catalog, os.R_OK))
 
 
-def _full(what: str) -> DiskFull:
-    return DiskFull(f"the disk holding .agent-brain/ is full ({what})", FIX_SPACE)
+def _full(what: str, folder: Path) -> DiskFull:
+    """The fix says that the last generation answers only when there is one (a first run that meets a
+    full disk leaves none: "nothing was lost: queries answer" would promise what is not there)."""
+    index = folder if folder.name == ".agent-brain" else folder.parent  # the index folder, or a generation's
+    fix = FIX_SPACE if (index / "CURRENT").exists() else FIX_SPACE_FIRST
+    return DiskFull(f"the disk holding .agent-brain/ is full ({what})", fix)
 
 
 def _read_only(what: str, folder: Path) -> IndexReadOnly:
@@ -176,7 +184,7 @@ def full_disk_behind(err: BaseException, folder: Path) -> DiskFull | None:
     named = isinstance(err, OSError) and err.errno is not None
     if named or not isinstance(err, OSError | RuntimeError) or not disk_full(folder):
         return None
-    return _full("a write stopped short")
+    return _full("a write stopped short", folder)
 
 
 def disk_full_problem(folder: Path) -> DiskFull | None:
@@ -184,7 +192,7 @@ def disk_full_problem(folder: Path) -> DiskFull | None:
     free = free_bytes(folder)
     if free is None or free >= DISK_FULL_BYTES:
         return None
-    return _full(f"{free // 1024} KB free")
+    return _full(f"{free // 1024} KB free", folder)
 
 
 @contextmanager
