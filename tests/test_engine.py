@@ -272,6 +272,7 @@ def test_a_language_no_file_is_indexed_as_is_refused_naming_the_known_ones(brain
         assert "python" in held and message.endswith(f"(this index holds: {', '.join(held)})")
     python = sources(brain.query("cart total", mode="bm25", top_k=10, languages=["python"]))
     assert python and sources(brain.query("cart total", mode="bm25", top_k=10, languages="PY")) == python
+    assert QueryRequest.build({"query": "x", "source_types": "Docs, tests,doc"}).source_types == ("doc", "test")
     assert QueryRequest.build({"query": "x", "languages": "py, md, c++, sh"}).languages == (
         "python",
         "markdown",

@@ -555,7 +555,12 @@ def _strings(data: dict, name: str) -> tuple[str, ...]:
 
 
 def _choices(data: dict, name: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
-    values = _strings(data, name)
+    """Names from ``allowed``; a plural of one is that one (``docs``, ``tests``, ``notebooks``)."""
+    values = tuple(
+        dict.fromkeys(
+            v[:-1] if v not in allowed and v[:-1] in allowed and v.endswith("s") else v for v in _strings(data, name)
+        )
+    )
     for v in values:
         if v not in allowed:
             raise InvalidRequest(
