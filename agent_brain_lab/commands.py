@@ -155,7 +155,7 @@ def _query_arguments(query: argparse.ArgumentParser) -> None:
         nargs="+",
         action="extend",
         metavar="LANG",
-        help="keep only these languages (e.g. python markdown)",
+        help="keep only these languages (e.g. python markdown, or a suffix: py md; `status` lists those indexed)",
     )
     query.add_argument(
         "--paths",

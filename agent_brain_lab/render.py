@@ -82,7 +82,7 @@ def _summary(resp: QueryResponse) -> str:
 
 def _notes(resp: QueryResponse) -> list[str]:
     """Why results rank where they do (multi's reading of the query) and how much vector search saw."""
-    notes = [note for note in (resp.fusion_note, resp.coverage_note) if note]
+    notes = [note for note in (resp.fusion_note, resp.coverage_note, resp.filter_note) if note]
     if resp.query_entities:
         notes.append("entities: " + ", ".join(resp.query_entities))
     if resp.fallback:
@@ -378,7 +378,7 @@ def _more_line(names: list[str], limit: int | None) -> str:
 
 def graph_text(graph: dict) -> str:
     if not graph.get("matches"):
-        return f"no entity named {graph.get('query')!r} in the graph"
+        return str(graph.get("note"))
     out = _graph_outline(graph)
     lines = [out["head"], *out["notes"]]
     lines += ["  " + line for line in out["matches"]]
@@ -398,7 +398,7 @@ def graph_text(graph: dict) -> str:
 
 def graph_html(graph: dict) -> str:
     if not graph.get("matches"):
-        return f"<p>no entity named <code>{escape(str(graph.get('query')))}</code> in the graph</p>"
+        return f"<p>{escape(str(graph.get('note')))}</p>"
     out = _graph_outline(graph)
 
     def items(lines: list[str], code: bool = False) -> str:

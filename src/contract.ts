@@ -23,7 +23,7 @@ export interface IError {
   field?: string;
   /** workspace_busy: the job in the way */
   job_id?: string;
-  /** index_corrupt, index_newer, disk_full, read_only, no_access, io_error: what is wrong */
+  /** index_corrupt, index_newer, disk_full, read_only, no_access, io_error, not_a_folder: what is wrong */
   problem?: string;
   /** what repairs it (index_corrupt: the command) */
   fix?: string;
@@ -60,6 +60,8 @@ export interface IGraphEntity {
   per_relation: number;
   /** whether contains/defined_in were followed */
   all_relations: boolean;
+  /** when nothing matched: that, the nearest names the graph holds, and what else to try */
+  note: string | null;
 }
 
 export interface IGraphGroup {
@@ -156,7 +158,8 @@ export const INDEX_STATES = [
   'disk_full',
   'read_only',
   'no_access',
-  'io_error'
+  'io_error',
+  'not_a_folder'
 ] as const;
 export type IndexState = (typeof INDEX_STATES)[number];
 
@@ -318,6 +321,8 @@ export interface IQueryResponse {
   weights: Record<string, number>;
   /** share (0..1) of the generation's chunks that are embedded (what the vector leg saw); left out when no vector leg answered (bm25, graph that found its entities) */
   coverage?: number;
+  /** when the filters leave no chunk of the index: which filter value matches nothing and what the index holds ('no chunk of this index passes the filters: languages rust (this index holds: python)') */
+  filter_note: string | null;
   /** multi: its reading of the query and the legs' weights in words ('Read as: ...') */
   fusion_note: string | null;
   /** when not every chunk is embedded: what semantic search saw, in words */
@@ -410,7 +415,7 @@ export interface IStartedJob extends IJob {
 
 /** What ``Brain.status()`` reports. ``state`` is one of ``INDEX_STATES`` (see :class:`IndexProblem`); in every state but ready, indexing and empty, ``problem`` says what is wrong and ``fix`` what repairs it. ``writable``: whether this process can write the index (a read-only index still answers queries). ``skipped`` lists the first ``MAX_SKIPPED_LISTED`` skipped files (all of them when asked: :class:`StatusRequest`); ``skipped_total`` and ``skipped_by_reason`` count every one. */
 export interface IStatus {
-  /** ready, indexing or empty; read_only and disk_full still answer queries; corrupt, newer_format, no_access and io_error cannot be read. Every state but ready, indexing and empty carries problem and fix */
+  /** ready, indexing or empty; read_only and disk_full still answer queries; corrupt, newer_format, no_access, io_error and not_a_folder cannot be read. Every state but ready, indexing and empty carries problem and fix */
   state: IndexState;
   /** the workspace folder indexed */
   root: string;

@@ -186,6 +186,9 @@ def test_graph(indexed):
     unknown = ok_json("graph", "NoSuchThingAnywhere", cwd=root)
     assert unknown["matches"] == []
     assert "no entity named" in cli("graph", "NoSuchThingAnywhere", cwd=root).stdout
+    typo = ok_json("graph", "Cartt", cwd=root)["note"]
+    assert typo.startswith("no entity named 'Cartt' in the graph (did you mean 'cart'")
+    assert cli("graph", "Cartt", cwd=root).stdout.strip() == typo
 
 
 def test_workspace_discovered_from_subfolder(indexed):
@@ -206,15 +209,25 @@ def test_workspace_discovered_from_subfolder(indexed):
         (("query", "   "), "query: must be a non-blank string"),
         (("query",), "required: TEXT"),
         (("query", "x", "--mode", "fuzzy"), "--mode: must be one of"),
+        (("query", "x", "--mode", "hybird"), "--mode: must be one of vector, bm25, hybrid, graph, multi (did you mean"),
         (("query", "x", "--top-k", "0"), "--top-k: must be between"),
         (("query", "x", "--alpha", "abc"), "--alpha: must be a number"),
         (("query", "x", "--alpha", "9" * 40 + ".5"), "--alpha: must be between 0 and 1"),
         (("query", "x", "--source-types", "video"), "--source-types: unknown value 'video'"),
         (("query", "x", "--paths", "../etc/*"), "--paths: '../etc/*' must be relative"),
+        (("query", "x", "--languages", "cobol"), "--languages: unknown language 'cobol'; known languages: bash, c,"),
+        (("query", "x", "--language", "pyhton"), "--languages: unknown language 'pyhton' (did you mean 'python'?)"),
+        (("query", "x", "--languages", ""), "--languages: a blank value names nothing: leave it out"),
+        (("query", "x", "--languages", "python", " "), "--languages: a blank value names nothing"),
+        (("query", "x", "--source-types", ""), "--source-types: a blank value names nothing"),
+        (("query", "x", "--paths", ""), "--paths: a blank value names nothing"),
         (("query", "caf\udce9"), "query: must be valid UTF-8 text without NUL characters"),  # the byte 0xE9
         (("graph", "Cart\udcff"), "ENTITY: must be valid UTF-8 text without NUL characters"),
         (("graph", "Cart", "--depth", "99"), "--depth: must be between"),
         (("index", "/"), "PATH: / is outside the workspace"),
+        (("index", "--exclude", "**"), "--exclude: '**' leaves no file to index in the workspace, where"),
+        (("index", "shop", "--exclude", "shop/**"), "--exclude: 'shop/**' leaves no file to index in 'shop', where"),
+        (("index", "--exclude", ""), "--exclude: a blank value names nothing"),
         (("frobnicate",), "invalid choice: 'frobnicate'"),
         (("status", "--workspace", "/no/such/dir"), "--workspace: /no/such/dir is not a folder"),
     ],
@@ -224,6 +237,25 @@ def test_invalid_input_exits_2_with_one_line(indexed, args, needle):
     line = failure(*args, cwd=root, status=2)
     assert line.startswith("agent-brain-lab")
     assert needle in line
+
+
+def test_an_exclude_of_every_file_keeps_the_index_serving(indexed):
+    """`index --exclude '**'` published an empty index and exited 0; it is refused and nothing changes."""
+    root, _ = indexed
+    before = ok_json("status", cwd=root)
+    line = failure("index", "--exclude", "*", "--exclude", "**/*.md", cwd=root, status=2)
+    assert "the last index keeps serving as it was" in line
+    after = ok_json("status", cwd=root)
+    assert (after["generation"], after["files"]) == (before["generation"], before["files"])
+    assert ok_json("query", "cart total", "--mode", "bm25", cwd=root)["results"]
+
+
+def test_a_filter_that_leaves_no_chunk_says_why_in_text_and_json(indexed):
+    root, _ = indexed
+    note = ok_json("query", "cart total", "--languages", "toml", cwd=root)["filter_note"]
+    assert note.startswith("no chunk of this index passes the filters: languages toml (this index holds: ")
+    proc = cli("query", "cart total", "--languages", "toml", cwd=root)
+    assert proc.returncode == 0 and note in proc.stdout.splitlines() and "no results" in proc.stdout
 
 
 def test_a_decimal_longer_than_a_double_is_a_number(indexed):

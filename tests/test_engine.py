@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from agent_brain_lab.engine.retrieval.multi import PROSE_WEIGHTS, RELATION_WEIGH
 from agent_brain_lab.engine.retrieval.symbols import NAME_COVER_BOOST
 from agent_brain_lab.engine.tokenizer import tokenize
 from agent_brain_lab.engine.types import (
+    BLANK_FILTER,
     MODES,
     InvalidRequest,
     ModelMismatch,
@@ -163,6 +165,18 @@ def test_graph_follows_the_direction_the_question_asks(brain):
     assert first_caller > 3, paths
 
 
+def test_a_graph_look_up_that_matches_nothing_names_the_nearest_names(brain):
+    """`graph Cartt` said only "no entity named 'Cartt'" (three doors, three texts of their own); the
+    engine's note now names the nearest names the graph holds, and every door shows that note."""
+    typo = brain.graph_entity("compute_totl")
+    assert typo.matches == [] and typo.note == (
+        "no entity named 'compute_totl' in the graph (did you mean 'compute_total'?): try a qualified name"
+        " (Class.method), or a search to find it"
+    )
+    assert brain.graph_entity("compute_total").note is None
+    assert "did you mean" not in brain.graph_entity("zqxjkwv").note
+
+
 def test_graph_without_entity_falls_back_to_vector_and_says_so(brain):
     response = brain.query("zebra migration patterns", mode="graph", top_k=3)
     assert response.fallback and response.fallback.startswith("vector")
@@ -242,6 +256,102 @@ def test_invalid_requests_name_the_field(brain, fields, field):
     with pytest.raises(InvalidRequest) as err:
         brain.query(fields)
     assert err.value.field == field
+
+
+def test_a_language_no_file_is_indexed_as_is_refused_naming_the_known_ones(brain):
+    """A filter on a language the engine never indexes (cobol) or a typo (pyhton) used to match nothing
+    and answer "no results"; it is refused, naming the nearest language, every known one and the
+    index's own. A file suffix or a kernel's name for a language is that language (py, C++)."""
+    for name, hint in (("cobol", ""), ("Pyhton", " (did you mean 'python'?)")):
+        with pytest.raises(InvalidRequest) as err:
+            brain.query("cart total", mode="bm25", languages=["markdown", name])
+        message = str(err.value)
+        assert err.value.field == "languages"
+        assert message.startswith(f"languages: unknown language {name.lower()!r}{hint}; known languages: bash, c, ")
+        held = sorted(brain.status().chunks["by_language"])
+        assert "python" in held and message.endswith(f"(this index holds: {', '.join(held)})")
+    python = sources(brain.query("cart total", mode="bm25", top_k=10, languages=["python"]))
+    assert python and sources(brain.query("cart total", mode="bm25", top_k=10, languages="PY")) == python
+    assert QueryRequest.build({"query": "x", "source_types": "Docs, tests,doc"}).source_types == ("doc", "test")
+    assert QueryRequest.build({"query": "x", "languages": "py, md, c++, sh"}).languages == (
+        "python",
+        "markdown",
+        "cpp",
+        "bash",
+    )
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"languages": ""},
+        {"languages": " "},
+        {"languages": ["python", ""]},
+        {"languages": "python,"},
+        {"source_types": ""},
+        {"source_types": [" "]},
+        {"file_paths": [""]},
+        {"file_paths": "  "},
+    ],
+)
+def test_a_blank_filter_value_is_refused_not_read_as_no_filter(brain, fields):
+    """``languages=""`` (an unset shell variable, an agent filling every argument) searched every
+    language without a word; an empty list is still no filter."""
+    with pytest.raises(InvalidRequest) as err:
+        brain.query({"query": "cart total", **fields})
+    assert (err.value.field, str(err.value)) == (next(iter(fields)), f"{next(iter(fields))}: {BLANK_FILTER}")
+    unfiltered = sources(brain.query("cart total", mode="bm25"))
+    assert sources(brain.query({"query": "cart total", "mode": "bm25", next(iter(fields)): []})) == unfiltered
+
+
+def test_a_language_only_the_index_holds_is_a_known_one(tmp_path):
+    """A notebook's kernel may name a language no file suffix gives (haskell): its cells are indexed
+    under that name, so a filter naming it finds them."""
+    cell = {
+        "cell_type": "code",
+        "metadata": {},
+        "source": ["fibonacci = 0 : 1 : zipWith (+) fibonacci (tail fibonacci)"],
+    }
+    notebook = {
+        "cells": [cell],
+        "metadata": {"kernelspec": {"language": "haskell", "name": "ihaskell", "display_name": "Haskell"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (tmp_path / "lazy.ipynb").write_text(json.dumps(notebook))
+    (tmp_path / "notes.md").write_text("# Notes\n\nThe fibonacci numbers, lazily.\n")
+    brain = Brain(tmp_path)
+    brain.index()
+    assert sources(brain.query("fibonacci", mode="bm25", languages="haskell")) == ["lazy.ipynb"]
+    with pytest.raises(InvalidRequest, match=r"\(this index holds: haskell, markdown\)$"):
+        brain.query("fibonacci", languages="fortran")
+
+
+def test_filters_that_leave_no_chunk_say_which_and_what_the_index_holds(brain):
+    """A known language the workspace has none of (toml), a kind it has none of, a glob no indexed file
+    matches: the answer was a bare "no results"; it now says which filter value matched nothing."""
+    held = ", ".join(sorted(brain.status().chunks["by_language"]))
+    for fields, note in (
+        ({"languages": "toml"}, f"languages toml (this index holds: {held})"),
+        ({"file_paths": ["shop/**", "shopp/**"], "languages": "ini"}, "languages ini (this index holds: "),
+        ({"file_paths": ["shopp/**"]}, "file_paths 'shopp/**' (no indexed file matches)"),
+    ):
+        response = brain.query({"query": "cart total", **fields})
+        assert response.results == [] and note in (response.filter_note or ""), response.filter_note
+        assert response.filter_note.startswith("no chunk of this index passes the filters: ")
+    together = brain.query("cart total", source_types="notebook", file_paths=["shop/**"])
+    assert together.filter_note == "no chunk of this index passes the filters together (each matches some chunks alone)"
+    assert brain.query("cart total", languages="python").filter_note is None
+    assert brain.query("zzzqqq nothing like it", mode="bm25").filter_note is None  # no filter: nothing to say
+
+
+def test_a_mode_is_read_as_languages_are_and_a_typo_names_the_nearest(brain):
+    """`--mode BM25` (as the README writes it) was refused while `--languages Python` was taken."""
+    assert QueryRequest.build({"query": "x", "mode": " BM25 "}).mode == "bm25"
+    with pytest.raises(
+        InvalidRequest, match=r"^mode: must be one of vector, bm25, hybrid, graph, multi \(did you mean 'hybrid'\?\)$"
+    ):
+        brain.query("cart", mode="hybird")
 
 
 def test_request_build_is_the_only_validator():

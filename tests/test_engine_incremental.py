@@ -23,7 +23,7 @@ from agent_brain_lab.engine.retrieval.filters import FilterColumns
 from agent_brain_lab.engine.retrieval.names import NameIndex
 from agent_brain_lab.engine.store.graph import CodeGraph
 from agent_brain_lab.engine.tokenizer import tokenize
-from agent_brain_lab.engine.types import IndexCancelled, WorkspaceBusy
+from agent_brain_lab.engine.types import IndexCancelled, InvalidRequest, WorkspaceBusy
 
 
 def write_module(root: Path, name: str, body: str) -> None:
@@ -136,6 +136,51 @@ def test_subfolder_index_leaves_the_rest_alone(small):
     assert not small.query("Changed but not re-indexed", mode="bm25").results
     assert "describe_circle" in small.query("Geometry", mode="bm25", file_paths=["README.md"]).results[0].text
     assert small.query("sphere_volume", mode="bm25").results[0].source == "geo/solids.py"
+
+
+@pytest.mark.parametrize(
+    "run, field, needle",
+    [
+        ({"exclude": "**"}, "exclude", "'**' leaves no file to index in the workspace, where 3 indexed files are"),
+        ({"exclude": ["*.py", "*.md"]}, "exclude", "'*.py', '*.md' leave no file to index in the workspace"),
+        ({"exclude": "*", "include": "geo/**"}, "exclude", "exclude '*' and include 'geo/**' leave no file"),
+        ({"path": "geo", "exclude": "geo/"}, "exclude", "in 'geo', where 2 indexed files are still on disk"),
+        ({"path": "geo/shapes.py", "exclude": "*.py"}, "exclude", "where 1 indexed file is still on disk"),
+    ],
+)
+def test_globs_that_leave_no_file_where_files_are_indexed_are_refused(small, run, field, needle):
+    """`index --exclude '**'` published an empty generation: every indexed file gone, exit 0. A run
+    whose own globs leave nothing to index where indexed files still stand is refused; nothing is
+    written and the last generation keeps answering. Globs that leave some files, and files really
+    deleted from disk, go on as before."""
+    before = small.status()
+    with pytest.raises(InvalidRequest) as err:
+        small.index(**run)
+    assert err.value.field == field and needle in str(err.value), str(err.value)
+    assert "the last index keeps serving as it was" in str(err.value)
+    after = Brain(small.root).status()
+    assert (after.generation, after.files) == (before.generation, before.files)
+    assert small.query("perimeter_of_square", mode="bm25").results[0].source == "geo/shapes.py"
+    report = small.index(exclude="*.md")  # leaves files: the excluded one goes, as asked
+    assert report.files_deleted == 1 and Brain(small.root).status().files["total"] == 2
+
+
+def test_globs_over_files_gone_from_disk_remove_them(small):
+    for path in ("geo/shapes.py", "geo/report.py"):
+        (small.root / path).unlink()
+    report = small.index(path="geo", exclude="*.tmp")
+    assert report.files_deleted == 2 and not small.query("perimeter_of_square", mode="bm25").results
+
+
+def test_a_runs_exclude_adds_to_the_configured_ones(small):
+    """Brain(root, exclude=["README.md"]).index(exclude=["*.log"]) indexed README.md: the run's globs
+    replaced the configured ones instead of adding to them (a REST job with an exclude undid the
+    server's c.AgentBrain.exclude for that run)."""
+    configured = Brain(small.root, exclude=["README.md"])
+    assert configured.index().files_deleted == 1
+    report = configured.index(exclude=["*.log"])
+    assert report.files_indexed == 0 and report.files_total == 2
+    assert configured.status().files["by_language"] == {"python": 2}
 
 
 def test_cancel_keeps_the_last_generation(small):

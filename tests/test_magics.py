@@ -10,7 +10,8 @@ from IPython.testing.globalipapp import get_ipython
 from IPython.utils.capture import capture_output
 from workspace_fixture import copy_workspace
 
-from agent_brain_lab.engine.types import IndexReport, QueryResponse
+from agent_brain_lab import Brain
+from agent_brain_lab.engine.types import IndexReport, InvalidRequest, QueryResponse
 from agent_brain_lab.kernel.magics import BrainMagicError, GraphView, StatusView
 
 
@@ -113,6 +114,39 @@ def test_status_and_discovery_from_a_subfolder(ip, indexed, workspace, monkeypat
     assert "ready" in captured.outputs[0].data["text/plain"]
 
 
+def test_a_file_where_the_index_folder_belongs_is_named_and_kept(ip, tmp_path, capsys):
+    """`.agent-brain` a file: status said "corrupt" and a query advised `reset`, which deleted it."""
+    (tmp_path / "a.md").write_text("# Avocet\n\nThe avocet sweeps the mud.\n")
+    (tmp_path / ".agent-brain").write_text("my notes")
+    ip.user_ns["odd"] = str(tmp_path)
+    run(ip, "s = %brain status --workspace {odd}")
+    status = ip.user_ns["s"]
+    assert status["state"] == "not_a_folder" and "is a file of 8 bytes" in status["problem"]
+    for cell in (
+        "%brain query avocet --workspace {odd}",
+        "%brain index --workspace {odd}",
+        "%brain reset --workspace {odd}",
+    ):
+        capsys.readouterr()
+        result = ip.run_cell(cell)
+        assert isinstance(result.error_in_exec, BrainMagicError)
+        assert str(result.error_in_exec) == f"%brain: {status['problem']} — fix: {status['fix']}"
+    assert (tmp_path / ".agent-brain").read_text() == "my notes"
+
+
+def test_an_index_whose_exclude_leaves_no_file_is_refused_and_the_index_kept(ip, indexed, workspace, capsys):
+    """`%brain index --exclude **` emptied the index; the run is refused with the engine's words."""
+    before = Brain(workspace).status()
+    result = ip.run_cell("%brain index --exclude ** --workspace {ws}")
+    with pytest.raises(InvalidRequest) as raised:
+        Brain(workspace).index(exclude="**")
+    assert str(result.error_in_exec) == f"%brain: --exclude: {str(raised.value).removeprefix('exclude: ')}"
+    shown = capsys.readouterr()
+    assert "Traceback" not in shown.out + shown.err
+    after = Brain(workspace).status()
+    assert (after.generation, after.files) == (before.generation, before.files)
+
+
 def test_graph_returns_a_dict_view(ip, indexed):
     run(ip, "g = %brain graph Cart --depth 1 --workspace {ws}")
     g = ip.user_ns["g"]
@@ -121,6 +155,17 @@ def test_graph_returns_a_dict_view(ip, indexed):
     with capture_output() as captured:
         ip.display_formatter.format(g)
     assert captured.outputs[0].data["text/plain"].startswith("Cart: ")
+
+
+def test_a_graph_typo_shows_the_engines_note(ip, indexed, workspace):
+    run(ip, "g = %brain graph Cartt --workspace {ws}")
+    g = ip.user_ns["g"]
+    note = Brain(workspace).graph_entity("Cartt").note
+    assert g["matches"] == [] and note.startswith("no entity named 'Cartt' in the graph (did you mean 'cart'")
+    with capture_output() as captured:
+        ip.display_formatter.format(g)
+    shown = captured.outputs[0].data if captured.outputs else {}
+    assert note in "".join(str(v) for v in shown.values()) or note in captured.stdout
 
 
 def test_brain_objects_are_cached_per_root(ip, indexed, workspace):
@@ -136,6 +181,10 @@ def test_brain_objects_are_cached_per_root(ip, indexed, workspace):
     [
         ('%brain query "" --workspace {ws}', "query: must be a non-blank string"),
         ("%brain query cart --mode fuzzy --workspace {ws}", "--mode: must be one of"),
+        ("%brain query cart --languages cobol --workspace {ws}", "--languages: unknown language 'cobol'; known"),
+        ("%brain query cart --language Pyhton --workspace {ws}", "(did you mean 'python'?)"),
+        ('%brain query cart --languages "" --workspace {ws}', "--languages: a blank value names nothing"),
+        ('%brain query cart --paths "" --workspace {ws}', "--paths: a blank value names nothing"),
         ("%brain query cart --bogus --workspace {ws}", "unrecognized arguments: --bogus"),
         ("%brain graph Cart --depth x --workspace {ws}", "--depth: must be an integer (ASCII digits)"),
         ("%brain graph Cart --depth 99 --workspace {ws}", "--depth: must be between"),

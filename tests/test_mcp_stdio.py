@@ -22,7 +22,7 @@ from agent_brain_lab import Brain
 from agent_brain_lab.cli import main
 from agent_brain_lab.commands import COMMANDS, UsageError, parse
 from agent_brain_lab.engine.store.generations import IndexDir
-from agent_brain_lab.engine.types import MODES
+from agent_brain_lab.engine.types import BLANK_FILTER, MODES
 from agent_brain_lab.mcp.tools import SPECS, to_json
 
 REPO = Path(__file__).resolve().parents[1]
@@ -142,7 +142,9 @@ def test_tools_answer_every_mode_from_the_workspace(workspace):
             n for n in entity["nodes"] if n["name"] == "apply_tax"
         ).items()
         unknown = await call(session, "explore_entity", name="NoSuchThing")
-        assert unknown["matches"] == [] and "no entity by that name" in unknown["note"]
+        assert unknown["matches"] == [] and unknown["note"] == Brain(workspace).graph_entity("NoSuchThing").note
+        typo = await call(session, "explore_entity", name="compute_totl")
+        assert typo["note"].startswith("no entity named 'compute_totl' in the graph (did you mean 'compute_total'?)")
 
     run_session(workspace, scenario)
 
@@ -157,6 +159,17 @@ def test_errors_are_tool_errors_with_the_rest_messages(workspace):
         assert "top_k: must be between 1 and 100" in await tool_error(session, "search_workspace", query="x", top_k=0)
         kinds = await tool_error(session, "search_workspace", query="x", source_types=["video"])
         assert "source_types: unknown value 'video'" in kinds
+        cobol = await tool_error(session, "search_workspace", query="x", languages=["python", "cobol"])
+        assert cobol.startswith("languages: unknown language 'cobol'; known languages: bash, c, ")
+        held = ", ".join(sorted(Brain(workspace).status().chunks["by_language"]))
+        assert cobol.endswith(f"(this index holds: {held})")
+        blank = await tool_error(session, "search_workspace", query="x", languages=[""])
+        assert blank == f"languages: {BLANK_FILTER}"
+        assert (await call(session, "search_workspace", query="Cart", mode="bm25", languages=[]))["results"]
+        toml = await call(session, "search_workspace", query="Cart", languages=["toml"])
+        assert toml["results"] == [] and toml["filter_note"] == (
+            f"no chunk of this index passes the filters: languages toml (this index holds: {held})"
+        )
         assert "must be relative to the workspace root" in await tool_error(
             session, "search_workspace", query="x", file_paths=["/etc/*"]
         )
@@ -180,6 +193,22 @@ def test_errors_are_tool_errors_with_the_rest_messages(workspace):
         assert status["job"]["error"].startswith("workspace_busy:")
 
     run_session(workspace, scenario)
+
+
+def test_a_file_where_the_index_folder_belongs_is_a_state_not_corruption(workspace):
+    """`.agent-brain` a file: the status tool said "corrupt" with the fix `reset` (which deleted it)."""
+    (workspace / ".agent-brain").write_text("my notes")
+    status = Brain(workspace).status()
+
+    async def scenario(session: ClientSession) -> None:
+        answer = await call(session, "workspace_status")
+        assert (answer["state"], answer["problem"], answer["fix"]) == ("not_a_folder", status.problem, status.fix)
+        for tool, arguments in (("search_workspace", {"query": "Cart"}), ("index_workspace", {})):
+            error = await tool_error(session, tool, **arguments)
+            assert error == f"{status.problem} — fix: {status.fix}"
+
+    run_session(workspace, scenario)
+    assert (workspace / ".agent-brain").read_text() == "my notes"
 
 
 def test_serves_the_generation_another_process_publishes(workspace):

@@ -16,6 +16,7 @@ from workspace_fixture import copy_workspace
 
 from agent_brain_lab import Brain
 from agent_brain_lab.engine.store.generations import IndexDir
+from agent_brain_lab.engine.types import InvalidRequest
 
 pytest_plugins = ["pytest_jupyter.jupyter_server"]
 
@@ -282,6 +283,67 @@ async def test_index_then_query_every_mode(api, jp_root_dir):
     )
     assert code == 200 and response["results"]
     assert {r["source_type"] for r in response["results"]} == {"doc"}
+
+
+@on_server_loop
+async def test_a_language_filter_that_can_match_nothing_is_400_with_the_engine_message(api, jp_root_dir):
+    """A language nothing is indexed as (or a typo) is refused, as a blank filter value is: the message
+    is the engine's own, word for word; an empty list is no filter."""
+    await index_all(api)
+    for languages in (["cobol"], "pyhton", ""):
+        code, err = await api("POST", "query", body={"query": "keeper", "languages": languages})
+        assert (code, err["error"], err["field"]) == (400, "invalid_request", "languages"), err
+        with pytest.raises(InvalidRequest) as raised:
+            Brain(jp_root_dir).query("keeper", languages=languages)
+        assert err["message"] == str(raised.value)
+    code, response = await api("POST", "query", body={"query": "keeper", "mode": "bm25", "languages": []})
+    assert code == 200 and response["results"]
+    code, response = await api("POST", "query", body={"query": "keeper", "mode": "bm25", "languages": "py"})
+    assert code == 200 and {r["language"] for r in response["results"]} == {"python"}
+    code, response = await api("POST", "query", body={"query": "keeper", "languages": ["toml"]})
+    assert code == 200 and response["results"] == []
+    assert response["filter_note"] == Brain(jp_root_dir).query("keeper", languages=["toml"]).filter_note
+    assert response["filter_note"].startswith("no chunk of this index passes the filters: languages toml (")
+
+
+@on_server_loop
+async def test_a_file_where_the_index_folder_belongs_is_named_at_every_route_and_kept(api, jp_root_dir):
+    """`.agent-brain` replaced by a file while the server runs: status said "corrupt" and advised a reset
+    that deleted the file. Every route now names it with the engine's words, and nothing deletes it."""
+    await index_all(api)
+    shutil.rmtree(jp_root_dir / ".agent-brain")
+    (jp_root_dir / ".agent-brain").write_text("my notes")
+    expected = Brain(jp_root_dir).status()
+    code, status = await api("GET", "status")
+    assert code == 200 and (status["state"], status["problem"], status["fix"]) == (
+        "not_a_folder",
+        expected.problem,
+        expected.fix,
+    )
+    for method, route, body in (("POST", "query", {"query": "keeper"}), ("DELETE", "index", None)):
+        code, err = await api(method, route, body=body)
+        assert (code, err["error"], err["problem"], err["fix"]) == (503, "not_a_folder", expected.problem, expected.fix)
+    code, err = await api("POST", "index", body={})
+    assert code == 503 and err["error"] == "not_a_folder", err
+    assert (jp_root_dir / ".agent-brain").read_text() == "my notes"
+
+
+@on_server_loop
+async def test_an_index_job_whose_exclude_leaves_no_file_fails_and_the_index_keeps_serving(api, jp_root_dir):
+    """POST index with exclude ["**"] published an empty index; the job now fails with the engine's
+    words and the last generation keeps answering."""
+    await index_all(api)
+    _code, before = await api("GET", "status")
+    code, job = await api("POST", "index", body={"exclude": ["**"]})
+    assert code == 202, job
+    job = await wait_for_job(api, job["job_id"])
+    with pytest.raises(InvalidRequest) as raised:
+        Brain(jp_root_dir).index(exclude=["**"])
+    assert (job["status"], job["error"]) == ("failed", f"invalid_request: {raised.value}")
+    _code, after = await api("GET", "status")
+    assert (after["state"], after["generation"], after["files"]) == ("ready", before["generation"], before["files"])
+    code, response = await api("POST", "query", body={"query": "LighthouseKeeper", "mode": "bm25"})
+    assert code == 200 and response["results"][0]["source"] == "probe/lighthouse.py"
 
 
 @on_server_loop

@@ -193,6 +193,26 @@ def test_a_full_disk_is_disk_full_the_last_generation_answers_and_nothing_is_los
         assert report.chunks_embedded <= 60
 
 
+@pytest.mark.parametrize("leave", [0, 100_000])
+def test_a_first_index_on_a_full_disk_promises_no_generation(leave):
+    """A first run on a full disk said "nothing was lost: queries answer from the last generation", and
+    status said `empty`: there is no generation. The fix says none was published, status says the disk
+    is full, and once there is room the run publishes."""
+    with tmpfs() as disk:
+        root = disk / "ws"
+        write(root, "docs/guide.md", "# Guide\n\nThe zebra stripes section explains reports.\n")
+        filler = fill(disk, leave)
+        proc = cli(root, "index")
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert "the disk holding .agent-brain/ is full" in proc.stderr
+        assert "no index was published yet" in proc.stderr and "queries answer from the last" not in proc.stderr
+        state = status(root)
+        assert state["state"] == "disk_full" and "no index was published yet" in state["fix"], state
+        filler.unlink()
+        assert cli(root, "index").returncode == 0
+        assert status(root)["state"] == "ready" and answers(root, "zebra stripes") == ["docs/guide.md"]
+
+
 def test_a_write_a_library_cuts_short_on_a_full_disk_is_disk_full_never_a_short_file():
     """numpy's ``save`` and usearch's ``save`` report a full disk without an errno ("N requested and M
     written", "Failed to serialize into stream"), and usearch's can leave a file cut short with no
@@ -570,3 +590,35 @@ def test_a_watcher_run_that_meets_a_full_disk_keeps_its_paths_and_retries_them_o
         finally:
             if _run("umount", str(index)).returncode != 0:
                 _run("umount", "-l", str(index))
+
+
+def test_an_index_file_its_user_may_not_read_is_no_access_not_an_old_format(public_tmp, other_user):
+    """`.agent-brain/FORMAT` made unreadable (chmod 000): status said `corrupt`, "written in an
+    unreadable FORMAT file", and advised `index --force` (a rebuild). It is a permission, said so at
+    status, query and index, with the fix for an owner (not "run as the user who wrote it": that is
+    this user); nothing is rewritten, and once readable again everything answers."""
+    root = public_tmp / "ws"
+    write(root, "docs/guide.md", "# Guide\n\nThe zebra stripes section explains reports.\n")
+    shutil.chown(public_tmp, user=other_user)
+    for path in [root, *root.rglob("*")]:
+        shutil.chown(path, user=other_user)
+    assert cli(root, "index", user=other_user).returncode == 0
+    fmt = root / ".agent-brain" / "FORMAT"
+    fmt.chmod(0o000)
+    seen = status(root, user=other_user)
+    assert seen["state"] == "no_access" and "FORMAT" not in seen["problem"], seen
+    assert seen["problem"] == "this user may not read .agent-brain/ though it is this user's own (Permission denied)"
+    assert seen["fix"].startswith("the index is yours but its permissions deny you (a chmod): give them back")
+    for args in (("query", "zebra", "--mode", "bm25"), ("index",)):
+        refused = cli(root, *args, user=other_user)
+        assert refused.returncode == 1 and seen["problem"] in refused.stderr, (args, refused.stderr)
+        assert "corrupt" not in refused.stderr and "--force" not in refused.stderr
+    assert fmt.stat().st_mode & 0o777 == 0
+    fmt.chmod(0o600)
+    folder = root / ".agent-brain"
+    folder.chmod(0o000)  # the whole folder: the same problem, the same owner's fix
+    try:
+        assert {k: status(root, user=other_user)[k] for k in ("state", "fix")} == {k: seen[k] for k in ("state", "fix")}
+    finally:
+        folder.chmod(0o700)
+    assert answers(root, "zebra stripes", user=other_user) == ["docs/guide.md"]

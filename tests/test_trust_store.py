@@ -333,11 +333,38 @@ def test_a_garbage_catalog_says_reset_and_reset_always_works(ws):
     assert sources(Brain(ws), "zebra stripes") == ["docs/guide.md"]
 
 
+@pytest.mark.parametrize("make", ["file", "fifo"])
+def test_a_file_where_the_index_folder_belongs_is_said_to_be_one_and_never_deleted(tmp_path, make):
+    """`.agent-brain` a file (someone's notes, a download saved under that name) or a named pipe: status
+    called the index "corrupt" and advised `reset`, which deleted the file. Every door now says what sits
+    there, nothing deletes it (reset refuses too), and once it is moved aside indexing works."""
+    place = tmp_path / ".agent-brain"
+    if make == "file":
+        place.write_text("my notes, not an index")
+    else:
+        os.mkfifo(place)
+    write(tmp_path, "a.md", "# Avocet\n\nThe avocet sweeps its bill through the mud.\n")
+    status = Brain(tmp_path).status()
+    what = "a file of 22 bytes" if make == "file" else "a named pipe"
+    assert (status.state, status.problem) == (
+        "not_a_folder",
+        f".agent-brain is {what}, not the index folder: Agent Brain Lab keeps its index in a folder of that name",
+    )
+    assert status.fix == "move or rename it (Agent Brain Lab never deletes it), then `agent-brain-lab index`"
+    for args in (("index",), ("index", "--force"), ("query", "avocet"), ("reset",), ("reset", "--drop-cache")):
+        proc = cli(tmp_path, *args, check=False)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.stderr == f"agent-brain-lab: {status.problem} — fix: {status.fix}\n"
+        assert "corrupt" not in proc.stderr
+    assert json.loads(cli(tmp_path, "status", "--json").stdout)["state"] == "not_a_folder"
+    if make == "file":
+        assert place.read_text() == "my notes, not an index"
+    place.rename(tmp_path / "moved-aside")
+    cli(tmp_path, "index")
+    assert sources(Brain(tmp_path), "avocet") == ["a.md"]
+
+
 def test_reset_works_on_whatever_sits_in_the_index_folder(tmp_path):
-    (tmp_path / ".agent-brain").write_text("a file where the folder belongs")
-    assert Brain(tmp_path).status().state == "corrupt"
-    cli(tmp_path, "reset")
-    assert Brain(tmp_path).status().state == "empty"
     write(tmp_path, "a.md", "# A\n")
     Brain(tmp_path).index()
     for junk in ("gen-3", "gen-x", "CURRENT", "INDEX_ID", "FORMAT"):
@@ -385,10 +412,18 @@ def test_an_index_folder_that_is_a_symlink_out_of_the_root_is_never_written_read
     write(root, "docs/heron.md", "# Heron\n\nThe heron waits by the river.\n")
     (root / ".agent-brain").symlink_to(elsewhere, target_is_directory=True)
     status = Brain(root).status()
-    assert status.state == "corrupt" and "symlink" in (status.problem or "") and status.fix == "agent-brain-lab reset"
+    assert (status.state, status.problem) == (
+        "not_a_folder",
+        ".agent-brain is a symlink, not the index folder: an index is never read or written through a link",
+    )
+    assert status.fix == (
+        "remove the link (what it points to stays as it is; `agent-brain-lab reset` removes the link alone)"
+        " or replace it with a folder, then `agent-brain-lab index`"
+    )
     for args in (("index",), ("query", "zebra", "--mode", "bm25")):
         proc = cli(root, *args, check=False)
-        assert proc.returncode == 1 and "is a symlink" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.stderr == f"agent-brain-lab: {status.problem} — fix: {status.fix}\n"
     cli(root, "reset")
     assert not (root / ".agent-brain").exists() and not (root / ".agent-brain").is_symlink()
     assert {p.name: (p.stat().st_mode, p.stat().st_mtime_ns) for p in elsewhere.rglob("*")} == before

@@ -311,7 +311,8 @@ def test_graph_widget_reports_bad_expansions(brain, tmp_path):
 
 def test_graph_widget_for_an_unknown_entity(brain):
     w = GraphWidget(brain.graph_entity("NoSuchThingAnywhere", depth=1), brain=brain)
-    assert w.matches == [] and w.nodes == [] and "NoSuchThingAnywhere" in w.message
+    assert w.matches == [] and w.nodes == [] and w.message == brain.graph_entity("NoSuchThingAnywhere").note
+    assert "NoSuchThingAnywhere" in w.message
 
 
 # --------------------------------------------------------------------------- in a browser

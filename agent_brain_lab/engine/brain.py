@@ -54,6 +54,7 @@ from .types import (
     ResetRequest,
     StatusRequest,
     WorkspaceBusy,
+    no_entity_note,
 )
 from .workspace import ScanOptions, resolve_inside, scan
 
@@ -126,10 +127,12 @@ class Brain:
         )
         overrides = request.settings()
         include = overrides.pop("include", ())  # narrows this run's scope, not the workspace rules
+        if "exclude" in overrides:  # on top of the configured excludes: a run's own never lets those files in
+            overrides["exclude"] = tuple(dict.fromkeys((*self.config.exclude, *overrides["exclude"])))
         config = self.config.updated(**overrides, dask_scheduler=dask_scheduler)
         force, paths = request.force, list(request.paths)
         subpaths = self._scope(paths, missing_ok) if paths and all(paths) else [""]
-        scope = Scope(("",) if "" in subpaths else tuple(subpaths), tuple(include))
+        scope = Scope(("",) if "" in subpaths else tuple(subpaths), tuple(include), request.exclude or ())
         if not (force or scope.everything or include or overrides or dask_scheduler):
             ticket = self._merges.offer(scope.paths)  # None: no run of this Brain is embedding
             merged = ticket.wait(cancel) if ticket is not None else None
@@ -242,7 +245,7 @@ class Brain:
         drop_cache = ResetRequest.build({"drop_cache": drop_cache}).drop_cache
         self._reader.forget()
         if not self._index_dir.exists():
-            self._index_dir.remove()  # nothing, or garbage where the folder belongs
+            self._index_dir.remove()  # nothing, or a link (removed alone); a file there is refused, kept
             return {"status": "reset", "cache": "none", "note": None}
         with self._index_dir.writer_lock():
             self._reader.forget()
@@ -312,6 +315,8 @@ class Brain:
 
     def _query(self, view: View, request: QueryRequest, started: float) -> QueryResponse:
         snapshot, catalog = view.snapshot, view.catalog
+        if request.languages:
+            request.check_languages(snapshot.manifest["chunks"]["by_language"])
         # The query's embedding runs beside a mode's other work (onnxruntime releases the GIL). vector, multi,
         # and graph (which orders its neighbourhood by meaning or falls back to vector) whenever the index
         # has vectors, start it now on the query pool (graph and multi walk the graph here meanwhile);
@@ -343,6 +348,7 @@ class Brain:
             intent=outcome.intent,
             weights=outcome.weights,
             coverage=snapshot.coverage if outcome.vectors else None,
+            filter_note=None if results else snapshot.columns.empty_note(request, ctx.mask),
         )
 
     def graph_entity(
@@ -363,11 +369,11 @@ class Brain:
         """The index's state and what it holds. Reads only the current generation's manifest once it
         has been opened: polling status costs no index work.
 
-        ``state``: ``ready``, ``indexing``, ``empty``; ``corrupt`` (damage), ``io_error`` and
-        ``no_access`` when the index cannot be read; ``read_only`` and ``disk_full`` when it answers
-        queries but cannot be written (each of these with ``problem`` and ``fix``). Skipped files are
-        counted by reason and the first ``MAX_SKIPPED_LISTED`` listed; all of them with
-        ``all_skipped=True`` (or a ``StatusRequest`` a front door built)."""
+        ``state``: ``ready``, ``indexing``, ``empty``; ``corrupt`` (damage), ``io_error``, ``no_access``
+        and ``not_a_folder`` (a file or a link where its folder belongs) when the index cannot be read;
+        ``read_only`` and ``disk_full`` when it answers queries but cannot be written (each of these with
+        ``problem`` and ``fix``). Skipped files are counted by reason and the first ``MAX_SKIPPED_LISTED``
+        listed; all of them with ``all_skipped=True`` (or a ``StatusRequest`` a front door built)."""
         request = (
             all_skipped if isinstance(all_skipped, StatusRequest) else StatusRequest.build({"all_skipped": all_skipped})
         )
@@ -389,7 +395,9 @@ class Brain:
         try:
             view = self._reader.read(_every_file_checked)
         except NotIndexed:
-            pass
+            full = disk_full_problem(folder)  # no index yet, and no room to write the first one: say so
+            if full is not None:
+                status.state, status.problem, status.fix = full.state, full.problem, full.fix
         except IndexProblem as err:
             status.state, status.problem, status.fix = err.state, err.problem, err.fix
             status.index_id = self._index_dir.index_id() if self._index_dir.exists() else None
@@ -472,6 +480,7 @@ def _neighbourhood(view: View, request: GraphRequest) -> GraphNeighbourhood:
         ],
         per_relation=request.per_relation,
         all_relations=request.all_relations,
+        note=None if matches else no_entity_note(name, graph.near_names(name) if graph else []),
         **found,
     )
 

@@ -38,6 +38,7 @@ import pathspec
 from .analysis import ChunkSettings, analyze_file, file_budget
 from .chunking import CHUNKER_VERSION
 from .embedding import Embedder
+from .labels import printable
 from .merges import Merges
 from .retrieval.filters import FilterColumns
 from .snapshot import MANIFEST, check_generation, describe_contents, read_manifest
@@ -57,6 +58,7 @@ from .types import (
     IndexProblem,
     IndexProgress,
     IndexReport,
+    InvalidRequest,
     ModelMismatch,
     ProgressCallback,
     SkippedFile,
@@ -87,10 +89,17 @@ class Scope:
 
     paths: tuple[str, ...] = ("",)
     include: tuple[str, ...] = ()
+    # This run's own exclude globs (on top of the workspace rules): they leave files out of the scan,
+    # so a run whose globs leave no file where indexed files still stand is refused (_check_globs).
+    exclude: tuple[str, ...] = ()
 
     @property
     def everything(self) -> bool:
         return "" in self.paths and not self.include
+
+    def widened(self) -> Scope:
+        """The whole workspace, this run's globs kept (a rebuild still leaves out what they exclude)."""
+        return Scope(exclude=self.exclude)
 
     @cached_property
     def _folders(self) -> frozenset[str]:
@@ -155,7 +164,7 @@ class Indexer:
                 if not force:
                     self.index_dir.check_format()  # raises, naming --force
                 self.index_dir.write_format()  # the old generation is now unreadable: rebuilt below
-                scope = EVERYTHING
+                scope = scope.widened()
             elif found != FORMAT_VERSION:
                 self.index_dir.write_format()  # read as it is; this run's generation is written in this format
             catalog = Catalog(self.index_dir.catalog_path, create=True, file_mode=self.index_dir.file_mode)
@@ -181,7 +190,7 @@ class Indexer:
         damaged = damaged or (fresh and gen > 0)
         catalog.discard_after(gen)
         if self._needs_rebuild(catalog, gen, settings, force):
-            force, scope = True, EVERYTHING  # a new model or chunking makes every old chunk stale
+            force, scope = True, scope.widened()  # a new model or chunking makes every old chunk stale
         run, gen, current, complete = self._update(catalog, gen, settings, scope, force, damaged, notify, cancel)
         if not complete:
             with self._after_publish(run):  # run.report.generation stands if completing fails on a full disk
@@ -212,6 +221,8 @@ class Indexer:
         if not files and not skipped:
             run.report.warnings += _all_left_out(self.root, scope)
         previous = catalog.live_files(gen, scope.paths) if gen else {}  # a scoped run reads its scope's files only
+        if not files:
+            _check_globs(self.root, scope, previous)
         seen = {f.path for f in files}
         deleted = sorted(p for p in previous if scope.covers(p) and p not in seen)
         run.report.files_total = len(files)
@@ -758,6 +769,34 @@ def _scan_scope(root: Path, settings: IndexSettings, scope: Scope) -> tuple[list
         files.update((f.path, f) for f in found if scope.covers(f.path))
         skipped.update((s.path, s) for s in skips if scope.covers(s.path))
     return sorted(files.values(), key=lambda f: f.path), sorted(skipped.values(), key=lambda s: s.path)
+
+
+def _check_globs(root: Path, scope: Scope, previous: Iterable[str]) -> None:
+    """InvalidRequest when this run's include/exclude globs leave no file to index where indexed files
+    are still on disk: the run would delete every one of them from the index (``--exclude '**'``
+    emptied it without a word). Nothing is written; the last generation keeps serving. A run without
+    globs of its own (a watcher's, a plain ``index``) and files gone from disk go on as before."""
+    globs = [("exclude", scope.exclude), ("include", scope.include)]
+    given = [(name, patterns) for name, patterns in globs if patterns]
+    if not given:
+        return
+    standing = [p for p in previous if scope.covers(p) and os.path.lexists(root / p)]
+    if not standing:
+        return
+    field_name = given[0][0]
+    listed = [(name, ", ".join(repr(g) for g in patterns)) for name, patterns in given]
+    shown = listed[0][1] if len(given) == 1 else " and ".join(f"{name} {globs}" for name, globs in listed)
+    one = len(given) == 1 and len(given[0][1]) == 1
+    where = "the workspace" if "" in scope.paths else ", ".join(repr(p) for p in scope.paths)
+    some = f"{len(standing)} indexed files are" if len(standing) > 1 else "1 indexed file is"
+    first = printable(min(standing)) + (", …" if len(standing) > 1 else "")
+    raise InvalidRequest(
+        field_name,
+        f"{printable(shown)} leave{'s' if one else ''} no file to index in {printable(where)}, where"
+        f" {some} still on disk ({first}): the run would remove every one from the index, so it was refused"
+        " and the last index keeps serving as it was. Narrow the globs; to empty the index on purpose,"
+        " `agent-brain-lab reset`",
+    )
 
 
 def _all_left_out(root: Path, scope: Scope) -> list[str]:

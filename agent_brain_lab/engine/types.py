@@ -7,15 +7,16 @@ Every front door (Python, CLI, REST, magics) builds a :class:`QueryRequest` thro
 
 from __future__ import annotations
 
+import difflib
 import functools
 import hashlib
 import operator
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import InitVar, asdict, dataclass, field, fields
 from typing import Annotated, Any, ClassVar, Literal, TypedDict, get_type_hints
 
-from . import labels
+from . import labels, languages
 from .described import OMITTED_WHEN_NONE, Doc, OneOf, Shape
 from .globs import GlobError, compile_glob, regex_stars
 from .labels import Leg
@@ -235,6 +236,8 @@ _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
 # The one text for NUL, a lone surrogate (a JSON "\\ud800"), bytes that are not UTF-8 (a query string's %E9,
 # a command-line argument Python decoded with surrogateescape): the same error at every door.
 NOT_TEXT = "must be valid UTF-8 text without NUL characters"
+# The one text for a blank value of a list filter ("", " ", "python,"): every door says the same.
+BLANK_FILTER = "a blank value names nothing: leave it out to apply no filter (an empty list is no filter too)"
 
 
 _GLOB = {"type": "string", "maxLength": MAX_GLOB_CHARS}
@@ -288,8 +291,10 @@ class QueryRequest:
         if not query:
             raise InvalidRequest("query", "must be a non-blank string")
         mode = given.get("mode", cls.mode)
+        mode = mode.strip().lower() if isinstance(mode, str) else mode  # as languages and source types: BM25 is bm25
         if not isinstance(mode, str) or mode not in MODES:
-            raise InvalidRequest("mode", f"must be one of {', '.join(MODES)}")
+            hint = _did_you_mean(mode, MODES) if isinstance(mode, str) else ""
+            raise InvalidRequest("mode", f"must be one of {', '.join(MODES)}{hint}")
         number = functools.partial(_param_in, given, cls)
         return cls(
             query=query,
@@ -300,9 +305,19 @@ class QueryRequest:
             rrf_k=number("rrf_k", _int_in),
             traversal_depth=number("traversal_depth", _int_in),
             source_types=_choices(given, "source_types", SOURCE_TYPES),
-            languages=_strings(given, "languages"),
+            languages=tuple(dict.fromkeys(map(languages.canonical, _strings(given, "languages")))),
             file_paths=_globs(given, "file_paths"),
         )
+
+    def check_languages(self, indexed: Iterable[str]) -> None:
+        """InvalidRequest("languages") for a language no file is ever indexed as and no chunk of this
+        index (``indexed``: its languages) carries: such a filter can only match nothing. Called by the
+        engine where it knows the index; :meth:`build` already mapped aliases (``py``) to their names."""
+        held = set(indexed)
+        known = set(languages.KNOWN_LANGUAGES) | held
+        for name in self.languages:
+            if name not in known:
+                raise InvalidRequest("languages", unknown_language(name, sorted(known), sorted(held)))
 
     def to_dict(self) -> dict[str, Any]:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
@@ -546,16 +561,40 @@ def _string_list(data: dict, name: str, split: str | None, count: int, limit: in
 
 
 def _strings(data: dict, name: str) -> tuple[str, ...]:
+    """Names, trimmed and lowercased. An empty list (or none) is no filter; a blank name is refused: a
+    filter given as "" (an unset shell variable, a form field left empty) would otherwise widen the
+    search to everything without a word."""
     values = _string_list(data, name, ",", MAX_LIST_ITEMS, MAX_NAME_CHARS)
-    return tuple(dict.fromkeys(v.strip().lower() for v in values if v.strip()))
+    if any(not v.strip() for v in values):
+        raise InvalidRequest(name, BLANK_FILTER)
+    return tuple(dict.fromkeys(v.strip().lower() for v in values))
 
 
 def _choices(data: dict, name: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
-    values = _strings(data, name)
+    """Names from ``allowed``; a plural of one is that one (``docs``, ``tests``, ``notebooks``)."""
+    values = tuple(
+        dict.fromkeys(
+            v[:-1] if v not in allowed and v[:-1] in allowed and v.endswith("s") else v for v in _strings(data, name)
+        )
+    )
     for v in values:
         if v not in allowed:
-            raise InvalidRequest(name, f"unknown value {v!r}; expected any of {', '.join(allowed)}")
+            raise InvalidRequest(
+                name, f"unknown value {_safe(v)!r}{_did_you_mean(v, allowed)}; expected any of {', '.join(allowed)}"
+            )
     return values
+
+
+def unknown_language(name: str, known: Sequence[str], held: Sequence[str]) -> str:
+    """What a filter naming a language nothing is indexed as reads: the name, the nearest known one,
+    every known one, and those this index holds."""
+    there = f" (this index holds: {', '.join(held)})" if held else ""
+    return f"unknown language {_safe(name)!r}{_did_you_mean(name, known)}; known languages: {', '.join(known)}{there}"
+
+
+def _did_you_mean(value: str, allowed: Sequence[str]) -> str:
+    close = difflib.get_close_matches(value, allowed, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _paths(data: dict, name: str) -> list[str]:
@@ -571,7 +610,7 @@ def _globs(data: dict, name: str, stars: int | None = None) -> tuple[str, ...]:
     globs = []
     for glob in (v.strip() for v in _string_list(data, name, None, MAX_GLOBS, MAX_GLOB_CHARS)):
         if not glob:
-            continue
+            raise InvalidRequest(name, BLANK_FILTER)
         posix = glob.replace("\\", "/")  # a Windows separator: checked as the glob that is matched
         if posix.startswith("/") or ".." in posix.split("/"):
             raise InvalidRequest(name, f"{glob!r} must be relative to the workspace root")
@@ -692,6 +731,14 @@ class QueryResponse:
         ),
         OMITTED_WHEN_NONE,
     ] = 1.0
+
+    filter_note: Annotated[
+        str | None,
+        Doc(
+            "when the filters leave no chunk of the index: which filter value matches nothing and what the index"
+            " holds ('no chunk of this index passes the filters: languages rust (this index holds: python)')"
+        ),
+    ] = None
 
     fusion_note: Annotated[
         str | None, Doc("multi: its reading of the query and the legs' weights in words ('Read as: ...')")
@@ -901,6 +948,15 @@ class IndexNoAccess(IndexProblem):
     state = "no_access"
 
 
+class NotTheIndexFolder(IndexProblem):
+    """Something other than a folder sits where the index folder belongs (a file, a symlink, a pipe):
+    no index is damaged, and nothing there is the engine's to delete (a file may be the user's own);
+    moving it aside repairs it. Every door says what it is, never ``corrupt``."""
+
+    code = "not_a_folder"
+    state = "not_a_folder"
+
+
 class StorageIOError(IndexProblem):
     """The disk returned I/O errors (SQLITE_IOERR, EIO): not a problem of the index's contents."""
 
@@ -917,10 +973,13 @@ INDEX_STATES = {
     "corrupt": "the index is damaged: `problem` says what is wrong, `fix` is the command that repairs it",
     "newer_format": "a newer version of Agent Brain Lab wrote the index: nothing is damaged; upgrade to use it"
     " as it is, or `fix` (the command) rebuilds it in this version's format, the embedding cache kept",
-    "disk_full": "the disk holding the index is full: searches answer from the last generation; free space, then index",
+    "disk_full": "the disk holding the index is full: searches answer from the last generation (if one was"
+    " published: `fix` says); free space, then index",
     "read_only": "the index cannot be written here (read-only medium or no write permission): searches answer",
     "no_access": "this user may not read the index (it is private to the user who wrote it)",
     "io_error": "the disk returned I/O errors reading the index: `problem` and `fix` say more",
+    "not_a_folder": "something that is not the index folder (a file, a symlink) sits at .agent-brain: nothing is"
+    " damaged or deleted; `problem` says what it is, `fix` how to move it aside",
 }
 
 
@@ -963,8 +1022,8 @@ class IndexStatus:
         str,
         Doc(
             "ready, indexing or empty; read_only and disk_full still answer queries; corrupt, newer_format,"
-            " no_access and io_error cannot be read. Every state but ready, indexing and empty carries problem"
-            " and fix"
+            " no_access, io_error and not_a_folder cannot be read. Every state but ready, indexing and empty"
+            " carries problem and fix"
         ),
         OneOf(tuple(INDEX_STATES)),
     ]
@@ -1030,6 +1089,15 @@ class GraphGroup(TypedDict):
     more_edges: Annotated[list[GraphEdge], Doc("their edges to parent")]
 
 
+def no_entity_note(name: str, near: Sequence[str]) -> str:
+    """What every door shows for a graph look-up that matched nothing (GraphNeighbourhood.note)."""
+    hint = f" (did you mean {' or '.join(repr(n) for n in near)}?)" if near else ""
+    return (
+        f"no entity named {_safe(name)!r} in the graph{hint}: try a qualified name (Class.method),"
+        " or a search to find it"
+    )
+
+
 @dataclass
 class GraphNeighbourhood:
     """What ``Brain.graph_entity()`` returns: the entities matching ``query`` and their neighbourhood
@@ -1052,6 +1120,10 @@ class GraphNeighbourhood:
     )
     per_relation: Annotated[int, Doc("neighbours shown per relation of a node (0: all)")] = 8
     all_relations: Annotated[bool, Doc("whether contains/defined_in were followed")] = False
+    note: Annotated[
+        str | None,
+        Doc("when nothing matched: that, the nearest names the graph holds, and what else to try"),
+    ] = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

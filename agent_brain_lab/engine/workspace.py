@@ -29,6 +29,7 @@ except ImportError:  # Windows
 from .config import MAX_FILE_BYTES
 from .globs import regex_stars
 from .labels import printable
+from .languages import CODE_LANGUAGES, CONFIG_LANGUAGES, DOC_LANGUAGES, SHEBANG_LANGUAGES
 from .types import MAX_INDEX_GLOB_STARS, BrainError, InvalidRequest, SkippedFile
 
 SNIFF_BYTES = 8192
@@ -36,79 +37,6 @@ GITIGNORE_MAX_BYTES = 100_000  # a .gitignore is a few KB; pathspec compiles ~80
 CONFIG_MAX_BYTES = 200_000  # config-ish files (json/yaml/...) above this are data dumps, not docs
 NOTEBOOK_SIZE_FACTOR = 10  # a notebook's bytes are mostly outputs (images), which are not indexed
 
-DOC_LANGUAGES = {
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".rst": "rst",
-    ".txt": "text",
-    ".html": "html",
-    ".htm": "html",
-}
-CONFIG_LANGUAGES = {
-    ".yaml": "yaml",
-    ".yml": "yaml",
-    ".toml": "toml",
-    ".ini": "ini",
-    ".cfg": "ini",
-    ".json": "json",
-}
-CODE_LANGUAGES = {
-    ".py": "python",
-    ".pyi": "python",
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".jsx": "javascript",
-    ".ts": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".tsx": "tsx",
-    ".java": "java",
-    ".go": "go",
-    ".rs": "rust",
-    ".c": "c",
-    ".h": "c",
-    ".cc": "cpp",
-    ".cpp": "cpp",
-    ".cxx": "cpp",
-    ".hpp": "cpp",
-    ".hh": "cpp",
-    ".hxx": "cpp",
-    ".cs": "csharp",
-    ".rb": "ruby",
-    ".php": "php",
-    ".kt": "kotlin",
-    ".kts": "kotlin",
-    ".swift": "swift",
-    ".scala": "scala",
-    ".sc": "scala",
-    ".r": "r",
-    ".jl": "julia",
-    ".lua": "lua",
-    ".sh": "bash",
-    ".bash": "bash",
-    ".sql": "sql",
-}
-# A script's interpreter, as its first line names it (``#!/usr/bin/env bash``, ``#!/bin/sh``,
-# ``#!/usr/bin/python3.11``), -> the language it is read as, for a file whose name has no code suffix
-# (bats' ``bin/bats``, ``libexec/bats-core/bats-exec-test``). Only languages the chunker parses.
-SHEBANG_LANGUAGES = {
-    "sh": "bash",
-    "bash": "bash",
-    "dash": "bash",
-    "ksh": "bash",
-    "zsh": "bash",
-    "python": "python",
-    "node": "javascript",
-    "nodejs": "javascript",
-    "ts-node": "typescript",
-    "ruby": "ruby",
-    "php": "php",
-    "lua": "lua",
-    "luajit": "lua",
-    "rscript": "r",
-    "julia": "julia",
-}
 SHEBANG = re.compile(rb"#![ \t]*(\S+)[ \t]*([^\r\n]*)")
 INTERPRETER_VERSION = re.compile(r"[\d.]+$")  # python3.11 -> python
 # Extension-less files that are plain prose.

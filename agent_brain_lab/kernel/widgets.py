@@ -164,7 +164,7 @@ class GraphWidget(anywidget.AnyWidget):
             self.expanded = list(graph["matches"])
             self.hidden_relations = dict(graph.get("hidden_relations") or {})
             added = self._merge(graph, base_hop=0)
-            self.message = "" if graph["matches"] else f"No entity named {graph['query']!r} in the graph."
+            self.message = "" if graph["matches"] else str(graph.get("note"))  # the engine's words
             if added < len(graph["nodes"]):
                 self.message = f"Showing the first {MAX_GRAPH_NODES} nodes."
         self.on_msg(self._on_msg)

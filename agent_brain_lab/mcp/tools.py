@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .. import render
+from ..engine.languages import KNOWN_LANGUAGES
 from ..engine.types import (
     INDEX_STATES,
     MAX_GLOB_CHARS,
@@ -150,7 +151,10 @@ SEARCH = ToolSpec(
         },
         "source_types": _strings("Keep only these kinds of file.", MAX_LIST_ITEMS, MAX_NAME_CHARS, enum=SOURCE_TYPES),
         "languages": _strings(
-            'Keep only these languages, e.g. ["python", "markdown"].', MAX_LIST_ITEMS, MAX_NAME_CHARS
+            'Keep only these languages, e.g. ["python", "markdown"] (workspace_status lists those indexed, '
+            f"under by_language; known: {', '.join(KNOWN_LANGUAGES)}).",
+            MAX_LIST_ITEMS,
+            MAX_NAME_CHARS,
         ),
         "file_paths": _strings(
             "Keep only files matching these globs relative to the workspace root (`**` spans folders), "
@@ -298,6 +302,7 @@ def compact_response(resp: QueryResponse) -> dict[str, Any]:
         "read_as": resp.fusion_note,
         "fallback": resp.fallback,
         "query_entities": resp.query_entities,
+        "filter_note": resp.filter_note,
     }
     out.update({key: value for key, value in optional.items() if value})
     if resp.coverage is not None:  # None: no vector leg answered (bm25, graph that found its entities)
@@ -385,7 +390,7 @@ def compact_graph(graph: dict[str, Any]) -> dict[str, Any]:
     if graph.get("hidden_relations"):
         out["structure_hidden"] = graph["hidden_relations"]  # contains/defined_in edges, counted not listed
     if not graph["matches"]:
-        out["note"] = "no entity by that name: try a qualified name (Class.method), or search_workspace to find it"
+        out["note"] = graph["note"]  # the engine's words, the nearest names included
     return out
 
 

@@ -234,7 +234,7 @@ AUTH = {
     "403": "authenticated but not authorized (read or write on agent_brain)",
 }
 NOT_READABLE = (
-    "not indexed, or the index cannot be read: index_corrupt, index_newer, no_access, io_error"
+    "not indexed, or the index cannot be read: index_corrupt, index_newer, no_access, io_error, not_a_folder"
     " (read_only and disk_full indexes still answer)"
 )
 
@@ -286,8 +286,8 @@ def paths() -> dict[str, Any]:
                     "409": ("a job or another process is writing, or the model changed (use force)", "Error"),
                     "503": (
                         "the brain cannot open; the index is damaged (index_corrupt), written by a newer version"
-                        " (index_newer), read-only (read_only), not readable by this user (no_access) or on a"
-                        " failing disk (io_error)",
+                        " (index_newer), read-only (read_only), not readable by this user (no_access), on a"
+                        " failing disk (io_error), or something else sits where its folder belongs (not_a_folder)",
                         "Error",
                     ),
                     "507": ("disk_full: the disk holding .agent-brain/ is full", "Error"),
@@ -372,7 +372,8 @@ ERROR = {
         "job_id": {"type": "string", "description": "workspace_busy: the job in the way"},
         "problem": {
             "type": "string",
-            "description": "index_corrupt, index_newer, disk_full, read_only, no_access, io_error: what is wrong",
+            "description": "index_corrupt, index_newer, disk_full, read_only, no_access, io_error, not_a_folder:"
+            " what is wrong",
         },
         "fix": {"type": "string", "description": "what repairs it (index_corrupt: the command)"},
     },

@@ -54,7 +54,7 @@ ERROR_STATUS: tuple[tuple[type[BrainError], int], ...] = (
     (NotIndexed, 503),
     (ModelUnavailable, 503),
     (DiskFull, 507),  # Insufficient Storage
-    (IndexProblem, 503),  # index_corrupt, index_newer, read_only, no_access, io_error
+    (IndexProblem, 503),  # index_corrupt, index_newer, read_only, no_access, io_error, not_a_folder
     (WorkspaceBusy, 409),
     (ModelMismatch, 409),
     (IndexCancelled, 409),

@@ -49,6 +49,7 @@ export function response(
     generation: 1,
     fusion_note: null,
     coverage_note: null,
+    filter_note: null,
     intent: null,
     weights: {},
     ...fields

@@ -58,6 +58,17 @@ describe('result rendering', () => {
     );
   });
 
+  it('says which filter left no result, in the engine words', () => {
+    const note =
+      'no chunk of this index passes the filters: languages toml (this index holds: markdown, python)';
+    render(response('x', 'multi', [], { filter_note: note }));
+    expect(host.querySelector('.jp-AgentBrain-filters')!.textContent).toBe(
+      note
+    );
+    render(response('x', 'multi', []));
+    expect(host.querySelector('.jp-AgentBrain-filters')).toBeNull();
+  });
+
   it('shows control characters in file names as text, never as markup', () => {
     const odd = 'docs/a\nb\u001b[31mc\td.md';
     render(

@@ -20,6 +20,7 @@ export function ResultList(props: IResultListProps): JSX.Element {
   const items = React.useRef<(HTMLLIElement | null)[]>([]);
   const fusion = response.fusion_note;
   const coverage = response.coverage_note;
+  const filters = response.filter_note;
 
   React.useEffect(() => setSelected(0), [response]);
 
@@ -56,6 +57,11 @@ export function ResultList(props: IResultListProps): JSX.Element {
       {coverage && (
         <div className="jp-AgentBrain-coverage" role="status">
           {coverage}
+        </div>
+      )}
+      {filters && (
+        <div className="jp-AgentBrain-filters" role="status">
+          {filters}
         </div>
       )}
       {response.fallback && (

@@ -15,22 +15,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from ..languages import LANGUAGE_ALIASES
 from ..types import Chunk
 from ..workspace import Unreadable
 from .code import analyze_code
 from .text import chunk_document, distinct_ids, merge_small, no_check
 
-LANGUAGE_ALIASES = {
-    "python3": "python",
-    "ipython": "python",
-    "ipython3": "python",
-    "c++": "cpp",
-    "c#": "csharp",
-    "sh": "bash",
-    "shell": "bash",
-    "js": "javascript",
-    "node": "javascript",
-}
 # Cell magics that switch a Python cell to another language.
 CELL_MAGICS = {
     "bash": "bash",

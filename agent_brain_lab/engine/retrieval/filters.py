@@ -114,6 +114,31 @@ class FilterColumns:
             allowed &= np.isin(self.file_idx, wanted)
         return allowed
 
+    def empty_note(self, request: QueryRequest, mask: np.ndarray | None) -> str | None:
+        """Why the request's filters (``mask``: :meth:`mask` of it) leave no chunk of this generation, so
+        that an empty answer says so: each filter value that matches nothing here, with what the index
+        holds, else that they match nothing together. None when some chunk passes (or no filter is set).
+        A value the engine cannot read at all is refused before (QueryRequest.build, check_languages)."""
+        if mask is None or mask.any():
+            return None
+        held_types = {SOURCE_TYPES[i] for i in np.unique(self.type_idx)}
+        held_languages = {lang.lower() for lang in self.languages}
+        said = []
+        absent = [t for t in request.source_types if t not in held_types]
+        if absent:
+            held = ", ".join(sorted(held_types)) or "none"
+            said.append(f"source_types {', '.join(absent)} (this index holds: {held})")
+        absent = [lang for lang in request.languages if lang not in held_languages]
+        if absent:
+            held = ", ".join(sorted(held_languages)) or "none"
+            said.append(f"languages {', '.join(absent)} (this index holds: {held})")
+        absent = [g for g in request.file_paths if not any(compile_glob(g).match(f) for f in self.files)]
+        if absent:
+            said.append(f"file_paths {', '.join(repr(g) for g in absent)} (no indexed file matches)")
+        if not said:
+            return "no chunk of this index passes the filters together (each matches some chunks alone)"
+        return "no chunk of this index passes the filters: " + "; ".join(said)
+
 
 def _joined(names: list[str], idx: np.ndarray, more: list[str], more_idx: np.ndarray) -> tuple[list[str], np.ndarray]:
     """Rows indexing ``names`` followed by rows indexing ``more`` as one column, its names numbered in

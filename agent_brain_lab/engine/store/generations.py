@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..types import IndexCorrupt, IndexNewer, IndexProblem, WorkspaceBusy
+from ..types import IndexCorrupt, IndexNewer, IndexProblem, NotTheIndexFolder, WorkspaceBusy
 from .storage import storage_errors, storage_problem
 
 # 3: vectors in bf16 with their key-to-row map; 2: the graph stored as data (no pickle), manifests list
@@ -42,6 +42,8 @@ STAGING_NAME = re.compile(r"staging-([0-9]+)")
 FIX_INDEX = "agent-brain-lab index"
 FIX_FORCE = "agent-brain-lab index --force"
 FIX_RESET = "agent-brain-lab reset"
+FIX_LOOK = "give this user search permission on the workspace folder"
+_KINDS = {stat.S_IFIFO: "a named pipe", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device"}
 
 
 def index_modes(root: Path, shared: bool) -> tuple[int, int, int | None]:
@@ -112,23 +114,55 @@ class IndexDir:
         return _is_folder(self._folder)
 
     def check_folder(self) -> None:
-        """IndexCorrupt when something other than a folder (a file, a symlink) sits where the index
-        folder belongs."""
+        """:class:`NotTheIndexFolder` when something other than a folder (a file, a symlink) sits where
+        the index folder belongs."""
         if _is_folder(self._folder):  # every query asks: one lstat of a plain string
             return
-        if os.path.islink(self._folder):
-            raise IndexCorrupt(f"{INDEX_DIR} is a symlink, not a folder", FIX_RESET)
-        if self.path.exists():
-            raise IndexCorrupt(f"{INDEX_DIR} is not a folder", FIX_RESET)
+        problem = self.not_a_folder()
+        if problem is not None:
+            raise problem
+
+    def not_a_folder(self) -> IndexProblem | None:
+        """What sits at the index folder's place when it is not a folder (None: a folder, or nothing),
+        said as what it is: no index is damaged, and nothing the user may want is deleted."""
+        try:
+            st = os.lstat(self._folder)
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            return storage_problem(err, self.path, reading=True) or NotTheIndexFolder(
+                f"{INDEX_DIR} cannot be looked at ({err.strerror or err})", FIX_LOOK
+            )
+        if stat.S_ISDIR(st.st_mode):
+            return None
+        if stat.S_ISLNK(st.st_mode):  # where it points is not said: no message carries a path outside the root
+            return NotTheIndexFolder(
+                f"{INDEX_DIR} is a symlink, not the index folder: an index is never read or written through a link",
+                f"remove the link (what it points to stays as it is; `{FIX_RESET}` removes the link alone)"
+                f" or replace it with a folder, then `{FIX_INDEX}`",
+            )
+        what = "a file" if stat.S_ISREG(st.st_mode) else _KINDS.get(stat.S_IFMT(st.st_mode), "not a folder")
+        size = f" of {st.st_size} bytes" if stat.S_ISREG(st.st_mode) else ""
+        return NotTheIndexFolder(
+            f"{INDEX_DIR} is {what}{size}, not the index folder: Agent Brain Lab keeps its index in a folder"
+            " of that name",
+            f"move or rename it (Agent Brain Lab never deletes it), then `{FIX_INDEX}`",
+        )
 
     def write_format(self) -> None:
         _write_atomic(self.path / "FORMAT", str(FORMAT_VERSION), self.file_mode)
 
     def format_version(self) -> int | None:
-        """The FORMAT the folder was written in; None when the file is missing or unreadable."""
+        """The FORMAT the folder was written in; None when the file is missing or does not hold a number
+        (a storage problem reading it, no permission or an I/O error, is raised as that problem)."""
         try:
             return int((self.path / "FORMAT").read_text(errors="replace").strip())
-        except (OSError, ValueError):
+        except OSError as err:  # no permission, an I/O error: said as what it is, never as a format
+            problem = None if isinstance(err, FileNotFoundError) else storage_problem(err, self.path, reading=True)
+            if problem is not None:
+                raise problem from None
+            return None
+        except ValueError:
             return None
 
     def check_format(self) -> None:
@@ -243,9 +277,16 @@ class IndexDir:
     def remove(self, keep: tuple[str, ...] = ()) -> None:
         """Delete everything but the lock file (other processes may hold it open) and the names in
         ``keep``. Whatever the folder holds, even garbage, goes: this is how a broken index is always
-        recoverable."""
+        recoverable. In place of the folder a symlink goes (its target stays); anything else, a file
+        the user may want, is :class:`NotTheIndexFolder` and stays."""
         if not self.exists():
-            _remove(self.path)  # a file (or a dangling link) where the folder should be
+            if os.path.islink(self._folder):
+                with storage_errors(self.path):
+                    os.unlink(self._folder)
+                return
+            problem = self.not_a_folder()
+            if problem is not None:
+                raise problem
             return
         with storage_errors(self.path):
             _remove(self.path / "CURRENT")  # first: readers see no index rather than a generation losing its files

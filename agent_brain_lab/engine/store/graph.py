@@ -9,6 +9,7 @@ walks as :class:`GraphPath`), never through the graph implementations.
 
 from __future__ import annotations
 
+import difflib
 import posixpath
 import re
 from collections import defaultdict
@@ -136,6 +137,15 @@ class CodeGraph:
                 self._looked_up.clear()
             self._looked_up[key] = found
         return list(found)
+
+    def near_names(self, name: str, limit: int = 3) -> list[str]:
+        """Names (as :meth:`lookup` takes them) spelled close to ``name``, closest first: what a typo
+        meant. Only names within three characters of its length are compared (a miss costs ~0.1 s at
+        60k names, and only a miss asks)."""
+        key, g = name.lower(), self._g
+        tables = [_names_of(g.base), _names_of(g.delta)] if isinstance(g, OverlayGraph) else [_names_of(g)]
+        near = sorted({k for table in tables for k in table if abs(len(k) - len(key)) <= 3})
+        return difflib.get_close_matches(key, near, n=limit, cutoff=0.75)
 
     @cached_property
     def _looked_up(self) -> dict[str, tuple[str, ...]]:

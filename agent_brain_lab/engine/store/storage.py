@@ -23,6 +23,10 @@ FIX_SPACE = (
     "free space on the disk that holds .agent-brain/, then run `agent-brain-lab index` "
     "(nothing was lost: queries answer from the last generation)"
 )
+FIX_SPACE_FIRST = (
+    "free space on the disk that holds .agent-brain/, then run `agent-brain-lab index` "
+    "(no index was published yet: searches answer once a run publishes one)"
+)
 FIX_WRITE = (
     "the index is read-only: queries work, indexing needs write access to .agent-brain/ "
     "(a read-write mount, or the user who owns it)"
@@ -34,6 +38,10 @@ FIX_CREATE = (
 FIX_ACCESS = (
     "the index is private to the user who wrote it: run as that user, or have them share it with "
     "your group (AGENT_BRAIN_SHARE_INDEX_WITH_GROUP=1, then `agent-brain-lab index`)"
+)
+FIX_OWN = (
+    "the index is yours but its permissions deny you (a chmod): give them back, `chmod -R u+rwX .agent-brain`;"
+    " nothing was lost"
 )
 FIX_IO = "check the disk (dmesg, fsck); once it reads again, run `agent-brain-lab index`"
 
@@ -75,7 +83,7 @@ def storage_problem(err: BaseException, folder: Path, *, reading: bool = False) 
         primary = code & 0xFF if isinstance(code, int) else None
         what = str(err)
         if primary == _SQLITE_FULL:
-            return _full(what)
+            return _full(what, folder)
         if primary == _SQLITE_READONLY:
             return _guess(folder, what, reading) or _read_only(what, folder)
         if primary == _SQLITE_IOERR:
@@ -88,11 +96,11 @@ def storage_problem(err: BaseException, folder: Path, *, reading: bool = False) 
     if isinstance(err, OSError) and err.errno is not None:
         what = err.strerror or errno.errorcode.get(err.errno, str(err.errno))
         if err.errno in _FULL:
-            return _full(what)
+            return _full(what, folder)
         if err.errno == errno.EROFS:
             return _read_only(what, folder)
         if err.errno in _DENIED:
-            return _no_access(what) if reading or _unreadable(folder) else _read_only(what, folder)
+            return _no_access(what, folder) if reading or _unreadable(folder) else _read_only(what, folder)
         if err.errno == errno.EIO:
             return StorageIOError(f"the disk holding .agent-brain/ returned an I/O error ({what})", FIX_IO)
     return None
@@ -102,11 +110,11 @@ def _guess(folder: Path, what: str, reading: bool) -> IndexProblem | None:
     """An error SQLite does not name precisely (cannot open, I/O error on the shared-memory file):
     what the folder shows — unreadable, read-only, or a full file system."""
     if (reading and not _readable(folder)) or _unreadable(folder):
-        return _no_access(what)
+        return _no_access(what, folder)
     if not writable(folder):
         return _read_only(what, folder)
     if disk_full(folder):
-        return _full(what)
+        return _full(what, folder)
     return None
 
 
@@ -121,8 +129,12 @@ def _readable(folder: Path) -> bool:
     return os.access(folder, os.R_OK | os.X_OK) and (not catalog.exists() or os.access(catalog, os.R_OK))
 
 
-def _full(what: str) -> DiskFull:
-    return DiskFull(f"the disk holding .agent-brain/ is full ({what})", FIX_SPACE)
+def _full(what: str, folder: Path) -> DiskFull:
+    """The fix says that the last generation answers only when there is one (a first run that meets a
+    full disk leaves none: "nothing was lost: queries answer" would promise what is not there)."""
+    index = folder if folder.name == ".agent-brain" else folder.parent  # the index folder, or a generation's
+    fix = FIX_SPACE if (index / "CURRENT").exists() else FIX_SPACE_FIRST
+    return DiskFull(f"the disk holding .agent-brain/ is full ({what})", fix)
 
 
 def _read_only(what: str, folder: Path) -> IndexReadOnly:
@@ -131,8 +143,19 @@ def _read_only(what: str, folder: Path) -> IndexReadOnly:
     return IndexReadOnly(f".agent-brain/ cannot be written ({what})", FIX_WRITE)
 
 
-def _no_access(what: str) -> IndexNoAccess:
+def _no_access(what: str, folder: Path) -> IndexNoAccess:
+    """Another user's private index, or (the folder this user's own) permissions its owner took away:
+    each said as what it is, with the fix that fits (neither deletes anything)."""
+    if _owned(folder):
+        return IndexNoAccess(f"this user may not read .agent-brain/ though it is this user's own ({what})", FIX_OWN)
     return IndexNoAccess(f"this user may not read .agent-brain/ ({what})", FIX_ACCESS)
+
+
+def _owned(folder: Path) -> bool:
+    try:
+        return os.lstat(folder).st_uid == os.geteuid()
+    except (OSError, AttributeError):  # gone, or no uids (Windows)
+        return False
 
 
 def read_only_problem(folder: Path) -> IndexReadOnly | IndexNoAccess | None:
@@ -141,7 +164,7 @@ def read_only_problem(folder: Path) -> IndexReadOnly | IndexNoAccess | None:
     if writable(folder):
         return None
     if _unreadable(folder):
-        return _no_access("no read permission")
+        return _no_access("no read permission", folder)
     target = folder if folder.exists() else folder.parent
     try:
         read_only_fs = bool(os.statvfs(target).f_flag & os.ST_RDONLY)
@@ -161,7 +184,7 @@ def full_disk_behind(err: BaseException, folder: Path) -> DiskFull | None:
     named = isinstance(err, OSError) and err.errno is not None
     if named or not isinstance(err, OSError | RuntimeError) or not disk_full(folder):
         return None
-    return _full("a write stopped short")
+    return _full("a write stopped short", folder)
 
 
 def disk_full_problem(folder: Path) -> DiskFull | None:
@@ -169,7 +192,7 @@ def disk_full_problem(folder: Path) -> DiskFull | None:
     free = free_bytes(folder)
     if free is None or free >= DISK_FULL_BYTES:
         return None
-    return _full(f"{free // 1024} KB free")
+    return _full(f"{free // 1024} KB free", folder)
 
 
 @contextmanager
