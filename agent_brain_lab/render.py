@@ -260,7 +260,7 @@ def _status_rows(status: dict, all_skipped: bool = False) -> list[tuple[str, str
         rows[1:1] = [("problem", printable(str(status["problem"]))), ("fix", str(status.get("fix")))]
     if status.get("state") == "indexing":
         rows.insert(1, ("searchable now", searchable_now(status)))
-    elif status.get("coverage") is not None:
+    elif status.get("coverage") is not None and chunks.get("total"):  # of no chunk, a share says nothing
         rows.append(("semantic search", semantic_share(status["coverage"])))
     skipped = status.get("skipped") or []
     if skipped or status.get("skipped_total"):

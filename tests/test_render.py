@@ -84,10 +84,14 @@ def test_summary_counts_what_was_returned_and_explains_multi():
 
 
 def test_status_shows_coverage_when_the_engine_reports_it():
-    assert "semantic search" not in render.status_text({"state": "ready"})
-    partial = render.status_text({"state": "ready", "coverage": 0.43})
+    chunks = {"total": 100}
+    assert "semantic search" not in render.status_text({"state": "ready", "chunks": chunks})
+    partial = render.status_text({"state": "ready", "coverage": 0.43, "chunks": chunks})
     assert "semantic search  43% of the workspace; an index of the whole workspace embeds the rest" in partial
-    assert "embeds the rest" not in render.status_text({"state": "ready", "coverage": 1.0})
+    assert "embeds the rest" not in render.status_text({"state": "ready", "coverage": 1.0, "chunks": chunks})
+    # nothing indexed (empty, or the index unreadable): no share of the workspace to tell
+    for state in ("empty", "not_a_folder"):
+        assert "semantic search" not in render.status_text({"state": state, "coverage": 1.0, "chunks": {"total": 0}})
 
 
 def test_skipped_files_are_counted_by_reason_and_a_few_named():
