@@ -464,6 +464,26 @@ def test_scan_of_a_subfolder_or_a_single_file(root):
     assert paths(root, subpath="node_modules/pkg/index.js") == []
 
 
+def test_a_scan_of_several_subpaths_is_one_walk_finding_what_each_finds(root):
+    """A watcher's batch or a scoped run names many paths: one walk takes what a walk each would."""
+    (root / "batch").mkdir()
+    for i in range(50):
+        (root / "batch" / f"n{i}.md").write_text(f"# Note {i}\n")
+    every = [*FIXTURE_FILES, "shop", "docs/", "batch", "secret", "node_modules/pkg/index.js"]
+    every += [f"batch/n{i}.md" for i in range(0, 50, 7)]
+    for subpaths in (every[:3], every[::2], every[1::3], every, ["batch/n3.md", "batch"]):
+        files, skipped = scan(root, ScanOptions(), subpaths)
+        one_each: dict[str, object] = {}
+        skips_each: dict[str, object] = {}
+        for subpath in subpaths:
+            found, skips = scan(root, ScanOptions(), subpath)
+            one_each.update((f.path, f) for f in found)
+            skips_each.update((s.path, s) for s in skips)
+        assert files == sorted(one_each.values(), key=lambda f: f.path), subpaths  # type: ignore[attr-defined]
+        assert skipped == sorted(skips_each.values(), key=lambda s: s.path), subpaths  # type: ignore[attr-defined]
+    assert scan(root, ScanOptions(), ["", "shop"]) == scan(root, ScanOptions())
+
+
 @pytest.mark.parametrize("bad", ["../", "shop/../../x", "/etc", "missing/dir"])
 def test_scan_rejects_bad_subpaths(root, bad):
     with pytest.raises(InvalidRequest) as err:

@@ -13,7 +13,7 @@ import gc
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -186,9 +186,31 @@ class Brain:
         """Whether the workspace rules (gitignore, excludes, hidden, type) take this file in
         (a folder: any file under it)."""
         rel = self.relative_path(path)
-        files, skipped = scan(self.root, _scan_options(self.config), subpath=rel)
-        found = [f.path for f in files] + [s.path for s in skipped]
-        return any(p == rel or p.startswith(rel + "/") for p in found)
+        return rel in self._admitted([rel])
+
+    def admitted(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` :meth:`admits`, in one walk (a watcher's batch may name thousands in one
+        folder: a walk each listed that folder each time); one that cannot be looked at (gone
+        meanwhile, out of the root) is not."""
+        given: dict[str, str] = {}
+        for path in paths:
+            try:
+                given[self.relative_path(path)] = path
+            except InvalidRequest:
+                continue
+        return {given[rel] for rel in self._admitted(list(given))}
+
+    def _admitted(self, rels: list[str]) -> set[str]:
+        if not rels:
+            return set()
+        files, skipped = scan(self.root, _scan_options(self.config), subpath=rels)
+        found = sorted([f.path for f in files] + [s.path for s in skipped])
+        admitted = set()
+        for rel in rels:  # the file itself, else the first one under the folder
+            at = bisect.bisect_left(found, rel)
+            if at < len(found) and (found[at] == rel or found[at].startswith(rel + "/" if rel else "")):
+                admitted.add(rel)
+        return admitted
 
     def indexed(self, paths: Sequence[str]) -> set[str]:
         """Those of ``paths`` (root-relative) that the current generation holds: a file, or a folder

@@ -760,15 +760,13 @@ def _check(cancel: Cancel) -> None:
 
 def _scan_scope(root: Path, settings: IndexSettings, scope: Scope) -> tuple[list[WorkspaceFile], list[SkippedFile]]:
     """Files and skips the scope covers (each file once)."""
-    files: dict[str, WorkspaceFile] = {}
-    skipped: dict[str, SkippedFile] = {}
-    for subpath in scope.paths:
-        if subpath and not os.path.exists(root / subpath):  # False, not an error, when it cannot be looked at
-            continue  # gone from disk: what was indexed under it counts as deleted
-        found, skips = scan(root, settings.scan, subpath)
-        files.update((f.path, f) for f in found if scope.covers(f.path))
-        skipped.update((s.path, s) for s in skips if scope.covers(s.path))
-    return sorted(files.values(), key=lambda f: f.path), sorted(skipped.values(), key=lambda s: s.path)
+    # gone from disk (os.path.exists is False, not an error, when it cannot be looked at): what was
+    # indexed under it counts as deleted
+    there = [p for p in scope.paths if not p or os.path.exists(root / p)]
+    if not there:
+        return [], []
+    found, skips = scan(root, settings.scan, there)  # one walk for every path of the scope
+    return [f for f in found if scope.covers(f.path)], [s for s in skips if scope.covers(s.path)]
 
 
 def _check_globs(root: Path, scope: Scope, previous: Iterable[str]) -> None:

@@ -16,6 +16,7 @@ import errno
 import os
 import re
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -384,15 +385,19 @@ _SPECIAL_KINDS = (
 )
 
 
-def scan(root: Path, options: ScanOptions, subpath: str = "") -> tuple[list[WorkspaceFile], list[SkippedFile]]:
-    """Indexable files under ``root`` (or only under ``subpath``), and the skipped ones; sorted by path.
+def scan(
+    root: Path, options: ScanOptions, subpath: str | Sequence[str] = ""
+) -> tuple[list[WorkspaceFile], list[SkippedFile]]:
+    """Indexable files under ``root`` (or only under ``subpath``, or under each of several in one
+    walk), and the skipped ones; sorted by path.
 
     The same rules apply whichever ``subpath`` is asked for, so a partial scan never takes a file
     the full scan would leave out.
     """
     root = Path(root).resolve()
-    target = resolve_inside(root, subpath).relative_to(root).as_posix() if subpath else ""
-    walker = _Walker(root, options, "" if target == "." else target)
+    subpaths = [subpath] if isinstance(subpath, str) else list(subpath)
+    targets = [resolve_inside(root, p).relative_to(root).as_posix() if p else "" for p in subpaths]
+    walker = _Walker(root, options, ["" if t == "." else t for t in targets])
     walker.walk_dir(root, "", [])
     return sorted(walker.files, key=lambda f: f.path), sorted(walker.skipped, key=lambda s: s.path)
 
@@ -401,7 +406,7 @@ def folders(root: Path, options: ScanOptions) -> list[Path]:
     """The folders a scan walks into (``root`` first): what a watcher watches. Excluded, ignored and
     hidden folders, virtualenvs and symlinks out of the root are not among them."""
     root = Path(root).resolve()
-    walker = _Walker(root, options, "", files=False)
+    walker = _Walker(root, options, [""], files=False)
     walker.walk_dir(root, "", [])
     return walker.folders
 
@@ -409,6 +414,8 @@ def folders(root: Path, options: ScanOptions) -> list[Path]:
 def _lone_build_output(entries: list[os.DirEntry]) -> str | None:
     """The one build-output folder of a folder whose other entries are files holding no code (a
     manifest, a readme, a licence): there it is all the code there is, so it is walked."""
+    if not any(entry.name in BUILD_OUTPUT_DIRS for entry in entries):  # most folders: no entry classified
+        return None
     outputs = []
     for entry in entries:
         try:
@@ -427,12 +434,15 @@ def _lone_build_output(entries: list[os.DirEntry]) -> str | None:
 
 
 class _Walker:
-    def __init__(self, root: Path, options: ScanOptions, target: str, *, files: bool = True):
+    def __init__(self, root: Path, options: ScanOptions, targets: Sequence[str], *, files: bool = True):
         self.root = root
         self.with_files = files
         self.folders: list[Path] = []
         self.options = options
-        self.target = target
+        # What the walk looks at: the targets, what is inside them, and the folders on the way to them.
+        self.everything = "" in targets
+        self.targets = frozenset(targets)
+        self.on_the_way = frozenset(t[:i] for t in targets for i, c in enumerate(t) if c == "/")
         self.include = pathspec.PathSpec.from_lines("gitignore", options.include) if options.include else None
         self.exclude = pathspec.PathSpec.from_lines("gitignore", options.exclude)
         self.visited: set[Path] = {root}
@@ -480,9 +490,11 @@ class _Walker:
                 self.skip(rel, _not_a_file(entry))
 
     def _on_target(self, rel: str) -> bool:
-        """Whether ``rel`` is the target, inside it, or a folder on the way to it."""
-        t = self.target
-        return not t or rel == t or rel.startswith(t + "/") or t.startswith(rel + "/")
+        """Whether ``rel`` is a target, inside one, or a folder on the way to one (O(depth of ``rel``):
+        a watcher's batch may name thousands of targets)."""
+        if self.everything or rel in self.targets or rel in self.on_the_way:
+            return True
+        return any(rel[:i] in self.targets for i, c in enumerate(rel) if c == "/")
 
     def _visit_dir(
         self, entry: os.DirEntry, rel: str, ignores: list[tuple[str, pathspec.GitIgnoreSpec]], lone_output: str | None

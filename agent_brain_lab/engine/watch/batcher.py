@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..brain import Brain
-from ..types import BrainError, InvalidRequest
+from ..types import BrainError
 
 MAX_WAIT_FACTOR = 10  # a stream of changes that never pauses is still flushed every this many delays
 REMEMBERED = 10_000  # file states already handed to a run, kept to recognise a second report of the same change
@@ -199,7 +199,9 @@ class ChangeBatcher:
         fresh = [rel for rel in batch if rel not in self._covered or self._covered[rel] != states[rel]]
         gone = {rel for rel in fresh if states[rel] is None}  # no stat: gone, or no longer reachable
         keep = self.brain.indexed(sorted(gone)) if gone else set()
-        keep.update(rel for rel in fresh if rel not in gone and (not rel or self._admits(rel)))
+        there = [rel for rel in fresh if rel not in gone]
+        keep.update(self.brain.admitted(rel for rel in there if rel))  # one walk for the batch
+        keep.update(rel for rel in there if not rel)
         return {rel: states[rel] for rel in fresh if rel in keep}
 
     def _remember(self, states: dict[str, tuple[int, int, int] | None]) -> None:
@@ -210,9 +212,3 @@ class ChangeBatcher:
             self._covered.move_to_end(rel)
         while len(self._covered) > REMEMBERED:
             self._covered.popitem(last=False)
-
-    def _admits(self, rel: str) -> bool:
-        try:
-            return self.brain.admits(rel)
-        except InvalidRequest:  # deleted meanwhile: the next event says so
-            return False
