@@ -467,6 +467,7 @@ def test_a_batch_is_admitted_in_one_walk_as_each_path_would_be(workspace):
     for i in range(40):
         (workspace / "many" / f"m{i}.md").write_text(f"# M {i}\n")
     (workspace / "out").symlink_to("/etc")
+    (workspace / "guide-link.md").symlink_to(workspace / "docs" / "guide.md")
     batch = [
         "README.md",
         "docs",
@@ -480,6 +481,8 @@ def test_a_batch_is_admitted_in_one_walk_as_each_path_would_be(workspace):
         "gone.md",
         "out",
         "../escape.md",
+        "guide-link.md",  # a link to docs/guide.md
+        "./README.md",  # README.md spelled another way: both are admitted
     ] + [f"many/m{i}.md" for i in range(0, 40, 3)]
     one_by_one = set()
     for path in batch:

@@ -192,13 +192,13 @@ class Brain:
         """Those of ``paths`` :meth:`admits`, in one walk (a watcher's batch may name thousands in one
         folder: a walk each listed that folder each time); one that cannot be looked at (gone
         meanwhile, out of the root) is not."""
-        given: dict[str, str] = {}
+        given: dict[str, list[str]] = {}  # two spellings of one path ("./a.md", "a.md") are one
         for path in paths:
             try:
-                given[self.relative_path(path)] = path
+                given.setdefault(self.relative_path(path), []).append(path)
             except InvalidRequest:
                 continue
-        return {given[rel] for rel in self._admitted(list(given))}
+        return {path for rel in self._admitted(list(given)) for path in given[rel]}
 
     def _admitted(self, rels: list[str]) -> set[str]:
         if not rels:
