@@ -78,11 +78,7 @@ async def test_a_save_during_the_first_index_is_merged_into_it(api, jp_fetch, jp
     (merged,) = await eventually(merged_done, "the save's job done")
     assert merged["merged_into"] == first["job_id"] and merged["report"]["files_indexed"] == 1
 
-    async def first_done():
-        job = (await api("GET", "jobs", first["job_id"]))[1]
-        return job["status"] != "running" and job
-
-    assert (await eventually(first_done, "the first index done", timeout=600))["status"] == "done"
+    assert (await run_ended(api, first["job_id"]))["status"] == "done"
     status = (await api("GET", "status"))[1]
     assert status["coverage"] == 1.0 and status["files"]["total"] == FILES + 1
 
@@ -175,11 +171,7 @@ async def test_a_save_queued_while_the_run_analyses_is_handed_to_it_once_it_embe
     finally:
         served.set()
 
-    async def first_done():
-        job = (await api("GET", "jobs", first["job_id"]))[1]
-        return job["status"] != "running" and job
-
-    assert (await eventually(first_done, "the first index done", timeout=600))["status"] == "done"
+    assert (await run_ended(api, first["job_id"]))["status"] == "done"
     status = (await api("GET", "status"))[1]
     assert status["coverage"] == 1.0 and status["files"]["total"] == FILES + 1 and status["job"] is None
 
@@ -290,12 +282,18 @@ async def test_more_changed_files_than_a_request_may_name_are_handed_to_the_run_
     finally:
         looked.set()
 
-    async def first_done():
-        job = (await api("GET", "jobs", first["job_id"]))[1]
+    assert (await run_ended(api, first["job_id"]))["status"] == "done"
+    assert not [j for j in (await api("GET", "jobs"))[1]["jobs"] if j["status"] == "failed"]
+
+
+async def run_ended(api, job_id: str) -> dict:
+    """The job once it no longer runs (the first index: minutes on a loaded machine)."""
+
+    async def ended():
+        job = (await api("GET", "jobs", job_id))[1]
         return job["status"] != "running" and job
 
-    assert (await eventually(first_done, "the first index done", timeout=600))["status"] == "done"
-    assert not [j for j in (await api("GET", "jobs"))[1]["jobs"] if j["status"] == "failed"]
+    return await eventually(ended, "the first index done", timeout=600)
 
 
 async def _true(value: bool) -> bool:

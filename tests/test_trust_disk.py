@@ -414,6 +414,16 @@ def public_tmp() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def indexed_by(user: str, root: Path) -> Path:
+    """A workspace ``user`` owns (its parent too) and has indexed from the CLI, as that user."""
+    write(root, "docs/guide.md", "# Guide\n\nThe zebra stripes section explains reports.\n")
+    shutil.chown(root.parent, user=user)
+    for path in [root, *root.rglob("*")]:
+        shutil.chown(path, user=user)
+    assert cli(root, "index", user=user).returncode == 0
+    return root
+
+
 def test_the_index_is_private_whatever_the_umask(public_tmp, other_user):
     root = public_tmp / "ws"
     write(root, "secret.md", "# Secret\n\nThe vault code is swordfish.\n")
@@ -456,12 +466,7 @@ def test_an_existing_loose_index_is_tightened_on_the_next_write(public_tmp, othe
 def test_an_index_folder_its_owner_made_read_only_stays_read_only(public_tmp, other_user):
     """The owner's `chmod 500 .agent-brain` is a read-only index (status says so), not a mode the next
     writer puts back to 0700: index and reset fail as read_only, change nothing, and queries answer."""
-    root = public_tmp / "ws"
-    write(root, "docs/guide.md", "# Guide\n\nThe zebra stripes section explains reports.\n")
-    shutil.chown(public_tmp, user=other_user)
-    for path in [root, *root.rglob("*")]:
-        shutil.chown(path, user=other_user)
-    assert cli(root, "index", user=other_user).returncode == 0
+    root = indexed_by(other_user, public_tmp / "ws")
     folder = root / ".agent-brain"
     folder.chmod(0o500)
     before = sorted(p.name for p in folder.iterdir())
@@ -597,12 +602,7 @@ def test_an_index_file_its_user_may_not_read_is_no_access_not_an_old_format(publ
     unreadable FORMAT file", and advised `index --force` (a rebuild). It is a permission, said so at
     status, query and index, with the fix for an owner (not "run as the user who wrote it": that is
     this user); nothing is rewritten, and once readable again everything answers."""
-    root = public_tmp / "ws"
-    write(root, "docs/guide.md", "# Guide\n\nThe zebra stripes section explains reports.\n")
-    shutil.chown(public_tmp, user=other_user)
-    for path in [root, *root.rglob("*")]:
-        shutil.chown(path, user=other_user)
-    assert cli(root, "index", user=other_user).returncode == 0
+    root = indexed_by(other_user, public_tmp / "ws")
     fmt = root / ".agent-brain" / "FORMAT"
     fmt.chmod(0o000)
     seen = status(root, user=other_user)
