@@ -62,6 +62,7 @@ from .types import (
     ModelMismatch,
     ProgressCallback,
     SkippedFile,
+    folders_above,
 )
 from .workspace import ScanOptions, Unreadable, WorkspaceFile, decode_text, in_flux, read_bytes, scan
 
@@ -108,7 +109,7 @@ class Scope:
     def covers(self, path: str) -> bool:
         """O(depth of ``path``): a watcher's batch may name hundreds of paths."""
         folders = self._folders
-        under = "" in folders or path in folders or any(path[:i] in folders for i, c in enumerate(path) if c == "/")
+        under = "" in folders or path in folders or any(folder in folders for folder in folders_above(path))
         return under and (not self.include or _spec(self.include).match_file(path))
 
 

@@ -12,7 +12,7 @@ import functools
 import hashlib
 import operator
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import InitVar, asdict, dataclass, field, fields
 from typing import Annotated, Any, ClassVar, Literal, TypedDict, get_type_hints
 
@@ -223,7 +223,12 @@ def index_scope(paths: Sequence[str]) -> list[str] | str:
 def _folders_of(paths: set[str], depth: int) -> set[str]:
     """``paths`` cut to their first ``depth`` parts, without those inside another one."""
     cut = {"/".join(p.split("/")[:depth]) for p in paths}
-    return {p for p in cut if not any(p[:i] in cut for i, c in enumerate(p) if c == "/")}
+    return {p for p in cut if not any(folder in cut for folder in folders_above(p))}
+
+
+def folders_above(path: str) -> Iterator[str]:
+    """The folders a root-relative POSIX ``path`` lies in, outermost first ("a/b/c.py": "a", "a/b")."""
+    return (path[:i] for i, c in enumerate(path) if c == "/")
 
 
 # Only ASCII digits are numbers: str.isdigit() and int() also take "²", "٣" and "1_0".

@@ -31,7 +31,7 @@ from .config import MAX_FILE_BYTES
 from .globs import regex_stars
 from .labels import printable
 from .languages import CODE_LANGUAGES, CONFIG_LANGUAGES, DOC_LANGUAGES, SHEBANG_LANGUAGES
-from .types import MAX_INDEX_GLOB_STARS, BrainError, InvalidRequest, SkippedFile
+from .types import MAX_INDEX_GLOB_STARS, BrainError, InvalidRequest, SkippedFile, folders_above
 
 SNIFF_BYTES = 8192
 GITIGNORE_MAX_BYTES = 100_000  # a .gitignore is a few KB; pathspec compiles ~80 KB of patterns a second
@@ -366,8 +366,7 @@ def _not_a_file(entry: os.DirEntry) -> str:
         mode = os.stat(entry.path).st_mode
     except OSError:
         return "broken symlink" if _is_link(entry) else "cannot read"
-    kind = next((name for test, name in _SPECIAL_KINDS if test(mode)), "special file")
-    return f"not a regular file: {kind}{' behind a symlink' if link else ''}"
+    return f"not a regular file: {special_kind(mode) or 'special file'}{' behind a symlink' if link else ''}"
 
 
 def _is_link(entry: os.DirEntry) -> bool:
@@ -383,6 +382,12 @@ _SPECIAL_KINDS = (
     (stat.S_ISCHR, "a device"),
     (stat.S_ISBLK, "a device"),
 )
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file of ``mode`` that is neither a regular file nor a folder is ("a named pipe"), as
+    skips and index problems say it; None for any other."""
+    return next((name for test, name in _SPECIAL_KINDS if test(mode)), None)
 
 
 def scan(
@@ -442,7 +447,7 @@ class _Walker:
         # What the walk looks at: the targets, what is inside them, and the folders on the way to them.
         self.everything = "" in targets
         self.targets = frozenset(targets)
-        self.on_the_way = frozenset(t[:i] for t in targets for i, c in enumerate(t) if c == "/")
+        self.on_the_way = frozenset(folder for t in targets for folder in folders_above(t))
         self.include = pathspec.PathSpec.from_lines("gitignore", options.include) if options.include else None
         self.exclude = pathspec.PathSpec.from_lines("gitignore", options.exclude)
         self.visited: set[Path] = {root}
@@ -494,7 +499,7 @@ class _Walker:
         a watcher's batch may name thousands of targets)."""
         if self.everything or rel in self.targets or rel in self.on_the_way:
             return True
-        return any(rel[:i] in self.targets for i, c in enumerate(rel) if c == "/")
+        return any(folder in self.targets for folder in folders_above(rel))
 
     def _visit_dir(
         self, entry: os.DirEntry, rel: str, ignores: list[tuple[str, pathspec.GitIgnoreSpec]], lone_output: str | None

@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..types import IndexCorrupt, IndexNewer, IndexProblem, NotTheIndexFolder, WorkspaceBusy
+from ..workspace import special_kind
 from .storage import storage_errors, storage_problem
 
 # 3: vectors in bf16 with their key-to-row map; 2: the graph stored as data (no pickle), manifests list
@@ -43,7 +44,6 @@ FIX_INDEX = "agent-brain-lab index"
 FIX_FORCE = "agent-brain-lab index --force"
 FIX_RESET = "agent-brain-lab reset"
 FIX_LOOK = "give this user search permission on the workspace folder"
-_KINDS = {stat.S_IFIFO: "a named pipe", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device"}
 
 
 def index_modes(root: Path, shared: bool) -> tuple[int, int, int | None]:
@@ -141,7 +141,7 @@ class IndexDir:
                 f"remove the link (what it points to stays as it is; `{FIX_RESET}` removes the link alone)"
                 f" or replace it with a folder, then `{FIX_INDEX}`",
             )
-        what = "a file" if stat.S_ISREG(st.st_mode) else _KINDS.get(stat.S_IFMT(st.st_mode), "not a folder")
+        what = "a file" if stat.S_ISREG(st.st_mode) else special_kind(st.st_mode) or "not a folder"
         size = f" of {st.st_size} bytes" if stat.S_ISREG(st.st_mode) else ""
         return NotTheIndexFolder(
             f"{INDEX_DIR} is {what}{size}, not the index folder: Agent Brain Lab keeps its index in a folder"

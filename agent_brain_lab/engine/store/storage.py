@@ -19,14 +19,9 @@ from pathlib import Path
 from ..types import DiskFull, IndexNoAccess, IndexProblem, IndexReadOnly, StorageIOError
 
 DISK_FULL_BYTES = 1 << 20  # less free space than this on the index's file system: status says disk_full
-FIX_SPACE = (
-    "free space on the disk that holds .agent-brain/, then run `agent-brain-lab index` "
-    "(nothing was lost: queries answer from the last generation)"
-)
-FIX_SPACE_FIRST = (
-    "free space on the disk that holds .agent-brain/, then run `agent-brain-lab index` "
-    "(no index was published yet: searches answer once a run publishes one)"
-)
+_FREE_SPACE = "free space on the disk that holds .agent-brain/, then run `agent-brain-lab index` "
+FIX_SPACE = _FREE_SPACE + "(nothing was lost: queries answer from the last generation)"
+FIX_SPACE_FIRST = _FREE_SPACE + "(no index was published yet: searches answer once a run publishes one)"
 FIX_WRITE = (
     "the index is read-only: queries work, indexing needs write access to .agent-brain/ "
     "(a read-write mount, or the user who owns it)"
