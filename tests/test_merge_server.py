@@ -116,6 +116,13 @@ class Hold:
         return self.service.brain._merges.waiting > 0
 
 
+def held_run(monkeypatch, root, serverapp) -> Hold:
+    """The ledgers in ``root``, a run of them long enough to publish before it embeds, held by a Hold."""
+    monkeypatch.setattr(indexer, "EARLY_PUBLISH_MIN", 5)
+    ledgers(root)
+    return Hold(monkeypatch, serverapp.web_app.settings[SETTINGS_KEY])
+
+
 async def save(jp_fetch, content: str) -> None:
     model = {"type": "file", "format": "text", "content": content}
     response = await jp_fetch("api", "contents", "books", "saved.py", method="PUT", body=json.dumps(model))
@@ -136,10 +143,7 @@ SAVED = (
 async def test_a_save_queued_while_the_run_analyses_is_handed_to_it_once_it_embeds(
     api, jp_fetch, jp_root_dir, jp_serverapp, monkeypatch
 ):
-    monkeypatch.setattr(indexer, "EARLY_PUBLISH_MIN", 5)
-    ledgers(jp_root_dir)
-    service = jp_serverapp.web_app.settings[SETTINGS_KEY]
-    hold = Hold(monkeypatch, service)
+    hold = held_run(monkeypatch, jp_root_dir, jp_serverapp)
     served = threading.Event()
     # Each embedding call waits until a request is handed over (this call's first batch serves
     # it), and once the save's job is done, until the test has looked: the run is still embedding.
@@ -182,10 +186,8 @@ async def test_a_save_handed_to_a_run_cancelled_before_serving_it_is_indexed_as_
 ):
     """The run reports cancelled; the save it had not served yet runs on its own, named by the
     status as the job, and ends searchable in every mode; the cancelled backlog is not resumed."""
-    monkeypatch.setattr(indexer, "EARLY_PUBLISH_MIN", 5)
-    ledgers(jp_root_dir)
-    service = jp_serverapp.web_app.settings[SETTINGS_KEY]
-    hold = Hold(monkeypatch, service)
+    hold = held_run(monkeypatch, jp_root_dir, jp_serverapp)
+    service = hold.service
     hold.analysis.set()
     named = threading.Event()
 
@@ -244,10 +246,8 @@ async def test_more_changed_files_than_a_request_may_name_are_handed_to_the_run_
     names more paths than one request may, and is served by the run as the folders holding them. (It
     was a run of the whole workspace, which no run can take: it waited for the run's writer lock and
     failed busy, and its retries too, for as long as the run embedded.)"""
-    monkeypatch.setattr(indexer, "EARLY_PUBLISH_MIN", 5)
-    ledgers(jp_root_dir)
-    service = jp_serverapp.web_app.settings[SETTINGS_KEY]
-    hold = Hold(monkeypatch, service)
+    hold = held_run(monkeypatch, jp_root_dir, jp_serverapp)
+    service = hold.service
     hold.analysis.set()
     looked = threading.Event()
     hold.when = lambda texts: hold.handed_over or looked.is_set()  # embedding while a request waits
