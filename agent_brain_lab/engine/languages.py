@@ -112,18 +112,12 @@ KNOWN_LANGUAGES = tuple(
     )
 )
 # Other names for them: a file suffix without its dot (``py``, ``md``, ``yml``), a kernel's (``python3``).
-ALIASES = {
-    name: language
-    for name, language in (
-        *(
-            (suffix.lstrip("."), language)
-            for table in (DOC_LANGUAGES, CONFIG_LANGUAGES, CODE_LANGUAGES)
-            for suffix, language in table.items()
-        ),
-        *LANGUAGE_ALIASES.items(),
-    )
-    if name not in KNOWN_LANGUAGES
+_SUFFIXES = {
+    suffix.lstrip("."): language
+    for table in (DOC_LANGUAGES, CONFIG_LANGUAGES, CODE_LANGUAGES)
+    for suffix, language in table.items()
 }
+ALIASES = {name: language for name, language in (_SUFFIXES | LANGUAGE_ALIASES).items() if name not in KNOWN_LANGUAGES}
 
 
 def canonical(name: str) -> str:

@@ -577,17 +577,18 @@ def _strings(data: dict, name: str) -> tuple[str, ...]:
 
 def _choices(data: dict, name: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
     """Names from ``allowed``; a plural of one is that one (``docs``, ``tests``, ``notebooks``)."""
-    values = tuple(
-        dict.fromkeys(
-            v[:-1] if v not in allowed and v[:-1] in allowed and v.endswith("s") else v for v in _strings(data, name)
-        )
-    )
+    values = tuple(dict.fromkeys(_singular(v, allowed) for v in _strings(data, name)))
     for v in values:
         if v not in allowed:
             raise InvalidRequest(
                 name, f"unknown value {_safe(v)!r}{_did_you_mean(v, allowed)}; expected any of {', '.join(allowed)}"
             )
     return values
+
+
+def _singular(value: str, allowed: tuple[str, ...]) -> str:
+    """``value``, or the allowed name it is the plural of (``docs``: ``doc``)."""
+    return value[:-1] if value not in allowed and value.endswith("s") and value[:-1] in allowed else value
 
 
 def unknown_language(name: str, known: Sequence[str], held: Sequence[str]) -> str:
